@@ -1,0 +1,426 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// EmbeddedName is the name under which the built-in default policy
+// (policy.example.yaml, embedded in the binary) is parsed and reported.
+const EmbeddedName = "<embedded default>"
+
+// MaxFileSize caps a policy file (1 MiB): a policy is a few kilobytes, and a
+// hook that reads a huge file on every call is a hook that times out.
+const MaxFileSize = 1 << 20
+
+// Setting is a scalar policy value and where it was set.
+type Setting[T any] struct {
+	Value T
+	Pos   Pos
+}
+
+// Dir is an entry of sandbox.additional_directories as written. Relative
+// entries are relative to Base (the policy file's directory; empty for the
+// embedded default, meaning the project root); "~" and "~/x" are the home
+// directory. Package classify expands and resolves it.
+type Dir struct {
+	Path string
+	Base string
+	Pos  Pos
+}
+
+// Layer is one parsed and validated policy file. Pointer fields are nil when
+// the file does not set them, so layers can be merged (see [Merge]).
+type Layer struct {
+	Name string // the file's path, or EmbeddedName
+	Dir  string // the file's directory; "" for the embedded default
+
+	Mode           *Setting[Mode]
+	AutoApprove    *Setting[bool]
+	SandboxEnabled *Setting[bool]
+	OutsideRead    *Setting[Decision]
+	OutsideWrite   *Setting[Decision]
+	OnError        *Setting[Decision]
+
+	AdditionalDirectories []Dir
+	Protected, Warned     []Pattern
+	Safe                  []Pattern
+	Deny, Ask, Allow      []Rule
+
+	// Warnings are problems that do not stop the policy from loading
+	// (duplicate entries, rules for tools safezone does not know).
+	Warnings []*Error
+}
+
+// Load reads and parses the policy file at path (see [Parse]). The file may
+// be at most [MaxFileSize] bytes.
+func Load(path string) (*Layer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read policy: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read policy: %w", err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, &Error{Pos: Pos{File: path}, Err: fmt.Errorf("%w: policy file is over %d bytes", ErrBadValue, MaxFileSize)}
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	l, err := Parse(path, data)
+	if l != nil {
+		l.Dir = filepath.Dir(abs)
+	}
+	return l, err
+}
+
+// Parse decodes and validates one policy file, schema version 1 (core issue,
+// "Policy"). name is used in positions and errors only. Decoding is strict:
+// unknown keys, wrong types, duplicate keys, bad globs and bad rules are
+// errors, each an [*Error] with file:line:col; all of them are returned,
+// joined with errors.Join. On error the Layer is nil.
+func Parse(name string, data []byte) (*Layer, error) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{Pos: Pos{File: name}, Err: ErrEmpty}
+		}
+		return nil, yamlError(name, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, &Error{Pos: Pos{File: name, Line: extra.Line}, Err: fmt.Errorf("%w: more than one YAML document", ErrYAML)}
+	}
+	doc := &root
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		doc = doc.Content[0]
+	}
+	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
+		return nil, &Error{Pos: Pos{File: name}, Err: ErrEmpty}
+	}
+	if doc.Kind != yaml.MappingNode {
+		return nil, &Error{Pos: Pos{File: name, Line: doc.Line, Col: doc.Column}, Err: fmt.Errorf("%w: the top level must be a mapping (version: 1, mode: ..., ...)", ErrNotAPolicy)}
+	}
+
+	// Strict decoding by the library: unknown keys and type mismatches.
+	var raw rawFile
+	strict := yaml.NewDecoder(bytes.NewReader(data))
+	strict.KnownFields(true)
+	if err := strict.Decode(&raw); err != nil {
+		return nil, yamlError(name, err, doc)
+	}
+
+	p := &parser{l: &Layer{Name: name}}
+	p.file(&raw, doc)
+	if len(p.errs) > 0 {
+		return nil, errors.Join(p.errs...)
+	}
+	return p.l, nil
+}
+
+// rawFile mirrors the schema; leaves are yaml.Nodes so every value keeps its
+// position. No type here has an UnmarshalYAML method, which would silently
+// turn KnownFields off below it.
+type rawFile struct {
+	Version     yaml.Node   `yaml:"version"`
+	Mode        yaml.Node   `yaml:"mode"`
+	AutoApprove yaml.Node   `yaml:"auto_approve"`
+	Sandbox     *rawSandbox `yaml:"sandbox"`
+	Paths       *rawPaths   `yaml:"paths"`
+	Rules       *rawRules   `yaml:"rules"`
+	OnError     yaml.Node   `yaml:"on_error"`
+}
+
+type rawSandbox struct {
+	Enabled               yaml.Node   `yaml:"enabled"`
+	AdditionalDirectories []yaml.Node `yaml:"additional_directories"`
+	OutsideRead           yaml.Node   `yaml:"outside_read"`
+	OutsideWrite          yaml.Node   `yaml:"outside_write"`
+}
+
+type rawPaths struct {
+	Protected []yaml.Node `yaml:"protected"`
+	Warned    []yaml.Node `yaml:"warned"`
+	Safe      []yaml.Node `yaml:"safe"`
+}
+
+type rawRules struct {
+	Deny  []yaml.Node `yaml:"deny"`
+	Ask   []yaml.Node `yaml:"ask"`
+	Allow []yaml.Node `yaml:"allow"`
+}
+
+// knownKeys names each mapping's keys for error messages, keyed by the Go
+// type name yaml.v3 reports.
+var knownKeys = map[string]struct{ field, keys string }{
+	"rawFile":    {"", "version, mode, auto_approve, sandbox, paths, rules, on_error"},
+	"rawSandbox": {"sandbox", "enabled, additional_directories, outside_read, outside_write"},
+	"rawPaths":   {"paths", "protected, warned, safe"},
+	"rawRules":   {"rules", "deny, ask, allow"},
+}
+
+var (
+	yamlLineRe    = regexp.MustCompile(`^line (\d+): (.*)$`)
+	yamlUnknownRe = regexp.MustCompile(`^field (\S+) not found in type policy\.(\w+)$`)
+)
+
+// yamlError turns a yaml.v3 error into one *Error per problem, with the
+// line, the field path and, for unknown keys, the column and the known keys.
+func yamlError(name string, err error, doc ...*yaml.Node) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		e := &Error{Pos: Pos{File: name}, Err: fmt.Errorf("%w: %s", ErrYAML, msg)}
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Err = fmt.Errorf("%w: %s", ErrYAML, m[2])
+		}
+		return e
+	}
+	var errs []error
+	for _, msg := range te.Errors {
+		e := &Error{Pos: Pos{File: name}, Err: fmt.Errorf("%w: %s", ErrBadValue, msg)}
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Err = fmt.Errorf("%w: %s", ErrBadValue, m[2])
+			if u := yamlUnknownRe.FindStringSubmatch(m[2]); u != nil {
+				k := knownKeys[u[2]]
+				e.Field = k.field
+				e.Err = fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, u[1], k.keys)
+				if len(doc) > 0 {
+					e.Col = findKeyColumn(doc[0], u[1], e.Line)
+				}
+			}
+		}
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
+}
+
+// findKeyColumn finds the column of mapping key key on line, or 0.
+func findKeyColumn(n *yaml.Node, key string, line int) int {
+	if n == nil {
+		return 0
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Value == key && k.Line == line {
+				return k.Column
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if col := findKeyColumn(c, key, line); col > 0 {
+			return col
+		}
+	}
+	return 0
+}
+
+type parser struct {
+	l    *Layer
+	errs []error
+}
+
+func (p *parser) pos(n *yaml.Node) Pos { return Pos{File: p.l.Name, Line: n.Line, Col: n.Column} }
+
+func (p *parser) fail(n *yaml.Node, field string, err error) {
+	e := &Error{Pos: Pos{File: p.l.Name}, Field: field, Err: err}
+	if n != nil {
+		e.Pos = p.pos(n)
+	}
+	p.errs = append(p.errs, e)
+}
+
+func (p *parser) warn(n *yaml.Node, field string, err error) {
+	p.l.Warnings = append(p.l.Warnings, &Error{Pos: p.pos(n), Field: field, Err: err})
+}
+
+// str returns the string value of a scalar node, or reports an error.
+func (p *parser) str(n *yaml.Node, field string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		p.fail(n, field, fmt.Errorf("%w: want a string, got %s", ErrBadValue, describe(n)))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) boolean(n *yaml.Node, field string) *Setting[bool] {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		p.fail(n, field, fmt.Errorf("%w: want true or false, got %s", ErrBadValue, describe(n)))
+		return nil
+	}
+	var b bool
+	if err := n.Decode(&b); err != nil {
+		p.fail(n, field, fmt.Errorf("%w: %v", ErrBadValue, err))
+		return nil
+	}
+	return &Setting[bool]{Value: b, Pos: p.pos(n)}
+}
+
+// decision parses one of the allowed decision names.
+func (p *parser) decision(n *yaml.Node, field string, allowed ...Decision) *Setting[Decision] {
+	s, ok := p.str(n, field)
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, d := range allowed {
+		if s == d.String() {
+			return &Setting[Decision]{Value: d, Pos: p.pos(n)}
+		}
+		names = append(names, d.String())
+	}
+	p.fail(n, field, fmt.Errorf("%w: %q (want %s)", ErrBadValue, s, strings.Join(names, " or ")))
+	return nil
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "nothing (null)"
+	case "!!str":
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
+}
+
+func (p *parser) file(r *rawFile, doc *yaml.Node) {
+	if r.Version.Kind == 0 {
+		p.fail(doc, "version", fmt.Errorf("%w: missing; the first line of a policy is \"version: 1\"", ErrBadVersion))
+	} else if r.Version.Kind != yaml.ScalarNode || r.Version.Tag != "!!int" || r.Version.Value != "1" {
+		p.fail(&r.Version, "version", fmt.Errorf("%w: %s (this safezone reads version 1)", ErrBadVersion, describe(&r.Version)))
+	}
+	if r.Mode.Kind != 0 {
+		if s, ok := p.str(&r.Mode, "mode"); ok {
+			if m, err := ParseMode(s); err != nil {
+				p.fail(&r.Mode, "mode", fmt.Errorf("%w: %v", ErrBadValue, err))
+			} else {
+				p.l.Mode = &Setting[Mode]{Value: m, Pos: p.pos(&r.Mode)}
+			}
+		}
+	}
+	if r.AutoApprove.Kind != 0 {
+		p.l.AutoApprove = p.boolean(&r.AutoApprove, "auto_approve")
+	}
+	if r.OnError.Kind != 0 {
+		p.l.OnError = p.decision(&r.OnError, "on_error", Deny, Ask)
+	}
+	if s := r.Sandbox; s != nil {
+		if s.Enabled.Kind != 0 {
+			p.l.SandboxEnabled = p.boolean(&s.Enabled, "sandbox.enabled")
+		}
+		if s.OutsideRead.Kind != 0 {
+			p.l.OutsideRead = p.decision(&s.OutsideRead, "sandbox.outside_read", Ask, Deny)
+		}
+		if s.OutsideWrite.Kind != 0 {
+			p.l.OutsideWrite = p.decision(&s.OutsideWrite, "sandbox.outside_write", Ask, Deny)
+		}
+		seen := map[string]bool{}
+		for i := range s.AdditionalDirectories {
+			n := &s.AdditionalDirectories[i]
+			field := fmt.Sprintf("sandbox.additional_directories[%d]", i)
+			v, ok := p.str(n, field)
+			if !ok {
+				continue
+			}
+			switch {
+			case v == "" || strings.ContainsRune(v, 0):
+				p.fail(n, field, fmt.Errorf("%w: empty directory or NUL byte", ErrBadValue))
+				continue
+			case strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/"):
+				p.fail(n, field, fmt.Errorf("%w: %q: ~user is not supported; write the absolute path", ErrBadValue, v))
+				continue
+			}
+			if seen[v] {
+				p.warn(n, field, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
+			}
+			seen[v] = true
+			p.l.AdditionalDirectories = append(p.l.AdditionalDirectories, Dir{Path: v, Pos: p.pos(n)})
+		}
+	}
+	if ps := r.Paths; ps != nil {
+		p.l.Protected = p.patterns(ps.Protected, "paths.protected")
+		p.l.Warned = p.patterns(ps.Warned, "paths.warned")
+		p.l.Safe = p.patterns(ps.Safe, "paths.safe")
+	}
+	if rs := r.Rules; rs != nil {
+		p.l.Deny = p.rules(rs.Deny, "rules.deny")
+		p.l.Ask = p.rules(rs.Ask, "rules.ask")
+		p.l.Allow = p.rules(rs.Allow, "rules.allow")
+	}
+}
+
+func (p *parser) patterns(ns []yaml.Node, field string) []Pattern {
+	var out []Pattern
+	seen := map[string]bool{}
+	for i := range ns {
+		n := &ns[i]
+		f := fmt.Sprintf("%s[%d]", field, i)
+		v, ok := p.str(n, f)
+		if !ok {
+			continue
+		}
+		pat, err := CompilePattern(v, p.pos(n))
+		if err != nil {
+			p.fail(n, f, err)
+			continue
+		}
+		if seen[v] {
+			p.warn(n, f, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
+		}
+		seen[v] = true
+		out = append(out, pat)
+	}
+	return out
+}
+
+func (p *parser) rules(ns []yaml.Node, field string) []Rule {
+	var out []Rule
+	seen := map[string]bool{}
+	for i := range ns {
+		n := &ns[i]
+		f := fmt.Sprintf("%s[%d]", field, i)
+		v, ok := p.str(n, f)
+		if !ok {
+			continue
+		}
+		r, err, warn := CompileRule(v, p.pos(n))
+		if err != nil {
+			p.fail(n, f, err)
+			continue
+		}
+		if warn != nil {
+			p.warn(n, f, warn)
+		}
+		if seen[v] {
+			p.warn(n, f, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
+		}
+		seen[v] = true
+		out = append(out, r)
+	}
+	return out
+}

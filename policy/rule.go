@@ -1,0 +1,147 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// RuleKind says how a [Rule] is matched.
+type RuleKind uint8
+
+const (
+	// RuleTool: a bare tool name or tool-name glob ("Bash", "WebFetch",
+	// "mcp__github__*"): matches every call of the tool.
+	RuleTool RuleKind = iota
+	// RulePath: a path specifier ("Read(.env*)", "Edit(/etc/**)").
+	RulePath
+	// RuleCommand: a shell command specifier ("Bash(rm -rf *)",
+	// "Bash(go test:*)").
+	RuleCommand
+	// RuleOpaque: a specifier safezone cannot evaluate ("WebFetch(domain:x)").
+	// As a deny or ask rule it matches every call of its tool (a rule that
+	// cannot be evaluated fails closed); as an allow rule it never matches.
+	RuleOpaque
+)
+
+// Tool families used by rules: Read(...) covers every read and Edit(...) and
+// Write(...) every write, as in Claude Code's permission rules ("Read and
+// Edit rules apply to all built-in tools that read or edit files").
+var (
+	readTools  = []string{"Read", "Glob", "Grep", "LS"}
+	writeTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
+	shellTools = []string{"Bash", "PowerShell"}
+)
+
+// BuiltinTools is every tool name safezone knows by itself (Claude Code
+// 2.1.330 tool names plus the legacy LS and MultiEdit). A rule naming another
+// tool is accepted with a warning, since hosts and MCP servers add tools.
+var BuiltinTools = []string{
+	"Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS",
+	"Bash", "PowerShell", "WebFetch", "WebSearch", "Agent", "Task", "TodoWrite",
+	"NotebookRead", "BashOutput", "KillShell", "ExitPlanMode", "SlashCommand",
+	"Skill", "AskUserQuestion",
+}
+
+// Rule is one compiled entry of rules.deny, rules.ask or rules.allow, in the
+// hosts' own syntax: "Tool" or "Tool(specifier)".
+type Rule struct {
+	Text string // as written
+	Pos  Pos
+	Kind RuleKind
+	// Tool is the tool name or a glob over tool names (path.Match syntax:
+	// "mcp__github__*").
+	Tool string
+	// AnyAccess is true for Read(...), Edit(...) and Write(...): the rule
+	// covers every tool with that Access, not only the named tool.
+	AnyAccess bool
+	Access    Access  // for RulePath
+	Path      Pattern // for RulePath
+	// Command is the command pattern of a RuleCommand, without a trailing
+	// ":*". In it "*" matches any text, spaces included.
+	Command string
+	Prefix  bool // the specifier ended in ":*": a prefix match on words
+}
+
+func (r Rule) String() string { return r.Text }
+
+// NamesTool reports whether the rule's tool name (or tool-name glob) matches
+// tool. It says nothing about AnyAccess, which package classify applies to
+// targets of every tool.
+func (r Rule) NamesTool(tool string) bool {
+	ok, err := path.Match(r.Tool, tool)
+	return err == nil && ok
+}
+
+// CompileRule parses text ("Read(.env*)", "Bash(npm test)", "WebFetch").
+// It returns the rule and, separately, a warning (nil if none) for rules that
+// are valid but may not do what the author meant. Errors wrap [ErrBadRule] or
+// [ErrBadGlob].
+func CompileRule(text string, pos Pos) (Rule, error, error) {
+	r := Rule{Text: text, Pos: pos}
+	if strings.TrimSpace(text) == "" {
+		return r, fmt.Errorf("%w: empty rule", ErrBadRule), nil
+	}
+	tool, spec, hasSpec := strings.Cut(text, "(")
+	if hasSpec {
+		if !strings.HasSuffix(spec, ")") {
+			return r, fmt.Errorf("%w: %q: missing closing parenthesis; write Tool(specifier)", ErrBadRule, text), nil
+		}
+		spec = strings.TrimSuffix(spec, ")")
+	}
+	if tool == "" || strings.ContainsAny(tool, " \t/\\)") {
+		return r, fmt.Errorf("%w: %q: tool name must be a word like Read, Bash or mcp__server__tool", ErrBadRule, text), nil
+	}
+	if _, err := path.Match(tool, ""); err != nil {
+		return r, fmt.Errorf("%w: %q: bad tool-name glob", ErrBadRule, text), nil
+	}
+	r.Tool = tool
+	var warn error
+	if !strings.ContainsAny(tool, "*?[") && !isBuiltin(tool) && !strings.HasPrefix(tool, "mcp__") {
+		warn = fmt.Errorf("%w: %q is not a tool safezone knows; the rule only matches a call of a tool named exactly %q", ErrUnknownTool, tool, tool)
+	}
+	if !hasSpec || spec == "*" || (spec == "" && hasSpec) {
+		// "Bash", "Bash()" and "Bash(*)" all match every call of the tool.
+		r.Kind = RuleTool
+		return r, nil, warn
+	}
+	switch {
+	case contains(readTools, tool) || contains(writeTools, tool):
+		pat, err := CompilePattern(spec, pos)
+		if err != nil {
+			return r, err, nil
+		}
+		r.Kind, r.Path = RulePath, pat
+		r.Access = Write
+		if contains(readTools, tool) {
+			r.Access = Read
+		}
+		r.AnyAccess = tool == "Read" || tool == "Edit" || tool == "Write"
+	case contains(shellTools, tool):
+		r.Kind = RuleCommand
+		r.Command = strings.TrimSpace(spec)
+		if c, ok := strings.CutSuffix(r.Command, ":*"); ok {
+			r.Command, r.Prefix = strings.TrimSpace(c), true
+		}
+		if r.Command == "" {
+			r.Kind = RuleTool
+		}
+	default:
+		r.Kind = RuleOpaque
+		if warn == nil {
+			warn = fmt.Errorf("%w: safezone cannot evaluate the specifier of %q: as a deny or ask rule it matches every %s call, as an allow rule it never matches", ErrBadRule, text, tool)
+		}
+	}
+	return r, nil, warn
+}
+
+func isBuiltin(tool string) bool { return contains(BuiltinTools, tool) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
