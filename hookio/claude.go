@@ -1,0 +1,504 @@
+package hookio
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"safezone/policy"
+)
+
+// MaxInput caps the hook's stdin at 32 MiB. Claude Code sends the whole tool
+// input, and a Write's content can be large, but nothing legitimate comes
+// near this; past it the input is refused rather than read without bound.
+const MaxInput = 32 << 20
+
+// maxPathLen bounds a single path string (PATH_MAX on Linux is 4,096 bytes;
+// the resolver enforces that, this only keeps absurd input out early).
+const maxPathLen = 1 << 16
+
+// ReadInput reads at most MaxInput bytes from r and strips a leading UTF-8
+// byte order mark. Reading more than MaxInput is an error.
+func ReadInput(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return nil, &InputError{Err: fmt.Errorf("cannot read stdin: %w", err)}
+	}
+	if len(data) > MaxInput {
+		return nil, &InputError{Err: fmt.Errorf("%w: stdin is over %d bytes", ErrTooLarge, MaxInput)}
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), nil
+}
+
+// DecodeClaude decodes Claude Code's PreToolUse hook input (hooks reference,
+// "PreToolUse input"; fields seen from 2.1.330: session_id, transcript_path,
+// cwd, prompt_id, permission_mode, effort, hook_event_name, tool_name,
+// tool_input, tool_use_id).
+//
+// Unknown fields are ignored, at the top level and in tool_input, since the
+// host keeps adding them. Everything safezone relies on is strict: the input
+// must be valid UTF-8 and one JSON object; duplicate keys and keys that
+// differ only in case are refused at every level; tool_name (a non-empty
+// string), tool_input (an object) and cwd (an absolute path) are required;
+// known fields must have their documented types; paths may not be empty,
+// hold NUL bytes or start with "~user". A permission_mode that is absent or
+// unknown is "default". hook_event_name, when present, must be "PreToolUse".
+// Every error is an [*InputError].
+func DecodeClaude(data []byte) (*Call, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &InputError{Err: fmt.Errorf("%w: stdin is empty; the host sends one JSON object", ErrMalformed)}
+	}
+	if !utf8.Valid(data) {
+		return nil, &InputError{Err: fmt.Errorf("%w: stdin is not valid UTF-8", ErrMalformed)}
+	}
+	if err := checkJSON(data); err != nil {
+		return nil, &InputError{Err: err}
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, &InputError{Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+	}
+	o := obj{m: top}
+	c := &Call{Host: "claude"}
+	var err error
+	if c.Event, _, err = o.str("hook_event_name", false); err != nil {
+		return nil, err
+	}
+	if c.Event != "" && c.Event != "PreToolUse" {
+		return nil, &InputError{Field: "hook_event_name", Err: fmt.Errorf("%w: %q; safezone is a PreToolUse hook (register it under \"PreToolUse\")", ErrValue, c.Event)}
+	}
+	if c.SessionID, _, err = o.str("session_id", false); err != nil {
+		return nil, err
+	}
+	if c.TranscriptPath, _, err = o.str("transcript_path", false); err != nil {
+		return nil, err
+	}
+	if c.ToolUseID, _, err = o.str("tool_use_id", false); err != nil {
+		return nil, err
+	}
+	if c.RawPermissionMode, _, err = o.str("permission_mode", false); err != nil {
+		return nil, err
+	}
+	c.PermissionMode = ParsePermissionMode(c.RawPermissionMode)
+	if c.Tool, _, err = o.str("tool_name", true); err != nil {
+		return nil, err
+	}
+	if c.Tool == "" {
+		return nil, &InputError{Field: "tool_name", Err: fmt.Errorf("%w: empty", ErrValue)}
+	}
+	if c.Cwd, _, err = o.str("cwd", true); err != nil {
+		return nil, err
+	}
+	if err := checkCwd(c.Cwd); err != nil {
+		return nil, err
+	}
+	ti, err := o.object("tool_input")
+	if err != nil {
+		return nil, err
+	}
+	if err := claudeTool(c, ti); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func checkCwd(cwd string) error {
+	switch {
+	case cwd == "":
+		return &InputError{Field: "cwd", Err: fmt.Errorf("%w: empty", ErrValue)}
+	case strings.ContainsRune(cwd, 0):
+		return &InputError{Field: "cwd", Err: fmt.Errorf("%w: contains a NUL byte", ErrValue)}
+	case !isAbs(cwd):
+		return &InputError{Field: "cwd", Err: fmt.Errorf("%w: %q is not absolute; relative paths could not be resolved", ErrValue, cwd)}
+	}
+	return nil
+}
+
+// claudeTool fills Kind, Writes, Args and Command from tool_input, per
+// Claude Code's tool schemas.
+func claudeTool(c *Call, ti obj) error {
+	switch c.Tool {
+	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "LS":
+		field, access, kind := "file_path", policy.Read, KindRead
+		switch c.Tool {
+		case "Write", "Edit", "MultiEdit":
+			access, kind = policy.Write, KindWrite
+		case "NotebookEdit":
+			field, access, kind = "notebook_path", policy.Write, KindWrite
+		case "LS":
+			field = "path"
+		}
+		v, _, err := ti.path(field, true)
+		if err != nil {
+			return err
+		}
+		c.Kind, c.Writes = kind, access == policy.Write
+		c.Args = []Arg{{Field: field, Value: v, Access: access}}
+	case "Glob":
+		pattern, _, err := ti.str("pattern", true)
+		if err != nil {
+			return err
+		}
+		if err := checkPathString("tool_input.pattern", pattern); err != nil {
+			return err
+		}
+		base, ok, err := ti.path("path", false)
+		if err != nil {
+			return err
+		}
+		c.Kind = KindGlob
+		c.Args = []Arg{dirArg(base, ok, c.Cwd), {Field: "pattern", Value: pattern, Access: policy.Read, Kind: ArgGlob, Base: base}}
+	case "Grep":
+		if _, _, err := ti.str("pattern", true); err != nil {
+			return err
+		}
+		base, ok, err := ti.path("path", false)
+		if err != nil {
+			return err
+		}
+		c.Kind = KindGrep
+		c.Args = []Arg{dirArg(base, ok, c.Cwd)}
+		glob, ok, err := ti.str("glob", false)
+		if err != nil {
+			return err
+		}
+		if ok && glob != "" {
+			if err := checkPathString("tool_input.glob", glob); err != nil {
+				return err
+			}
+			c.Args = append(c.Args, Arg{Field: "glob", Value: glob, Access: policy.Read, Kind: ArgFilter, Base: base})
+		}
+	case "Bash", "PowerShell":
+		cmd, _, err := ti.str("command", true)
+		if err != nil {
+			return err
+		}
+		if strings.ContainsRune(cmd, 0) {
+			return &InputError{Field: "tool_input.command", Err: fmt.Errorf("%w: contains a NUL byte", ErrValue)}
+		}
+		c.Kind, c.Command, c.Writes = KindShell, cmd, true
+		if c.Tool == "PowerShell" {
+			c.Kind = KindPowerShell
+		}
+	default:
+		if IsMCP(c.Tool) {
+			c.Kind = KindMCP
+			c.Writes = MCPWrites(c.Tool)
+			access := policy.Read
+			if c.Writes {
+				access = policy.Write
+			}
+			args, err := mcpArgs(ti.m, "", access, 0)
+			if err != nil {
+				return err
+			}
+			c.Args = args
+		}
+	}
+	return nil
+}
+
+// dirArg is the directory a Glob or Grep searches: path, or cwd without it.
+func dirArg(base string, given bool, cwd string) Arg {
+	if !given {
+		return Arg{Field: "cwd", Value: cwd, Access: policy.Read}
+	}
+	return Arg{Field: "path", Value: base, Access: policy.Read}
+}
+
+// obj is a decoded JSON object with typed accessors that report errors as
+// *InputError naming the field.
+type obj struct {
+	m      map[string]json.RawMessage
+	prefix string
+}
+
+func (o obj) name(key string) string {
+	if o.prefix == "" {
+		return key
+	}
+	return o.prefix + "." + key
+}
+
+// str returns a string field. A missing field is an error when required; a
+// JSON null counts as missing.
+func (o obj) str(key string, required bool) (string, bool, error) {
+	raw, ok := o.m[key]
+	if !ok || string(raw) == "null" {
+		if required {
+			return "", false, &InputError{Field: o.name(key), Err: ErrMissing}
+		}
+		return "", false, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false, &InputError{Field: o.name(key), Err: fmt.Errorf("%w: want a string, got %s", ErrType, jsonKind(raw))}
+	}
+	return s, true, nil
+}
+
+// path returns a string field that names a path, checked by checkPathString.
+func (o obj) path(key string, required bool) (string, bool, error) {
+	s, ok, err := o.str(key, required)
+	if err != nil || !ok {
+		return s, ok, err
+	}
+	return s, true, checkPathString(o.name(key), s)
+}
+
+func (o obj) object(key string) (obj, error) {
+	raw, ok := o.m[key]
+	if !ok || string(raw) == "null" {
+		return obj{}, &InputError{Field: o.name(key), Err: ErrMissing}
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return obj{}, &InputError{Field: o.name(key), Err: fmt.Errorf("%w: want an object, got %s", ErrType, jsonKind(raw))}
+	}
+	return obj{m: m, prefix: o.name(key)}, nil
+}
+
+// checkPathString refuses paths no file tool could mean: empty, with a NUL
+// byte (the kernel would cut the path there, so string checks and syscalls
+// would disagree), absurdly long, or "~user/..." (safezone only expands the
+// current user's home).
+func checkPathString(field, s string) error {
+	switch {
+	case s == "":
+		return &InputError{Field: field, Err: fmt.Errorf("%w: empty path", ErrValue)}
+	case strings.ContainsRune(s, 0):
+		return &InputError{Field: field, Err: fmt.Errorf("%w: path contains a NUL byte", ErrValue)}
+	case len(s) > maxPathLen:
+		return &InputError{Field: field, Err: fmt.Errorf("%w: path is %d bytes long", ErrValue, len(s))}
+	case strings.HasPrefix(s, "~") && s != "~" && !strings.HasPrefix(s, "~/"):
+		return &InputError{Field: field, Err: fmt.Errorf("%w: %q: ~user paths are not supported; use an absolute path", ErrValue, s)}
+	}
+	return nil
+}
+
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func isAbs(p string) bool {
+	if strings.HasPrefix(p, "/") {
+		return true
+	}
+	// Windows: C:\x or C:/x, or a UNC path.
+	if len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && unicode.IsLetter(rune(p[0])) {
+		return true
+	}
+	return strings.HasPrefix(p, `\\`)
+}
+
+// IsMCP reports whether tool names an MCP tool ("mcp__server__tool").
+func IsMCP(tool string) bool {
+	rest, ok := strings.CutPrefix(tool, "mcp__")
+	return ok && strings.Contains(rest, "__")
+}
+
+// mcpPathKeys are tool_input keys that name paths in MCP tools, compared
+// after lower-casing and dropping "_" and "-" ("file_path", "filePath").
+var mcpPathKeys = map[string]bool{
+	"path": true, "paths": true, "filepath": true, "filepaths": true,
+	"file": true, "files": true, "filename": true, "filenames": true,
+	"directory": true, "directories": true, "dir": true, "dirpath": true,
+	"folder": true, "source": true, "sources": true, "destination": true,
+	"src": true, "dst": true, "dest": true, "target": true, "targetpath": true,
+	"sourcepath": true, "destinationpath": true, "newpath": true,
+	"oldpath": true, "cwd": true, "root": true, "workdir": true,
+	"workingdirectory": true, "notebookpath": true, "outputpath": true,
+	"inputpath": true, "outputfile": true, "inputfile": true, "location": true,
+}
+
+// maxMCPDepth bounds the walk into nested MCP arguments.
+const maxMCPDepth = 8
+
+// mcpArgs collects string values (and arrays of strings) under path-named
+// keys, at any depth up to maxMCPDepth.
+func mcpArgs(m map[string]json.RawMessage, at string, access policy.Access, depth int) ([]Arg, error) {
+	if depth > maxMCPDepth {
+		return nil, nil
+	}
+	var out []Arg
+	for _, key := range sortedKeys(m) {
+		raw := m[key]
+		field := key
+		if at != "" {
+			field = at + "." + key
+		}
+		t := bytes.TrimSpace(raw)
+		if len(t) == 0 {
+			continue
+		}
+		isPath := mcpPathKeys[normKey(key)]
+		switch t[0] {
+		case '"':
+			if !isPath {
+				continue
+			}
+			var s string
+			if err := json.Unmarshal(t, &s); err != nil {
+				return nil, &InputError{Field: "tool_input." + field, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+			}
+			if err := checkPathString("tool_input."+field, s); err != nil {
+				return nil, err
+			}
+			out = append(out, Arg{Field: field, Value: s, Access: access})
+		case '[':
+			var items []json.RawMessage
+			if err := json.Unmarshal(t, &items); err != nil {
+				return nil, &InputError{Field: "tool_input." + field, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+			}
+			for i, it := range items {
+				f := fmt.Sprintf("%s[%d]", field, i)
+				it = bytes.TrimSpace(it)
+				switch {
+				case len(it) > 0 && it[0] == '"' && isPath:
+					var s string
+					if err := json.Unmarshal(it, &s); err != nil {
+						return nil, &InputError{Field: "tool_input." + f, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+					}
+					if err := checkPathString("tool_input."+f, s); err != nil {
+						return nil, err
+					}
+					out = append(out, Arg{Field: f, Value: s, Access: access})
+				case len(it) > 0 && it[0] == '{':
+					var sub map[string]json.RawMessage
+					if json.Unmarshal(it, &sub) == nil {
+						more, err := mcpArgs(sub, f, access, depth+1)
+						if err != nil {
+							return nil, err
+						}
+						out = append(out, more...)
+					}
+				}
+			}
+		case '{':
+			var sub map[string]json.RawMessage
+			if json.Unmarshal(t, &sub) == nil {
+				more, err := mcpArgs(sub, field, access, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, more...)
+			}
+		}
+	}
+	return out, nil
+}
+
+func normKey(k string) string {
+	k = strings.ToLower(k)
+	return strings.NewReplacer("_", "", "-", "").Replace(k)
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	// Small maps: insertion sort keeps this allocation-free beyond keys.
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+// mcpWriteWords and mcpReadWords classify an MCP tool by the words of its
+// name (split at "_", "-" and lower-to-upper case changes).
+var (
+	mcpWriteWords = map[string]bool{
+		"write": true, "edit": true, "create": true, "delete": true, "remove": true,
+		"rm": true, "move": true, "mv": true, "rename": true, "copy": true, "cp": true,
+		"mkdir": true, "make": true, "update": true, "put": true, "post": true,
+		"save": true, "patch": true, "append": true, "insert": true, "replace": true,
+		"set": true, "upload": true, "truncate": true, "chmod": true, "chown": true,
+		"touch": true, "apply": true, "modify": true, "change": true, "overwrite": true,
+		"add": true, "new": true, "clear": true, "drop": true, "store": true,
+		"commit": true, "push": true, "merge": true, "archive": true, "unlink": true,
+		"link": true, "symlink": true, "install": true, "uninstall": true,
+		"import": true, "download": true, "extract": true, "unzip": true,
+		"format": true, "fix": true, "run": true, "exec": true, "execute": true,
+		"shell": true, "command": true, "eval": true, "generate": true, "export": true,
+	}
+	mcpReadWords = map[string]bool{
+		"read": true, "get": true, "list": true, "ls": true, "search": true,
+		"find": true, "view": true, "show": true, "fetch": true, "query": true,
+		"stat": true, "info": true, "describe": true, "cat": true, "head": true,
+		"tail": true, "grep": true, "glob": true, "tree": true, "open": true,
+		"lookup": true, "inspect": true, "check": true, "diff": true, "count": true,
+		"exists": true, "browse": true, "preview": true, "load": true, "directory": true,
+		"file": true, "files": true, "metadata": true,
+	}
+)
+
+// MCPWrites reports whether an MCP tool may write, from its name: true when
+// a word of the tool part names a change (write, edit, create, delete, move,
+// ...), false when its words only name reading (read, get, list, search,
+// ...). A name with neither counts as a write, the stricter reading.
+func MCPWrites(tool string) bool {
+	rest := strings.TrimPrefix(tool, "mcp__")
+	if _, after, ok := strings.Cut(rest, "__"); ok {
+		rest = after
+	}
+	sawRead := false
+	for _, w := range words(rest) {
+		if mcpWriteWords[w] {
+			return true
+		}
+		if mcpReadWords[w] {
+			sawRead = true
+		}
+	}
+	return !sawRead
+}
+
+// words splits "read_file", "readFile" and "read-file" into lower-case words.
+func words(s string) []string {
+	var out []string
+	var cur []rune
+	prevLower := false
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return out
+}
