@@ -1,0 +1,245 @@
+package classify
+
+import (
+	"fmt"
+	"strings"
+
+	"safezone/policy"
+)
+
+// Explanation is a Result in the shape `safezone explain --json` prints
+// (core issue, "CLI"): the decision, the reason, the roots, every target as
+// given and resolved, and every rule, class or mode that matched.
+type Explanation struct {
+	Decision policy.Decision `json:"decision"`
+	Row      int             `json:"row"`
+	Reason   string          `json:"reason"`
+	Warning  string          `json:"warning,omitempty"`
+	Error    string          `json:"error,omitempty"`
+	Tool     string          `json:"tool"`
+	Kind     string          `json:"kind"`
+	Mode     ExplainMode     `json:"mode"`
+	Policy   []string        `json:"policy"`
+	Roots    []Root          `json:"roots"`
+	Targets  []ExplainTarget `json:"targets"`
+	// Unknown is true when some target of a shell command could not be
+	// known statically.
+	Unknown bool           `json:"unknown"`
+	Matched []ExplainMatch `json:"matched"`
+	Notes   []string       `json:"notes,omitempty"`
+}
+
+// ExplainMode is the effective mode and where each part came from.
+type ExplainMode struct {
+	PermissionMode string `json:"permission_mode"`
+	Read           bool   `json:"read"`
+	ReadSource     string `json:"read_source,omitempty"`
+	AutoApprove    bool   `json:"auto_approve"`
+	AutoSource     string `json:"auto_source,omitempty"`
+	Sandbox        bool   `json:"sandbox"`
+	SandboxSource  string `json:"sandbox_source"`
+}
+
+// ExplainTarget is one target as explain shows it.
+type ExplainTarget struct {
+	Field    string        `json:"field"`
+	Given    string        `json:"given"`
+	Access   policy.Access `json:"access"`
+	Abs      string        `json:"abs,omitempty"`
+	Resolved string        `json:"resolved,omitempty"`
+	Location string        `json:"location,omitempty"` // the link's own location, when it differs
+	Lexical  string        `json:"lexical,omitempty"`  // resolution after applying ".." first, when it differs
+	Exists   bool          `json:"exists"`
+	Ancestor string        `json:"ancestor,omitempty"` // deepest existing directory of a new path
+	Hops     []Hop         `json:"hops,omitempty"`
+	Globs    []string      `json:"globs,omitempty"`
+	Inside   bool          `json:"inside"`
+	Class    string        `json:"class"`
+	Decision string        `json:"decision,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+// ExplainMatch is one matching rule, class, mode or fallback row.
+type ExplainMatch struct {
+	Row     int             `json:"row"`
+	Effect  policy.Decision `json:"effect"`
+	Rule    string          `json:"rule"`
+	Source  string          `json:"source"`
+	Target  int             `json:"target"` // index into targets; -1 for the call
+	Path    string          `json:"path,omitempty"`
+	Note    string          `json:"note,omitempty"`
+	Warning bool            `json:"warning,omitempty"`
+}
+
+// Explain returns the explanation of r.
+func (r *Result) Explain() Explanation {
+	e := Explanation{
+		Decision: r.Decision, Row: r.Row, Reason: r.Reason, Warning: r.Warning,
+		Roots: r.Roots, Targets: []ExplainTarget{}, Matched: []ExplainMatch{},
+	}
+	if r.call != nil {
+		e.Tool, e.Kind = r.call.Tool, r.call.Kind.String()
+		e.Mode.PermissionMode = r.call.PermissionMode.String()
+	}
+	if r.pol != nil {
+		e.Policy = r.pol.Sources
+	}
+	if r.Err != nil {
+		e.Error = r.Err.Error()
+	}
+	m := r.Modes
+	e.Mode.Read, e.Mode.ReadSource = m.Read, m.ReadSource
+	e.Mode.AutoApprove, e.Mode.AutoSource = m.AutoApprove, m.AutoSource
+	e.Mode.Sandbox, e.Mode.SandboxSource = m.Sandbox, m.SandboxSource
+	for i := range r.Targets {
+		t := &r.Targets[i]
+		et := ExplainTarget{
+			Field: t.Field, Given: t.Given, Access: t.Access, Abs: t.Abs,
+			Resolved: t.Res.Path, Exists: t.Res.Exists, Ancestor: t.Res.Ancestor,
+			Hops: t.Res.Hops, Globs: t.Globs, Inside: t.Inside, Class: t.Class,
+		}
+		if t.Res.Location != t.Res.Path {
+			et.Location = t.Res.Location
+		}
+		if t.Lex != nil {
+			et.Lexical = t.Lex.Path
+		}
+		if t.Err != nil {
+			et.Error = t.Err.Error()
+		} else {
+			var rs []Reason
+			for _, x := range r.Reasons {
+				if x.Target == i || x.Target == -1 {
+					rs = append(rs, x)
+				}
+			}
+			et.Decision = first(rs).Effect.String()
+		}
+		e.Targets = append(e.Targets, et)
+	}
+	for _, x := range r.Reasons {
+		e.Matched = append(e.Matched, ExplainMatch{
+			Row: x.Row, Effect: x.Effect, Rule: x.Rule, Source: x.Source,
+			Target: x.Target, Path: x.Path, Note: x.Note, Warning: x.Warning,
+		})
+	}
+	return e
+}
+
+// Text renders the explanation as the human-readable trace of
+// `safezone explain`.
+func (e Explanation) Text() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p("tool       %s (%s)", e.Tool, e.Kind)
+	p("policy     %s", strings.Join(e.Policy, " + "))
+	mode := "write"
+	if e.Mode.Read {
+		mode = "read (" + e.Mode.ReadSource + ")"
+	}
+	p("mode       %s; host permission_mode %s", mode, e.Mode.PermissionMode)
+	if e.Mode.AutoApprove {
+		p("approve    writes inside the sandbox are auto-approved (%s)", e.Mode.AutoSource)
+	} else {
+		p("approve    writes inside the sandbox are not auto-approved")
+	}
+	if e.Mode.Sandbox {
+		p("sandbox    on (%s)", e.Mode.SandboxSource)
+	} else {
+		p("sandbox    off (%s)", e.Mode.SandboxSource)
+	}
+	for i, r := range e.Roots {
+		label := "roots"
+		if i > 0 {
+			label = ""
+		}
+		line := fmt.Sprintf("%-10s %s", label, r.Path)
+		if r.Resolved != r.Path {
+			line += " -> " + r.Resolved
+		}
+		p("%s  [%s]", line, r.Source)
+	}
+	if len(e.Targets) == 0 {
+		p("targets    none")
+	}
+	for i, t := range e.Targets {
+		p("target %d   %s %s %q", i+1, t.Field, t.Access, t.Given)
+		if t.Error != "" {
+			p("  error    %s", t.Error)
+			continue
+		}
+		if len(t.Globs) > 0 {
+			p("  selects  %s (checked against deny and ask rules)", strings.Join(t.Globs, ", "))
+		} else {
+			p("  lexical  %s", t.Abs)
+			for _, h := range t.Hops {
+				p("  link     %s -> %s", h.Link, h.Target)
+			}
+			if t.Location != "" {
+				p("  location %s (the link itself)", t.Location)
+			}
+			res := t.Resolved
+			if !t.Exists {
+				res += " (does not exist; deepest existing ancestor " + t.Ancestor + ")"
+			}
+			p("  resolved %s", res)
+			if t.Lexical != "" {
+				p("  also     %s (\"..\" applied before symlinks, as Node's path.resolve does)", t.Lexical)
+			}
+			in := "yes"
+			if !t.Inside {
+				in = "no"
+			}
+			p("  inside   %s", in)
+			if t.Class != "" {
+				p("  class    %s", t.Class)
+			}
+		}
+		for _, m := range e.Matched {
+			if m.Target != i {
+				continue
+			}
+			line := fmt.Sprintf("  row %-2d   %s: %s", m.Row, m.Effect, m.Rule)
+			if m.Warning {
+				line = fmt.Sprintf("  warning  %s", m.Rule)
+			}
+			if m.Source != "" {
+				line += " (" + m.Source + ")"
+			}
+			if m.Note != "" {
+				line += "; " + m.Note
+			}
+			p("%s", line)
+		}
+		if t.Decision != "" {
+			p("  => %s", t.Decision)
+		}
+	}
+	for _, m := range e.Matched {
+		if m.Target != -1 {
+			continue
+		}
+		line := fmt.Sprintf("call       row %d %s: %s", m.Row, m.Effect, m.Rule)
+		if m.Source != "" {
+			line += " (" + m.Source + ")"
+		}
+		if m.Note != "" {
+			line += "; " + m.Note
+		}
+		p("%s", line)
+	}
+	for _, n := range e.Notes {
+		p("note       %s", n)
+	}
+	if e.Error != "" {
+		p("error      %s", e.Error)
+	}
+	p("decision   %s (row %d)", e.Decision, e.Row)
+	if e.Reason != "" {
+		p("reason     %s", e.Reason)
+	}
+	if e.Warning != "" {
+		p("warning    %s", e.Warning)
+	}
+	return b.String()
+}

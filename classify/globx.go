@@ -1,0 +1,496 @@
+package classify
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// This file decides whether two glob patterns can match a common path, by
+// running both as automata in lockstep (a product construction). It answers
+// questions such as "can Grep's glob .env* select a file that Read(.env*)
+// denies?" exactly, without listing the file system.
+//
+// Syntax (doublestar's, which the policy uses): "*" any run of non-slash
+// characters, "?" one non-slash character, "[...]" a class ("[!...]" or
+// "[^...]" negated, ranges "a-z", "\" escapes), "{a,b}" alternatives, "**"
+// as a whole path element any number of elements, "\x" a literal x.
+
+// maxAlternatives bounds brace expansion; a pattern with more alternatives is
+// treated as matching anything (the safe answer for a deny check).
+const maxAlternatives = 256
+
+// runeSet is a set of characters: intervals, possibly negated, optionally
+// excluding '/'.
+type runeSet struct {
+	ranges  [][2]rune
+	negate  bool
+	noSlash bool // '/' is never in the set (classes, '?' and '*' never match '/')
+}
+
+func (s *runeSet) has(r rune) bool {
+	if r == '/' && s.noSlash {
+		return false
+	}
+	in := false
+	for _, rg := range s.ranges {
+		if r >= rg[0] && r <= rg[1] {
+			in = true
+			break
+		}
+	}
+	return in != s.negate
+}
+
+// intersects reports whether some character is in both sets. Both are finite
+// unions of intervals or their complements, so membership only changes at
+// interval ends: testing every end, its neighbours, and a few fixed points
+// is exact.
+func (s *runeSet) intersects(t *runeSet) bool {
+	cands := []rune{0, '/', 'a', utf8.MaxRune}
+	for _, set := range []*runeSet{s, t} {
+		for _, rg := range set.ranges {
+			cands = append(cands, rg[0], rg[1], rg[0]-1, rg[1]+1)
+		}
+	}
+	for _, c := range cands {
+		if c >= 0 && c <= utf8.MaxRune && s.has(c) && t.has(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// nfa is a Thompson automaton: state i has character edges and epsilon edges.
+type nfa struct {
+	edges  [][]edge
+	eps    [][]int
+	accept int
+}
+
+type edge struct {
+	set *runeSet
+	to  int
+	// lit marks an edge from a literal character or a class, as opposed to
+	// a wildcard ("*", "?", "**") or a path separator.
+	lit bool
+}
+
+func (n *nfa) newState() int {
+	n.edges = append(n.edges, nil)
+	n.eps = append(n.eps, nil)
+	return len(n.edges) - 1
+}
+
+var (
+	anyNoSlash = &runeSet{negate: true, noSlash: true}
+	anyChar    = &runeSet{negate: true}
+)
+
+func lit(r rune) *runeSet { return &runeSet{ranges: [][2]rune{{r, r}}} }
+
+// compileGlob builds an automaton for one brace-free pattern. Characters in
+// the first neutral bytes never count as literal (see [GlobNames]). ok is
+// false for a malformed pattern.
+func compileGlob(p string, neutral int) (n *nfa, ok bool) {
+	n = &nfa{}
+	cur := n.newState()
+	var els []string
+	for _, el := range strings.Split(p, "/") {
+		// "**/**" means the same as "**".
+		if el == "**" && len(els) > 0 && els[len(els)-1] == "**" {
+			continue
+		}
+		els = append(els, el)
+	}
+	offset := 0
+	for i, el := range els {
+		if i > 0 {
+			offset += len(els[i-1]) + 1
+		}
+		if el == "**" {
+			// "**" as a whole element: any number of elements. With its
+			// separators: "a/**/b" is a/(anything/)?b, "**/b" is
+			// (anything/)?b, "a/**" is a(/anything)?, "**" is anything.
+			first, lastEl := i == 0, i == len(els)-1
+			switch {
+			case first && lastEl:
+				n.edges[cur] = append(n.edges[cur], edge{anyChar, cur, false})
+			case lastEl:
+				// cur is after "a" and before the "/" we have not emitted.
+				next := n.newState()
+				n.eps[cur] = append(n.eps[cur], next)
+				mid := n.newState()
+				n.edges[cur] = append(n.edges[cur], edge{lit('/'), mid, false})
+				n.edges[mid] = append(n.edges[mid], edge{anyChar, mid, false})
+				n.eps[mid] = append(n.eps[mid], next)
+				cur = next
+			default:
+				// [/](anything/)? then the next element; the "/" after
+				// "**" is consumed here, so it is not emitted below.
+				if !first {
+					s1 := n.newState()
+					n.edges[cur] = append(n.edges[cur], edge{lit('/'), s1, false})
+					cur = s1
+				}
+				next := n.newState()
+				n.eps[cur] = append(n.eps[cur], next)
+				mid := n.newState()
+				n.eps[cur] = append(n.eps[cur], mid)
+				n.edges[mid] = append(n.edges[mid], edge{anyChar, mid, false})
+				n.edges[mid] = append(n.edges[mid], edge{lit('/'), next, false})
+				cur = next
+			}
+			continue
+		}
+		if i > 0 && els[i-1] != "**" {
+			next := n.newState()
+			n.edges[cur] = append(n.edges[cur], edge{lit('/'), next, false})
+			cur = next
+		}
+		var good bool
+		if cur, good = n.element(cur, el, offset < neutral); !good {
+			return nil, false
+		}
+	}
+	n.accept = cur
+	return n, true
+}
+
+// element adds one path element (no '/', no "**" element) after state cur;
+// neutral elements add no literal edges.
+func (n *nfa) element(cur int, el string, neutral bool) (int, bool) {
+	for i := 0; i < len(el); {
+		r, w := utf8.DecodeRuneInString(el[i:])
+		switch r {
+		case '*':
+			for i < len(el) && el[i] == '*' {
+				i++
+			}
+			n.edges[cur] = append(n.edges[cur], edge{anyNoSlash, cur, false})
+			continue
+		case '?':
+			next := n.newState()
+			n.edges[cur] = append(n.edges[cur], edge{anyNoSlash, next, false})
+			cur = next
+		case '[':
+			set, used, ok := parseClass(el[i:])
+			if !ok {
+				return cur, false
+			}
+			next := n.newState()
+			n.edges[cur] = append(n.edges[cur], edge{set, next, !neutral})
+			cur = next
+			i += used
+			continue
+		case '\\':
+			i += w
+			if i >= len(el) {
+				return cur, false
+			}
+			r, w = utf8.DecodeRuneInString(el[i:])
+			fallthrough
+		default:
+			next := n.newState()
+			n.edges[cur] = append(n.edges[cur], edge{lit(r), next, !neutral})
+			cur = next
+		}
+		i += w
+	}
+	return cur, true
+}
+
+// parseClass parses "[...]" at the start of s and returns the set and the
+// bytes consumed.
+func parseClass(s string) (*runeSet, int, bool) {
+	set := &runeSet{noSlash: true}
+	i := 1
+	if i < len(s) && (s[i] == '!' || s[i] == '^') {
+		set.negate = true
+		i++
+	}
+	first := true
+	for i < len(s) {
+		if s[i] == ']' && !first {
+			return set, i + 1, true
+		}
+		first = false
+		lo, w, ok := classRune(s, i)
+		if !ok {
+			return nil, 0, false
+		}
+		i += w
+		hi := lo
+		if i+1 < len(s) && s[i] == '-' && s[i+1] != ']' {
+			hi, w, ok = classRune(s, i+1)
+			if !ok {
+				return nil, 0, false
+			}
+			i += 1 + w
+		}
+		if hi < lo {
+			return nil, 0, false
+		}
+		set.ranges = append(set.ranges, [2]rune{lo, hi})
+	}
+	return nil, 0, false
+}
+
+func classRune(s string, i int) (rune, int, bool) {
+	if s[i] == '\\' {
+		if i+1 >= len(s) {
+			return 0, 0, false
+		}
+		r, w := utf8.DecodeRuneInString(s[i+1:])
+		return r, w + 1, true
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	return r, w, true
+}
+
+func (n *nfa) closure(states []int) []int {
+	seen := make(map[int]bool, len(states))
+	out := make([]int, 0, len(states))
+	stack := append([]int(nil), states...)
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+		stack = append(stack, n.eps[s]...)
+	}
+	return out
+}
+
+// intersect reports whether some string is accepted by both automata; with
+// aligned, only strings in which at least one character is matched by a
+// literal edge in both automata count.
+func intersect(a, b *nfa, aligned bool) bool {
+	type state struct {
+		x, y int
+		hit  bool
+	}
+	seen := map[state]bool{}
+	var queue []state
+	push := func(xs, ys []int, hit bool) {
+		for _, x := range a.closure(xs) {
+			for _, y := range b.closure(ys) {
+				s := state{x, y, hit}
+				if !seen[s] {
+					seen[s] = true
+					queue = append(queue, s)
+				}
+			}
+		}
+	}
+	push([]int{0}, []int{0}, !aligned)
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if s.hit && s.x == a.accept && s.y == b.accept {
+			return true
+		}
+		for _, ea := range a.edges[s.x] {
+			for _, eb := range b.edges[s.y] {
+				if ea.set.intersects(eb.set) {
+					push([]int{ea.to}, []int{eb.to}, s.hit || (ea.lit && eb.lit))
+				}
+			}
+		}
+	}
+	return false
+}
+
+// GlobsIntersect reports whether some path matches both glob patterns a and
+// b. A malformed pattern, or one with more than maxAlternatives brace
+// alternatives, intersects everything: callers use the answer to apply deny
+// rules, and an answer that cannot be computed must not let a deny slip.
+func GlobsIntersect(a, b string) bool { return globsMeet(a, b, 0, false) }
+
+// GlobNames reports whether the glob target names a path that pattern
+// matches: some path matches both, and in it at least one character that
+// pattern spells literally is also spelled literally by target (the first
+// neutral bytes of pattern, its anchor directory, do not count). So ".env*",
+// ".e*" and "*.env" name ".env*" files, while "*.go" and "**" do not, though
+// they could select a file called ".env.go": choosing by wildcard alone is a
+// search of a whole directory, judged by that directory.
+func GlobNames(target, pattern string, neutral int) bool {
+	return globsMeet(target, pattern, neutral, true)
+}
+
+func globsMeet(a, b string, neutral int, aligned bool) bool {
+	as, okA := expandBraces(a, maxAlternatives)
+	bs, okB := expandBraces(b, maxAlternatives)
+	if !okA || !okB {
+		return true
+	}
+	for _, x := range as {
+		na, ok := compileGlob(x, 0)
+		if !ok {
+			return true
+		}
+		for _, y := range bs {
+			nb, ok := compileGlob(y, neutral)
+			if !ok || intersect(na, nb, aligned) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// expandBraces expands "{a,b}" alternatives (nested, "\" escapes honoured)
+// into at most limit patterns; ok is false past the limit or on unbalanced
+// braces.
+func expandBraces(p string, limit int) ([]string, bool) {
+	open := -1
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			// Skip a class: braces inside it are literal.
+			if j := classEnd(p, i); j > 0 {
+				i = j
+			}
+		case '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case '}':
+			if depth == 0 {
+				return nil, false
+			}
+			depth--
+			if depth == 0 {
+				var out []string
+				pre, post := p[:open], p[i+1:]
+				for _, alt := range splitAlternatives(p[open+1 : i]) {
+					more, ok := expandBraces(pre+alt+post, limit-len(out))
+					if !ok {
+						return nil, false
+					}
+					out = append(out, more...)
+					if len(out) > limit {
+						return nil, false
+					}
+				}
+				return out, true
+			}
+		}
+	}
+	if depth != 0 {
+		return nil, false
+	}
+	return []string{p}, true
+}
+
+// classEnd returns the index of the "]" closing the class at p[i], or -1.
+func classEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && (p[j] == '!' || p[j] == '^') {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for ; j < len(p); j++ {
+		switch p[j] {
+		case '\\':
+			j++
+		case ']':
+			return j
+		}
+	}
+	return -1
+}
+
+// splitAlternatives splits the inside of one brace group at top-level commas.
+func splitAlternatives(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// escapeGlob quotes every glob metacharacter in a literal path, so it can be
+// joined to a pattern.
+func escapeGlob(s string) string {
+	if !strings.ContainsAny(s, `*?[]{}\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// literalPrefix returns the leading elements of a brace-free pattern that
+// hold no glob metacharacter, unescaped, joined with "/" (absolute patterns
+// keep their leading "/"), and the rest of the pattern.
+func literalPrefix(p string) (prefix, rest string) {
+	els := strings.Split(p, "/")
+	i := 0
+	for ; i < len(els); i++ {
+		if hasMeta(els[i]) {
+			break
+		}
+	}
+	lits := make([]string, i)
+	for j := 0; j < i; j++ {
+		lits[j] = unescape(els[j])
+	}
+	prefix = strings.Join(lits, "/")
+	if strings.HasPrefix(p, "/") && prefix == "" {
+		prefix = "/"
+	}
+	return prefix, strings.Join(els[i:], "/")
+}
+
+func hasMeta(el string) bool {
+	for i := 0; i < len(el); i++ {
+		switch el[i] {
+		case '\\':
+			i++
+		case '*', '?', '[', '{':
+			return true
+		}
+	}
+	return false
+}
+
+func unescape(el string) string {
+	if !strings.Contains(el, `\`) {
+		return el
+	}
+	var b strings.Builder
+	for i := 0; i < len(el); i++ {
+		if el[i] == '\\' && i+1 < len(el) {
+			i++
+		}
+		b.WriteByte(el[i])
+	}
+	return b.String()
+}

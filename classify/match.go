@@ -1,0 +1,146 @@
+package classify
+
+import (
+	"runtime"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"safezone/policy"
+)
+
+// caseInsensitive is true on the platforms whose default file systems ignore
+// case (APFS and HFS+ on macOS, NTFS on Windows): there ".ENV" is ".env", so
+// patterns and containment compare case-folded.
+const caseInsensitive = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+
+// anchors are the directories patterns are relative to. Each holds every
+// spelling under which the directory may appear in a path: as given and as
+// resolved (a project reached through a symlink).
+type anchors struct {
+	project []string // the project root(s), absolute and clean
+	home    []string // the home directory, if known
+}
+
+func fold(s string) string {
+	if caseInsensitive {
+		return strings.ToLower(s)
+	}
+	return s
+}
+
+// within reports whether p is root or below it, by whole path components:
+// "/proj-evil" and "/proj.bak" are not within "/proj".
+func within(root, p string) bool {
+	root, p = fold(root), fold(p)
+	if root == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == root || strings.HasPrefix(p, root+"/")
+}
+
+// relTo returns p relative to root ("" for root itself) if p is within it.
+func relTo(root, p string) (string, bool) {
+	if !within(root, p) {
+		return "", false
+	}
+	if len(p) == len(root) {
+		return "", true
+	}
+	if root == "/" {
+		return p[1:], true
+	}
+	return p[len(root)+1:], true
+}
+
+// matchPattern reports whether the absolute, clean path abs is matched by
+// pattern p, or lies below a directory that p matches (a pattern that matches
+// a directory covers everything below it).
+func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
+	glob := fold(p.Glob)
+	abs = fold(abs)
+	switch p.Anchor {
+	case policy.AnyDepth:
+		for _, c := range splitPath(abs) {
+			if doublestar.MatchUnvalidated(glob, c) {
+				return true
+			}
+		}
+		return false
+	case policy.Absolute:
+		return matchPrefixes(glob, abs, true)
+	case policy.ProjectRoot:
+		return matchRelative(glob, abs, a.project)
+	case policy.Home:
+		return matchRelative(glob, abs, a.home)
+	}
+	return false
+}
+
+func matchRelative(glob, abs string, roots []string) bool {
+	for _, root := range roots {
+		rel, ok := relTo(root, abs)
+		if !ok {
+			continue
+		}
+		if glob == "" {
+			return true // "./" or "~": the directory itself covers everything below
+		}
+		if rel != "" && matchPrefixes(glob, rel, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPrefixes matches glob against p and each of its ancestors ("a",
+// "a/b", ... for a relative p; "/a", "/a/b", ... for an absolute one).
+func matchPrefixes(glob, p string, abs bool) bool {
+	if abs && glob == "/" {
+		return true
+	}
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			if doublestar.MatchUnvalidated(glob, p[:i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// patternGlob is a policy pattern spelled as an absolute glob; its first
+// neutral bytes are the anchor directory (see GlobNames).
+type patternGlob struct {
+	glob    string
+	neutral int
+}
+
+// patternGlobs returns p as absolute globs, one per anchor spelling and one
+// more for what lies below its matches (a pattern that matches a directory
+// covers everything below it), for comparing with a pattern target.
+func patternGlobs(p *policy.Pattern, a *anchors) []patternGlob {
+	switch p.Anchor {
+	case policy.AnyDepth:
+		return []patternGlob{{"/**/" + p.Glob, 0}, {"/**/" + p.Glob + "/**", 0}}
+	case policy.Absolute:
+		if p.Glob == "/" {
+			return []patternGlob{{"/**", 0}}
+		}
+		return []patternGlob{{p.Glob, 0}, {p.Glob + "/**", 0}}
+	}
+	bases := a.project
+	if p.Anchor == policy.Home {
+		bases = a.home
+	}
+	var out []patternGlob
+	for _, b := range bases {
+		prefix := strings.TrimSuffix(escapeGlob(b), "/") + "/"
+		if p.Glob == "" {
+			out = append(out, patternGlob{prefix + "**", len(prefix)})
+			continue
+		}
+		out = append(out, patternGlob{prefix + p.Glob, len(prefix)}, patternGlob{prefix + p.Glob + "/**", len(prefix)})
+	}
+	return out
+}

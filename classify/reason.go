@@ -1,0 +1,194 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"safezone/policy"
+)
+
+// Reason texts. The deny reason is what the model reads, so each one says
+// what was blocked (the tool and the path as given and as resolved), which
+// rule, class or mode decided and where it is defined, and what to do
+// instead. Lower case, no final period, prefixed "safezone: " so the model
+// knows which guard spoke.
+
+// explainDecision sets r.Row, r.Reason and r.Warning from r.Reasons.
+func (d *decider) explainDecision(r *Result) {
+	r.Warning = d.warning(r)
+	dec, ok := d.deciding(r)
+	if !ok {
+		r.Row = RowError
+		err := r.Err
+		if err == nil {
+			err = fmt.Errorf("no target could be judged")
+		}
+		r.Reason = fmt.Sprintf("safezone: %s %s: cannot judge this call: %v; on_error is %s (%s); %s",
+			r.Decision, d.call.Tool, err, d.pol.OnError.Value, d.pol.OnError.Pos, errorHint(err))
+		return
+	}
+	r.Row = dec.Row
+	r.Reason = d.message(r, dec)
+}
+
+// deciding finds the reason that decided r.Decision: for the first target
+// (or the call, without targets) whose own outcome equals the decision, its
+// lowest matching row.
+func (d *decider) deciding(r *Result) (Reason, bool) {
+	var call []Reason
+	for _, x := range r.Reasons {
+		if x.Target == -1 {
+			call = append(call, x)
+		}
+	}
+	if len(r.Targets) == 0 {
+		f := first(call)
+		return f, f.Row <= RowOther && f.Effect == r.Decision
+	}
+	for i := range r.Targets {
+		if r.Targets[i].Err != nil {
+			continue
+		}
+		rs := append([]Reason(nil), call...)
+		for _, x := range r.Reasons {
+			if x.Target == i {
+				rs = append(rs, x)
+			}
+		}
+		f := first(rs)
+		if f.Row <= RowOther && f.Effect == r.Decision {
+			if f.Target == -1 {
+				f.Target = i
+			}
+			return f, true
+		}
+	}
+	return Reason{}, false
+}
+
+func (d *decider) warning(r *Result) string {
+	var parts []string
+	for _, x := range r.Reasons {
+		if !x.Warning {
+			continue
+		}
+		t := &r.Targets[x.Target]
+		parts = append(parts, fmt.Sprintf("%s is in a warned path (%s, %s)", t.Res.Path, x.Rule, x.Source))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "safezone: warning: " + strings.Join(parts, "; ") + "; review this change with care"
+}
+
+// what describes the call and, for a target, the path as given and resolved.
+func (d *decider) what(r *Result, x Reason) string {
+	if x.Target < 0 || x.Target >= len(r.Targets) {
+		if d.call.Command != "" {
+			return fmt.Sprintf("%s %q", d.call.Tool, clip(d.call.Command, 200))
+		}
+		return d.call.Tool
+	}
+	t := &r.Targets[x.Target]
+	s := fmt.Sprintf("%s %s %q", d.call.Tool, t.Access, t.Given)
+	if len(t.Globs) > 0 {
+		return s + fmt.Sprintf(" (files matching %s)", t.Globs[0])
+	}
+	res := []string{}
+	if t.Res.Location != t.Res.Path {
+		res = append(res, fmt.Sprintf("a symlink at %s to %s", t.Res.Location, t.Res.Path))
+	} else if t.Res.Path != t.Given {
+		res = append(res, "resolved "+t.Res.Path)
+	}
+	if t.Lex != nil {
+		res = append(res, fmt.Sprintf("%s when \"..\" is applied first", t.Lex.Path))
+	}
+	if len(res) > 0 {
+		s += " (" + strings.Join(res, "; ") + ")"
+	}
+	return s
+}
+
+func (d *decider) scratch() string {
+	day := d.env.Today
+	if day == "" {
+		day = "YYYY-MM-DD"
+	}
+	return "agent_sandbox/" + day + "/<topic>/"
+}
+
+func (d *decider) rootList(r *Result) string {
+	var ps []string
+	for _, root := range r.Roots {
+		ps = append(ps, root.Resolved)
+	}
+	return strings.Join(ps, ", ")
+}
+
+func (d *decider) message(r *Result, x Reason) string {
+	what := d.what(r, x)
+	dec := r.Decision
+	var t *Target
+	if x.Target >= 0 && x.Target < len(r.Targets) {
+		t = &r.Targets[x.Target]
+	}
+	writing := (t != nil && t.Access == policy.Write) || (t == nil && d.call.Writes)
+	switch x.Row {
+	case RowDeny:
+		hint := "this path is off-limits to the agent in every mode; do not try to reach it another way (another tool, a shell command, a copy or a link); ask the user if you need something from it"
+		if t == nil {
+			hint = "this call is off-limits to the agent in every mode; do not try to get the same effect another way; ask the user if it is needed"
+		}
+		if x.Note != "" {
+			hint = x.Note + "; " + hint
+		}
+		return fmt.Sprintf("safezone: %s %s: matches deny rule %s (%s); %s", dec, what, x.Rule, x.Source, hint)
+	case RowProtected:
+		return fmt.Sprintf("safezone: %s %s: protected by %s (%s); the agent may not change protected files; describe the change and ask the user to make it",
+			dec, what, x.Rule, x.Source)
+	case RowReadMode:
+		return fmt.Sprintf("safezone: %s %s: safezone is in read mode (%s), so nothing may be written; describe the change instead of making it", dec, what, x.Source)
+	case RowOutside:
+		where := "outside the sandbox (" + d.rootList(r) + ")"
+		if writing {
+			return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); write inside the project instead (scratch files under %s), or ask the user to add the directory to sandbox.additional_directories",
+				dec, what, where, x.Rule, x.Effect, x.Source, d.scratch())
+		}
+		return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); read files inside the project, or ask the user to add the directory to sandbox.additional_directories",
+			dec, what, where, x.Rule, x.Effect, x.Source)
+	case RowAsk:
+		return fmt.Sprintf("safezone: %s %s: matches ask rule %s (%s)", dec, what, x.Rule, x.Source)
+	case RowAllow:
+		return fmt.Sprintf("safezone: %s %s: matches allow rule %s (%s)", dec, what, x.Rule, x.Source)
+	case RowRead:
+		return fmt.Sprintf("safezone: %s %s: a read inside the sandbox", dec, what)
+	case RowWrite:
+		if x.Effect == policy.Allow {
+			src := x.Source
+			return fmt.Sprintf("safezone: %s %s: a write inside the sandbox, %s (%s)", dec, what, x.Rule, src)
+		}
+		return fmt.Sprintf("safezone: %s %s: a write inside the sandbox; not auto-approved, so the host asks", dec, what)
+	}
+	return fmt.Sprintf("safezone: %s %s: %s", dec, what, x.Rule)
+}
+
+// errorHint says what to do about an error decision.
+func errorHint(err error) string {
+	switch {
+	case errors.Is(err, ErrLoop):
+		return "the path is a symlink loop; use a path without the loop"
+	case errors.Is(err, ErrTooLong):
+		return "use a shorter path"
+	case errors.Is(err, ErrNoHome):
+		return "use an absolute path"
+	}
+	return "run `safezone explain` on this input to see why"
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

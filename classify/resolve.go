@@ -1,0 +1,219 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+)
+
+// Limits of path resolution, the kernel's own (Linux limits.h).
+const (
+	// MaxSymlinks is how many symbolic links one resolution may follow:
+	// Linux's MAXSYMLINKS (40), after which open(2) fails with ELOOP.
+	MaxSymlinks = 40
+	// MaxPath is PATH_MAX: a longer path, given or resolved, is refused.
+	MaxPath = 4096
+	// MaxName is NAME_MAX: a longer path component is refused.
+	MaxName = 255
+)
+
+// Conditions of a failed resolution; every one makes the call an error
+// (decision row 1, on_error).
+var (
+	ErrLoop       = errors.New("too many levels of symbolic links")
+	ErrTooLong    = errors.New("path too long")
+	ErrNotAbs     = errors.New("path is not absolute")
+	ErrUnreadable = errors.New("cannot inspect path")
+)
+
+// Hop is one symbolic link followed during a resolution.
+type Hop struct {
+	Link   string // the link's absolute path (its parents resolved)
+	Target string // what it points to, verbatim
+}
+
+// Resolution is where an absolute path leads, as the kernel would walk it.
+type Resolution struct {
+	// Path is the final target: every symbolic link followed, including the
+	// last component; "." and ".." applied to the physical directory they
+	// occur in. Always absolute and clean.
+	Path string
+	// Location is the path's own location: every directory resolved, the
+	// last component not followed. It differs from Path only when the last
+	// component is a symbolic link. Writers that replace a file through a
+	// temp file and rename replace the link itself, so a write is judged at
+	// both.
+	Location string
+	// Exists reports whether Path exists.
+	Exists bool
+	// Ancestor is the deepest existing directory when Path does not exist:
+	// a new file is created through it.
+	Ancestor string
+	Hops     []Hop
+}
+
+// Resolve walks abs component by component like the kernel's path lookup,
+// using fsys (names are abs without its leading "/": production passes
+// os.DirFS("/")).
+//
+// Nothing is cleaned before symbolic links are resolved: "link/../x" goes
+// where link points, then up. Every existing component is inspected with
+// Lstat and followed with ReadLink, relative targets against the link's
+// directory. A component that does not exist ends the physical walk; the rest
+// is applied lexically ("missing/../x" is "x", as Node's path.resolve, which
+// the host uses, would make it). Dangling links are followed (open with
+// O_CREAT creates their target). A regular file followed by more components
+// ends the walk the same way (the kernel would fail with ENOTDIR).
+//
+// Errors: abs not absolute ([ErrNotAbs]); abs or the result longer than
+// [MaxPath] or a component longer than [MaxName] ([ErrTooLong]); more than
+// [MaxSymlinks] links ([ErrLoop]); any Lstat or ReadLink failure other than
+// "does not exist" or "not a directory", such as EACCES ([ErrUnreadable]).
+func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
+	var res Resolution
+	if !strings.HasPrefix(abs, "/") {
+		return res, fmt.Errorf("%w: %q", ErrNotAbs, abs)
+	}
+	if len(abs) > MaxPath {
+		return res, fmt.Errorf("%w: %d bytes, over PATH_MAX (%d)", ErrTooLong, len(abs), MaxPath)
+	}
+	rest := splitPath(abs)
+	nOrig := len(rest) // original components still in rest (always its tail)
+	cur := make([]string, 0, len(rest))
+	exists := true
+	located := false
+	hops := 0
+	for len(rest) > 0 {
+		c := rest[0]
+		orig := len(rest) == nOrig
+		rest = rest[1:]
+		if orig {
+			nOrig--
+		}
+		last := orig && nOrig == 0
+		switch c {
+		case ".":
+			if last {
+				res.Location, located = joinAbs(cur), true
+			}
+			continue
+		case "..":
+			if len(cur) > 0 {
+				cur = cur[:len(cur)-1]
+			}
+			if last {
+				res.Location, located = joinAbs(cur), true
+			}
+			continue
+		}
+		if len(c) > MaxName {
+			return res, fmt.Errorf("%w: component %.40q... is %d bytes, over NAME_MAX (%d)", ErrTooLong, c, len(c), MaxName)
+		}
+		if last {
+			res.Location, located = joinAbs(append(cur, c)), true
+		}
+		if !exists {
+			cur = append(cur, c)
+			continue
+		}
+		name := strings.Join(append(cur, c), "/")
+		fi, err := fsys.Lstat(name)
+		if err != nil {
+			if notExist(err) {
+				exists = false
+				res.Ancestor = joinAbs(cur)
+				cur = append(cur, c)
+				continue
+			}
+			return res, fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			hops++
+			if hops > MaxSymlinks {
+				return res, fmt.Errorf("%w: more than %d links from %s (a symlink loop?)", ErrLoop, MaxSymlinks, abs)
+			}
+			target, err := fsys.ReadLink(name)
+			if err != nil {
+				if notExist(err) { // removed while we looked: treat as missing
+					exists = false
+					res.Ancestor = joinAbs(cur)
+					cur = append(cur, c)
+					continue
+				}
+				return res, fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
+			}
+			if target == "" {
+				return res, fmt.Errorf("%w: %s: empty symbolic link", ErrUnreadable, "/"+name)
+			}
+			res.Hops = append(res.Hops, Hop{Link: "/" + name, Target: target})
+			if strings.HasPrefix(target, "/") {
+				cur = cur[:0]
+			}
+			rest = append(splitPath(target), rest...)
+			continue
+		}
+		cur = append(cur, c)
+		if !fi.IsDir() && hasMore(rest) {
+			// "file/x" cannot exist; the kernel fails with ENOTDIR.
+			exists = false
+			res.Ancestor = joinAbs(cur[:len(cur)-1])
+		}
+	}
+	res.Path = joinAbs(cur)
+	res.Exists = exists
+	if !located {
+		res.Location = res.Path
+	}
+	if exists {
+		res.Ancestor = ""
+	}
+	if len(res.Path) > MaxPath || len(res.Location) > MaxPath {
+		return res, fmt.Errorf("%w: %s resolves to a path over PATH_MAX (%d)", ErrTooLong, abs, MaxPath)
+	}
+	return res, nil
+}
+
+// hasMore reports whether rest names another component ("." and "" do not).
+func hasMore(rest []string) bool {
+	for _, c := range rest {
+		if c != "." && c != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// splitPath splits a slash path into its non-empty components.
+func splitPath(p string) []string {
+	parts := strings.Split(p, "/")
+	out := parts[:0]
+	for _, c := range parts {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func joinAbs(cur []string) string {
+	if len(cur) == 0 {
+		return "/"
+	}
+	return "/" + strings.Join(cur, "/")
+}
+
+// notExist reports whether err means the component is not there: ENOENT, or
+// ENOTDIR (a parent is a file).
+func notExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
