@@ -1,0 +1,338 @@
+// Safezone is a PreToolUse hook that keeps AI coding agents inside the part of
+// the disk their user meant them to touch.
+//
+// The host (Claude Code) runs it once per tool call with the call as JSON on
+// stdin. Safezone finds every path the call reads or writes, resolves each as
+// the kernel would (symlinks, new files, ".."), judges it against the policy
+// (sandbox roots, path classes, deny/ask/allow rules, modes) and prints the
+// decision: allow, ask, deny, or nothing (the host decides).
+//
+// Usage:
+//
+//	safezone [flags] < input.json          the hook
+//	safezone explain [--json] [flags] < input.json
+//	safezone version
+//
+// Every error (bad input, a bad flag, an unusable policy, a panic, a slow
+// file system) still prints a well-formed decision: on_error, deny by default,
+// with exit status 2 for a deny.
+package main
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"safezone/classify"
+	"safezone/hookio"
+	"safezone/policy"
+)
+
+//go:embed policy.example.yaml
+var defaultPolicy []byte
+
+// Version is set at build time with -ldflags "-X main.Version=v1.2.3";
+// otherwise the module's build information is used.
+var Version = ""
+
+// deadline bounds one hook call from start to printed decision. The host's
+// own timeout (10 s in hooks.json) would make it ignore the hook, which fails
+// open; finishing well before it with a deny fails closed instead.
+const deadline = 2 * time.Second
+
+// projectPolicy is the policy file looked up at the project root.
+const projectPolicy = ".safezone.yaml"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, osSystem()))
+}
+
+// system is everything run takes from the process: tests replace it.
+type system struct {
+	getenv   func(string) string
+	getwd    func() (string, error)
+	fsys     fs.ReadLinkFS
+	now      func() time.Time
+	deadline time.Duration
+}
+
+func osSystem() *system {
+	return &system{
+		getenv:   os.Getenv,
+		getwd:    os.Getwd,
+		fsys:     os.DirFS("/").(fs.ReadLinkFS),
+		now:      time.Now,
+		deadline: deadline,
+	}
+}
+
+const usage = `Usage:
+    safezone [flags] < input.json               run as the PreToolUse hook
+    safezone explain [--json] [flags] < input.json
+                                                show how a call is decided
+    safezone version
+
+Options:
+    --policy FILE      Policy file; repeatable (later files win for scalars,
+                       lists merge). Default: .safezone.yaml at the project
+                       root, else the built-in default (policy.example.yaml).
+    -r, --read         Read mode: deny every write.
+    -w, --write        Write mode (the default): writes inside the sandbox
+                       go to the host's prompt.
+    -y, --yes          Write mode, and approve writes inside the sandbox.
+    --no-sandbox       Do not judge where targets resolve (rules still apply).
+    --agi              -y and --no-sandbox; deny rules and protected paths
+                       still apply.
+    --add-dir DIR      Add a sandbox directory (relative to the project root);
+                       repeatable.
+    --json             With explain: print one JSON object.
+    -h, --help         Show this help.
+    --version          Print the version.
+
+Example:
+    safezone explain < examples/write-outside.json
+    echo '{"tool_name":"Read","tool_input":{"file_path":".env"},"cwd":"'$PWD'"}' | safezone
+
+The hook prints one JSON decision (or nothing, to let the host decide) and
+exits 0, or 2 when it denies because something was unusable.
+`
+
+// options are the parsed command line.
+type options struct {
+	explain  bool
+	json     bool
+	policies []string
+	flags    *policy.Layer // the flags as the highest policy layer
+	warnings []string
+}
+
+// run handles one invocation. It always prints a decision (except for help
+// and version) and returns the exit status: 0, or 2 for a deny caused by an
+// error. It never returns 1, which hosts read as "hook failed, run the tool".
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) (code int) {
+	out := &emitter{stdout: stdout, stderr: stderr}
+	defer func() {
+		if v := recover(); v != nil {
+			code = out.fail(policy.Deny, fmt.Errorf("internal error: %v", v))
+		}
+	}()
+	if len(args) > 0 {
+		switch args[0] {
+		case "version":
+			fmt.Fprintln(stdout, "safezone", version())
+			return 0
+		case "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		case "explain":
+			out.explain = true
+			args = args[1:]
+		}
+	}
+	opts, err := parseFlags(args, out.explain)
+	if errors.Is(err, pflag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if err != nil {
+		return out.fail(policy.Deny, fmt.Errorf("bad command line: %w; the hook command is `safezone [flags]` (see safezone --help)", err))
+	}
+	if opts == nil { // --version
+		fmt.Fprintln(stdout, "safezone", version())
+		return 0
+	}
+	out.json = opts.json
+	for _, w := range opts.warnings {
+		fmt.Fprintln(stderr, "safezone: "+w)
+	}
+
+	// The work runs under a deadline: reading stdin, loading the policy and
+	// deciding may all block (a host that never closes stdin, a hung
+	// network file system). The worker never prints; only this goroutine
+	// does, once.
+	done := make(chan verdict, 1)
+	var onError atomic.Int32
+	onError.Store(int32(policy.Deny))
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- verdict{err: fmt.Errorf("internal error: %v", v), onError: policy.Decision(onError.Load())}
+			}
+		}()
+		done <- decide(stdin, opts, sys, &onError)
+	}()
+	timer := time.NewTimer(sys.deadline)
+	defer timer.Stop()
+	select {
+	case v := <-done:
+		return out.emit(v)
+	case <-timer.C:
+		return out.fail(policy.Decision(onError.Load()), fmt.Errorf("no decision within %v (slow file system or stdin never closed)", sys.deadline))
+	}
+}
+
+// verdict is what the worker hands back: a result, or an error with the
+// on_error decision that applies to it.
+type verdict struct {
+	res     *classify.Result
+	err     error
+	onError policy.Decision
+}
+
+// decide reads the input, loads the policy and decides.
+func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) verdict {
+	data, readErr := hookio.ReadInput(stdin)
+	var call *hookio.Call
+	inErr := readErr
+	if inErr == nil {
+		call, inErr = hookio.DecodeClaude(data)
+	}
+	env := classify.Env{
+		ProjectDir: sys.getenv("CLAUDE_PROJECT_DIR"),
+		Home:       sys.getenv("HOME"),
+		Today:      sys.now().Format("2006-01-02"),
+	}
+	root := env.ProjectDir
+	if root == "" && call != nil {
+		root = call.Cwd
+	}
+	if root == "" {
+		root, _ = sys.getwd()
+	}
+	pol, err := loadPolicy(opts, root)
+	if err != nil {
+		return verdict{err: fmt.Errorf("unusable policy: %w", err), onError: policy.Deny}
+	}
+	onError.Store(int32(pol.OnError.Value))
+	if inErr != nil {
+		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value}
+	}
+	return verdict{res: classify.Decide(call, pol, env, sys.fsys)}
+}
+
+// loadPolicy returns the effective policy: each --policy file, else the
+// project's .safezone.yaml, else the embedded default, then the flags.
+func loadPolicy(opts *options, projectRoot string) (*policy.Policy, error) {
+	var layers []*policy.Layer
+	files := opts.policies
+	if len(files) == 0 && projectRoot != "" {
+		p := filepath.Join(projectRoot, projectPolicy)
+		if _, err := os.Stat(p); err == nil {
+			files = []string{p}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("cannot read policy %s: %w", p, err)
+		}
+	}
+	for _, f := range files {
+		l, err := policy.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, l)
+	}
+	if len(layers) == 0 {
+		l, err := policy.Parse(policy.EmbeddedName, defaultPolicy)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, l)
+	}
+	layers = append(layers, opts.flags)
+	return policy.Merge(layers...), nil
+}
+
+// parseFlags parses the command line. It returns nil options for --version
+// and pflag.ErrHelp for -h.
+func parseFlags(args []string, explain bool) (*options, error) {
+	fs := pflag.NewFlagSet("safezone", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	policies := fs.StringArray("policy", nil, "")
+	read := fs.BoolP("read", "r", false, "")
+	write := fs.BoolP("write", "w", false, "")
+	yes := fs.BoolP("yes", "y", false, "")
+	noSandbox := fs.Bool("no-sandbox", false, "")
+	agi := fs.Bool("agi", false, "")
+	addDirs := fs.StringArray("add-dir", nil, "")
+	jsonOut := fs.Bool("json", false, "")
+	ver := fs.Bool("version", false, "")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if *ver {
+		return nil, nil
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (the hook reads its input from stdin)", fs.Arg(0))
+	}
+	if *jsonOut && !explain {
+		return nil, errors.New("--json is only for `safezone explain`")
+	}
+	if *read && *write {
+		return nil, errors.New("-r/--read can't be used with -w/--write")
+	}
+	if *read && *agi {
+		return nil, errors.New("-r/--read can't be used with --agi")
+	}
+	for _, p := range *policies {
+		if p == "" {
+			return nil, errors.New("--policy needs a file name")
+		}
+	}
+	o := &options{explain: explain, json: *jsonOut, policies: *policies}
+	l := &policy.Layer{Name: "flags"}
+	flagPos := func(name string) policy.Pos { return policy.Pos{File: name} }
+	switch {
+	case *read:
+		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeRead, Pos: flagPos("-r/--read")}
+		if *yes {
+			o.warnings = append(o.warnings, "-y/--yes is ignored with -r/--read: read mode denies every write")
+		}
+	case *agi:
+		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeAGI, Pos: flagPos("--agi")}
+	case *yes:
+		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-y/--yes")}
+		l.AutoApprove = &policy.Setting[bool]{Value: true, Pos: flagPos("-y/--yes")}
+	case *write:
+		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-w/--write")}
+	}
+	if *noSandbox {
+		l.SandboxEnabled = &policy.Setting[bool]{Value: false, Pos: flagPos("--no-sandbox")}
+	}
+	for _, d := range *addDirs {
+		if d == "" || strings.ContainsRune(d, 0) {
+			return nil, errors.New("--add-dir needs a directory")
+		}
+		l.AdditionalDirectories = append(l.AdditionalDirectories, policy.Dir{Path: d, Pos: flagPos("--add-dir")})
+	}
+	o.flags = l
+	return o, nil
+}
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+		if v != "" {
+			return v
+		}
+	}
+	return "(devel)"
+}

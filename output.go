@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"safezone/classify"
+	"safezone/hookio"
+	"safezone/policy"
+)
+
+// emitter prints the one answer of a run. The output conventions themselves
+// (JSON shape, stderr prefix, exit statuses) are described in
+// hookio/output.go; this only routes a verdict to them or, for explain, to
+// the trace.
+type emitter struct {
+	stdout, stderr io.Writer
+	explain, json  bool
+	printed        bool
+}
+
+// emit prints a verdict and returns the exit status.
+func (e *emitter) emit(v verdict) int {
+	if v.err != nil {
+		return e.fail(v.onError, v.err)
+	}
+	r := v.res
+	if e.explain {
+		return e.printExplain(r.Explain())
+	}
+	code := 0
+	if r.Row == classify.RowError && r.Decision == policy.Deny {
+		// An error deny: exit 2 blocks even if the host loses stdout,
+		// and the host shows stderr to the model.
+		code = 2
+		fmt.Fprintln(e.stderr, r.Reason)
+	}
+	e.write(hookio.EncodeClaude(hookio.Output{Decision: r.Decision, Reason: r.Reason, Warning: r.Warning}))
+	return code
+}
+
+// fail prints the on_error decision d for an error that stopped the call
+// from being judged, and returns the exit status: 2 for deny, 0 for ask.
+func (e *emitter) fail(d policy.Decision, err error) int {
+	if d != policy.Ask {
+		d = policy.Deny
+	}
+	reason := fmt.Sprintf("safezone: %s: %v; safezone fails closed on errors (on_error: %s)", d, err, d)
+	if e.explain {
+		e.printExplain(classify.Explanation{Decision: d, Row: classify.RowError, Reason: reason, Error: err.Error(),
+			Targets: []classify.ExplainTarget{}, Matched: []classify.ExplainMatch{}})
+		if d == policy.Deny {
+			return 2
+		}
+		return 0
+	}
+	fmt.Fprintln(e.stderr, reason)
+	e.write(hookio.EncodeClaude(hookio.Output{Decision: d, Reason: reason}))
+	if d == policy.Deny {
+		return 2
+	}
+	return 0
+}
+
+func (e *emitter) printExplain(x classify.Explanation) int {
+	if e.json {
+		b, err := json.MarshalIndent(x, "", "  ")
+		if err != nil {
+			b = []byte(fmt.Sprintf(`{"decision":"deny","error":%q}`, err.Error()))
+		}
+		e.write(append(b, '\n'))
+		return 0
+	}
+	e.write([]byte(strings.TrimRight(x.Text(), "\n") + "\n"))
+	return 0
+}
+
+// write prints b once; a second answer is never printed.
+func (e *emitter) write(b []byte) {
+	if e.printed {
+		return
+	}
+	e.printed = true
+	if len(b) > 0 {
+		e.stdout.Write(b)
+	}
+}
