@@ -54,6 +54,9 @@ const deadline = 2 * time.Second
 const projectPolicy = ".safezone.yaml"
 
 func main() {
+	if brokenBuild {
+		os.Exit(1)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, osSystem()))
 }
 
