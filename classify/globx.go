@@ -342,8 +342,8 @@ func globsMeet(a, b string, neutral int, aligned bool) bool {
 }
 
 // expandBraces expands "{a,b}" alternatives (nested, "\" escapes honoured)
-// into at most limit patterns; ok is false past the limit or on unbalanced
-// braces.
+// into at most limit patterns; ok is false past the limit or on an unclosed
+// "{". A stray "}" is literal.
 func expandBraces(p string, limit int) ([]string, bool) {
 	open := -1
 	depth := 0
@@ -363,7 +363,7 @@ func expandBraces(p string, limit int) ([]string, bool) {
 			depth++
 		case '}':
 			if depth == 0 {
-				return nil, false
+				continue // a stray "}" is literal, as in bash
 			}
 			depth--
 			if depth == 0 {

@@ -16,7 +16,9 @@ import (
 
 // explainDecision sets r.Row, r.Reason and r.Warning from r.Reasons.
 func (d *decider) explainDecision(r *Result) {
-	r.Warning = d.warning(r)
+	if r.Decision != policy.Deny {
+		r.Warning = d.warning(r)
+	}
 	dec, ok := d.deciding(r)
 	if !ok {
 		r.Row = RowError
@@ -97,7 +99,7 @@ func (d *decider) what(r *Result, x Reason) string {
 	}
 	res := []string{}
 	if t.Res.Location != t.Res.Path {
-		res = append(res, fmt.Sprintf("a symlink at %s to %s", t.Res.Location, t.Res.Path))
+		res = append(res, fmt.Sprintf("resolved %s through the symlink %s", t.Res.Path, t.Res.Location))
 	} else if t.Res.Path != t.Given {
 		res = append(res, "resolved "+t.Res.Path)
 	}

@@ -188,6 +188,13 @@ func yamlError(name string, err error, doc ...*yaml.Node) error {
 		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 			e.Line, _ = strconv.Atoi(m[1])
 			e.Err = fmt.Errorf("%w: %s", ErrYAML, m[2])
+			// yaml.v3 (v3.0.x, parser.fail) reports a parser error that has a
+			// context mark, such as an unclosed flow collection ("did not
+			// find expected ... "), with the context's 0-based line; its
+			// other errors are 1-based.
+			if strings.HasPrefix(m[2], "did not find expected") {
+				e.Line++
+			}
 		}
 		return e
 	}
