@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -66,11 +67,15 @@ func (e *emitter) fail(d policy.Decision, err error) int {
 
 func (e *emitter) printExplain(x classify.Explanation) int {
 	if e.json {
-		b, err := json.MarshalIndent(x, "", "  ")
-		if err != nil {
-			b = []byte(fmt.Sprintf(`{"decision":"deny","error":%q}`, err.Error()))
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(x); err != nil {
+			buf.Reset()
+			fmt.Fprintf(&buf, "{\"decision\":\"deny\",\"error\":%q}\n", err.Error())
 		}
-		e.write(append(b, '\n'))
+		e.write(buf.Bytes())
 		return 0
 	}
 	e.write([]byte(strings.TrimRight(x.Text(), "\n") + "\n"))

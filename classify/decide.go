@@ -189,26 +189,35 @@ func modesOf(p *policy.Policy, c *hookio.Call) Modes {
 		m.Read, m.ReadSource = true, "host permission_mode plan"
 		m.AGI = false
 	case p.Mode.Value == policy.ModeRead:
-		m.Read, m.ReadSource = true, "mode: read ("+p.Mode.Pos.String()+")"
+		m.Read, m.ReadSource = true, origin("mode: read", p.Mode.Pos)
 	}
 	switch {
 	case m.Read:
 	case m.AGI:
-		m.AutoApprove, m.AutoSource = true, "mode: agi ("+p.Mode.Pos.String()+")"
+		m.AutoApprove, m.AutoSource = true, origin("mode: agi", p.Mode.Pos)
 	case p.AutoApprove.Value:
-		m.AutoApprove, m.AutoSource = true, "auto_approve ("+p.AutoApprove.Pos.String()+")"
+		m.AutoApprove, m.AutoSource = true, origin("auto_approve: true", p.AutoApprove.Pos)
 	case c.PermissionMode == hookio.PermAcceptEdits || c.PermissionMode == hookio.PermBypass:
 		m.AutoApprove, m.AutoSource = true, "host permission_mode "+c.PermissionMode.String()
 	}
 	switch {
 	case p.Mode.Value == policy.ModeAGI:
-		m.SandboxSource = "mode: agi (" + p.Mode.Pos.String() + ")"
+		m.SandboxSource = origin("mode: agi", p.Mode.Pos)
 	case !p.SandboxEnabled.Value:
-		m.SandboxSource = "sandbox.enabled: false (" + p.SandboxEnabled.Pos.String() + ")"
+		m.SandboxSource = origin("sandbox.enabled: false", p.SandboxEnabled.Pos)
 	default:
-		m.Sandbox, m.SandboxSource = true, "sandbox.enabled ("+p.SandboxEnabled.Pos.String()+")"
+		m.Sandbox, m.SandboxSource = true, origin("sandbox.enabled: true", p.SandboxEnabled.Pos)
 	}
 	return m
+}
+
+// origin says where a setting came from: "mode: read (policy.yaml:3)" for a
+// file, just the flag ("-r/--read") for a flag or built-in default.
+func origin(setting string, pos policy.Pos) string {
+	if pos.Line == 0 {
+		return pos.File
+	}
+	return setting + " (" + pos.String() + ")"
 }
 
 // setRoots resolves the project root and the additional directories.

@@ -32,7 +32,7 @@ func checkJSON(data []byte) error {
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
-		return fmt.Errorf("%w: not JSON: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: not JSON: %v", ErrMalformed, syntaxError(err))
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return fmt.Errorf("%w: the top level must be a JSON object, got %s", ErrMalformed, tokenKind(tok))
@@ -44,7 +44,7 @@ func checkJSON(data []byte) error {
 		if err == nil {
 			return fmt.Errorf("%w: trailing data after the JSON object (%s)", ErrMalformed, tokenKind(tok))
 		}
-		return fmt.Errorf("%w: trailing data after the JSON object: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: trailing data after the JSON object: %v", ErrMalformed, syntaxError(err))
 	}
 	return nil
 }
@@ -57,7 +57,7 @@ func walkObject(dec *json.Decoder, at string, depth int) error {
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrMalformed, err)
+			return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
 		}
 		key, ok := tok.(string)
 		if !ok {
@@ -76,7 +76,7 @@ func walkObject(dec *json.Decoder, at string, depth int) error {
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing '}'
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func walkObject(dec *json.Decoder, at string, depth int) error {
 func walkValue(dec *json.Decoder, at string, depth int) error {
 	tok, err := dec.Token()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
 	}
 	d, ok := tok.(json.Delim)
 	if !ok {
@@ -103,10 +103,19 @@ func walkValue(dec *json.Decoder, at string, depth int) error {
 			}
 		}
 		if _, err := dec.Token(); err != nil {
-			return fmt.Errorf("%w: %v", ErrMalformed, err)
+			return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
 		}
 	}
 	return nil
+}
+
+// syntaxError words a decoder error for people: the decoder reports a
+// truncated document as a bare EOF.
+func syntaxError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("unexpected end of input (truncated?)")
+	}
+	return err
 }
 
 func join(at, key string) string {

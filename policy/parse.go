@@ -117,14 +117,20 @@ func Parse(name string, data []byte) (*Layer, error) {
 	}
 
 	// Strict decoding by the library: unknown keys and type mismatches.
+	// When it fails, decode again without KnownFields so that the values
+	// it could read are still validated: a policy with several mistakes
+	// gets them all reported at once.
 	var raw rawFile
+	p := &parser{l: &Layer{Name: name}}
 	strict := yaml.NewDecoder(bytes.NewReader(data))
 	strict.KnownFields(true)
 	if err := strict.Decode(&raw); err != nil {
-		return nil, yamlError(name, err, doc)
+		p.errs = append(p.errs, yamlError(name, err, doc))
+		raw = rawFile{}
+		if yaml.Unmarshal(data, &raw) != nil {
+			return nil, errors.Join(p.errs...)
+		}
 	}
-
-	p := &parser{l: &Layer{Name: name}}
 	p.file(&raw, doc)
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
