@@ -109,6 +109,7 @@ type decider struct {
 	modes   Modes
 	roots   []Root
 	anchors anchors
+	globs   globCache
 }
 
 // Decide judges one call against a policy (see the decision table in the
@@ -117,7 +118,8 @@ type decider struct {
 // paths over PATH_MAX, "~" without HOME) decide by row 1, on_error; a deny
 // rule that matches another target still wins over on_error: ask.
 func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Result {
-	d := &decider{call: c, pol: p, env: env, fsys: fsys}
+	fsys = newMemoFS(fsys)
+	d := &decider{call: c, pol: p, env: env, fsys: fsys, globs: globCache{}}
 	r := &Result{call: c, pol: p, env: env}
 	d.modes = modesOf(p, c)
 	r.Modes = d.modes
@@ -495,7 +497,7 @@ func (d *decider) ruleMatches(r *policy.Rule, t *Target, widen bool) (string, bo
 	if len(t.Globs) > 0 {
 		for _, tg := range t.Globs {
 			for _, pg := range patternGlobs(&r.Path, &d.anchors) {
-				if GlobNames(fold(tg), fold(pg.glob), pg.neutral) {
+				if globsMeet(d.globs, fold(tg), fold(pg.glob), pg.neutral, true) {
 					return tg, true
 				}
 			}

@@ -46,15 +46,25 @@ func (s *runeSet) has(r rune) bool {
 // interval ends: testing every end, its neighbours, and a few fixed points
 // is exact.
 func (s *runeSet) intersects(t *runeSet) bool {
-	cands := []rune{0, '/', 'a', utf8.MaxRune}
-	for _, set := range []*runeSet{s, t} {
-		for _, rg := range set.ranges {
-			cands = append(cands, rg[0], rg[1], rg[0]-1, rg[1]+1)
+	// Fast paths: single literal characters, the common case.
+	if !s.negate && len(s.ranges) == 1 && s.ranges[0][0] == s.ranges[0][1] {
+		return t.has(s.ranges[0][0]) && s.has(s.ranges[0][0])
+	}
+	if !t.negate && len(t.ranges) == 1 && t.ranges[0][0] == t.ranges[0][1] {
+		return s.has(t.ranges[0][0]) && t.has(t.ranges[0][0])
+	}
+	for _, c := range [...]rune{0, '/', 'a', utf8.MaxRune} {
+		if s.has(c) && t.has(c) {
+			return true
 		}
 	}
-	for _, c := range cands {
-		if c >= 0 && c <= utf8.MaxRune && s.has(c) && t.has(c) {
-			return true
+	for _, set := range [...]*runeSet{s, t} {
+		for _, rg := range set.ranges {
+			for _, c := range [...]rune{rg[0], rg[1], rg[0] - 1, rg[1] + 1} {
+				if c >= 0 && c <= utf8.MaxRune && s.has(c) && t.has(c) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -65,34 +75,84 @@ type nfa struct {
 	edges  [][]edge
 	eps    [][]int
 	accept int
+	// closures[i] is the epsilon closure of state i, filled by compileGlob.
+	closures [][]int
+	pool     []edge
+	self     []int // self[i] == i, backing the closures of states without epsilon edges
 }
 
+// edgeKind says which characters an edge takes.
+type edgeKind uint8
+
+const (
+	edgeRune    edgeKind = iota // exactly r
+	edgeNoSlash                 // any character but '/'
+	edgeAny                     // any character
+	edgeClass                   // a "[...]" class (never '/')
+)
+
 type edge struct {
-	set *runeSet
-	to  int
+	kind edgeKind
+	r    rune     // for edgeRune
+	set  *runeSet // for edgeClass
+	to   int
 	// lit marks an edge from a literal character or a class, as opposed to
 	// a wildcard ("*", "?", "**") or a path separator.
 	lit bool
 }
 
-func (n *nfa) newState() int {
-	n.edges = append(n.edges, nil)
-	n.eps = append(n.eps, nil)
-	return len(n.edges) - 1
+func (e *edge) has(r rune) bool {
+	switch e.kind {
+	case edgeRune:
+		return r == e.r
+	case edgeNoSlash:
+		return r != '/'
+	case edgeAny:
+		return true
+	}
+	return e.set.has(r)
 }
 
-var (
-	anyNoSlash = &runeSet{negate: true, noSlash: true}
-	anyChar    = &runeSet{negate: true}
-)
+// meets reports whether some character is taken by both edges.
+func (e *edge) meets(f *edge) bool {
+	switch {
+	case e.kind == edgeRune:
+		return f.has(e.r)
+	case f.kind == edgeRune:
+		return e.has(f.r)
+	case e.kind == edgeClass && f.kind == edgeClass:
+		return e.set.intersects(f.set)
+	case e.kind == edgeClass:
+		return e.set.intersects(anyNoSlash)
+	case f.kind == edgeClass:
+		return f.set.intersects(anyNoSlash)
+	}
+	return true // two wildcards: any non-slash character will do
+}
 
-func lit(r rune) *runeSet { return &runeSet{ranges: [][2]rune{{r, r}}} }
+// newState adds a state. States take their first two edges from one
+// shared array (a glob's states rarely have more), which keeps compiling a
+// long absolute glob to a few allocations.
+func (n *nfa) newState() int {
+	i := len(n.edges)
+	var es []edge
+	if 2*i+2 <= len(n.pool) {
+		es = n.pool[2*i : 2*i : 2*i+2]
+	}
+	n.edges = append(n.edges, es)
+	n.eps = append(n.eps, nil)
+	return i
+}
+
+var anyNoSlash = &runeSet{negate: true, noSlash: true}
+
+func (n *nfa) add(from int, e edge) { n.edges[from] = append(n.edges[from], e) }
 
 // compileGlob builds an automaton for one brace-free pattern. Characters in
 // the first neutral bytes never count as literal (see [GlobNames]). ok is
 // false for a malformed pattern.
 func compileGlob(p string, neutral int) (n *nfa, ok bool) {
-	n = &nfa{}
+	n = &nfa{edges: make([][]edge, 0, len(p)+8), eps: make([][]int, 0, len(p)+8), pool: make([]edge, 2*len(p)+16)}
 	cur := n.newState()
 	var els []string
 	for _, el := range strings.Split(p, "/") {
@@ -114,14 +174,14 @@ func compileGlob(p string, neutral int) (n *nfa, ok bool) {
 			first, lastEl := i == 0, i == len(els)-1
 			switch {
 			case first && lastEl:
-				n.edges[cur] = append(n.edges[cur], edge{anyChar, cur, false})
+				n.add(cur, edge{kind: edgeAny, to: cur})
 			case lastEl:
 				// cur is after "a" and before the "/" we have not emitted.
 				next := n.newState()
 				n.eps[cur] = append(n.eps[cur], next)
 				mid := n.newState()
-				n.edges[cur] = append(n.edges[cur], edge{lit('/'), mid, false})
-				n.edges[mid] = append(n.edges[mid], edge{anyChar, mid, false})
+				n.add(cur, edge{kind: edgeRune, r: '/', to: mid})
+				n.add(mid, edge{kind: edgeAny, to: mid})
 				n.eps[mid] = append(n.eps[mid], next)
 				cur = next
 			default:
@@ -129,22 +189,22 @@ func compileGlob(p string, neutral int) (n *nfa, ok bool) {
 				// "**" is consumed here, so it is not emitted below.
 				if !first {
 					s1 := n.newState()
-					n.edges[cur] = append(n.edges[cur], edge{lit('/'), s1, false})
+					n.add(cur, edge{kind: edgeRune, r: '/', to: s1})
 					cur = s1
 				}
 				next := n.newState()
 				n.eps[cur] = append(n.eps[cur], next)
 				mid := n.newState()
 				n.eps[cur] = append(n.eps[cur], mid)
-				n.edges[mid] = append(n.edges[mid], edge{anyChar, mid, false})
-				n.edges[mid] = append(n.edges[mid], edge{lit('/'), next, false})
+				n.add(mid, edge{kind: edgeAny, to: mid})
+				n.add(mid, edge{kind: edgeRune, r: '/', to: next})
 				cur = next
 			}
 			continue
 		}
 		if i > 0 && els[i-1] != "**" {
 			next := n.newState()
-			n.edges[cur] = append(n.edges[cur], edge{lit('/'), next, false})
+			n.add(cur, edge{kind: edgeRune, r: '/', to: next})
 			cur = next
 		}
 		var good bool
@@ -153,6 +213,14 @@ func compileGlob(p string, neutral int) (n *nfa, ok bool) {
 		}
 	}
 	n.accept = cur
+	n.closures = make([][]int, len(n.edges))
+	n.self = make([]int, len(n.edges))
+	for i := range n.self {
+		n.self[i] = i
+	}
+	for i := range n.edges {
+		n.closures[i] = n.closure(i)
+	}
 	return n, true
 }
 
@@ -166,11 +234,11 @@ func (n *nfa) element(cur int, el string, neutral bool) (int, bool) {
 			for i < len(el) && el[i] == '*' {
 				i++
 			}
-			n.edges[cur] = append(n.edges[cur], edge{anyNoSlash, cur, false})
+			n.add(cur, edge{kind: edgeNoSlash, to: cur})
 			continue
 		case '?':
 			next := n.newState()
-			n.edges[cur] = append(n.edges[cur], edge{anyNoSlash, next, false})
+			n.add(cur, edge{kind: edgeNoSlash, to: next})
 			cur = next
 		case '[':
 			set, used, ok := parseClass(el[i:])
@@ -178,7 +246,7 @@ func (n *nfa) element(cur int, el string, neutral bool) (int, bool) {
 				return cur, false
 			}
 			next := n.newState()
-			n.edges[cur] = append(n.edges[cur], edge{set, next, !neutral})
+			n.add(cur, edge{kind: edgeClass, set: set, to: next, lit: !neutral})
 			cur = next
 			i += used
 			continue
@@ -191,7 +259,7 @@ func (n *nfa) element(cur int, el string, neutral bool) (int, bool) {
 			fallthrough
 		default:
 			next := n.newState()
-			n.edges[cur] = append(n.edges[cur], edge{lit(r), next, !neutral})
+			n.add(cur, edge{kind: edgeRune, r: r, to: next, lit: !neutral})
 			cur = next
 		}
 		i += w
@@ -247,55 +315,65 @@ func classRune(s string, i int) (rune, int, bool) {
 	return r, w, true
 }
 
-func (n *nfa) closure(states []int) []int {
-	seen := make(map[int]bool, len(states))
-	out := make([]int, 0, len(states))
-	stack := append([]int(nil), states...)
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[s] {
-			continue
+// closure returns the states reachable from s by epsilon edges, s included.
+func (n *nfa) closure(s int) []int {
+	if len(n.eps[s]) == 0 {
+		return n.self[s : s+1 : s+1]
+	}
+	out := []int{s}
+	for i := 0; i < len(out); i++ {
+		for _, t := range n.eps[out[i]] {
+			seen := false
+			for _, o := range out {
+				seen = seen || o == t
+			}
+			if !seen {
+				out = append(out, t)
+			}
 		}
-		seen[s] = true
-		out = append(out, s)
-		stack = append(stack, n.eps[s]...)
 	}
 	return out
 }
 
 // intersect reports whether some string is accepted by both automata; with
 // aligned, only strings in which at least one character is matched by a
-// literal edge in both automata count.
+// literal edge in both automata count. It walks the product automaton
+// breadth-first; states are (a-state, b-state, aligned yet).
 func intersect(a, b *nfa, aligned bool) bool {
+	nb := len(b.edges)
+	seen := make([]bool, len(a.edges)*nb*2)
 	type state struct {
 		x, y int
 		hit  bool
 	}
-	seen := map[state]bool{}
-	var queue []state
-	push := func(xs, ys []int, hit bool) {
-		for _, x := range a.closure(xs) {
-			for _, y := range b.closure(ys) {
-				s := state{x, y, hit}
-				if !seen[s] {
-					seen[s] = true
-					queue = append(queue, s)
+	queue := make([]state, 0, 16)
+	push := func(x, y int, hit bool) {
+		for _, cx := range a.closures[x] {
+			for _, cy := range b.closures[y] {
+				k := (cx*nb + cy) * 2
+				if hit {
+					k++
+				}
+				if !seen[k] {
+					seen[k] = true
+					queue = append(queue, state{cx, cy, hit})
 				}
 			}
 		}
 	}
-	push([]int{0}, []int{0}, !aligned)
+	push(0, 0, !aligned)
 	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
+		s := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
 		if s.hit && s.x == a.accept && s.y == b.accept {
 			return true
 		}
-		for _, ea := range a.edges[s.x] {
-			for _, eb := range b.edges[s.y] {
-				if ea.set.intersects(eb.set) {
-					push([]int{ea.to}, []int{eb.to}, s.hit || (ea.lit && eb.lit))
+		for i := range a.edges[s.x] {
+			ea := &a.edges[s.x][i]
+			for j := range b.edges[s.y] {
+				eb := &b.edges[s.y][j]
+				if ea.meets(eb) {
+					push(ea.to, eb.to, s.hit || (ea.lit && eb.lit))
 				}
 			}
 		}
@@ -307,7 +385,7 @@ func intersect(a, b *nfa, aligned bool) bool {
 // b. A malformed pattern, or one with more than maxAlternatives brace
 // alternatives, intersects everything: callers use the answer to apply deny
 // rules, and an answer that cannot be computed must not let a deny slip.
-func GlobsIntersect(a, b string) bool { return globsMeet(a, b, 0, false) }
+func GlobsIntersect(a, b string) bool { return globsMeet(nil, a, b, 0, false) }
 
 // GlobNames reports whether the glob target names a path that pattern
 // matches: some path matches both, and in it at least one character that
@@ -317,23 +395,51 @@ func GlobsIntersect(a, b string) bool { return globsMeet(a, b, 0, false) }
 // they could select a file called ".env.go": choosing by wildcard alone is a
 // search of a whole directory, judged by that directory.
 func GlobNames(target, pattern string, neutral int) bool {
-	return globsMeet(target, pattern, neutral, true)
+	return globsMeet(nil, target, pattern, neutral, true)
 }
 
-func globsMeet(a, b string, neutral int, aligned bool) bool {
-	as, okA := expandBraces(a, maxAlternatives)
-	bs, okB := expandBraces(b, maxAlternatives)
+// globCache holds compiled automata for the length of one decision.
+type globCache map[globKey][]*nfa
+
+type globKey struct {
+	glob    string
+	neutral int
+}
+
+// compiled returns the automata of every brace alternative of glob; nil
+// with ok false for a pattern that cannot be compiled.
+func (c globCache) compiled(glob string, neutral int) ([]*nfa, bool) {
+	k := globKey{glob, neutral}
+	if ns, ok := c[k]; ok {
+		return ns, ns != nil
+	}
+	var out []*nfa
+	alts, ok := expandBraces(glob, maxAlternatives)
+	if ok {
+		for _, alt := range alts {
+			n, good := compileGlob(alt, neutral)
+			if !good {
+				out, ok = nil, false
+				break
+			}
+			out = append(out, n)
+		}
+	}
+	if c != nil {
+		c[k] = out
+	}
+	return out, ok
+}
+
+func globsMeet(c globCache, a, b string, neutral int, aligned bool) bool {
+	as, okA := c.compiled(a, 0)
+	bs, okB := c.compiled(b, neutral)
 	if !okA || !okB {
 		return true
 	}
-	for _, x := range as {
-		na, ok := compileGlob(x, 0)
-		if !ok {
-			return true
-		}
-		for _, y := range bs {
-			nb, ok := compileGlob(y, neutral)
-			if !ok || intersect(na, nb, aligned) {
+	for _, na := range as {
+		for _, nb := range bs {
+			if intersect(na, nb, aligned) {
 				return true
 			}
 		}

@@ -46,12 +46,21 @@ type Target struct {
 	// Err is set when the target could not be resolved; the call is then an
 	// error (decision row 1).
 	Err error
+
+	viewCache []string
 }
 
 // views returns every absolute path under which t is reached: the lexical
 // path, the link location and final target, and the same for the lexical
 // reading. Rules and classes match if any view matches.
 func (t *Target) views() []string {
+	if t.viewCache == nil {
+		t.viewCache = t.computeViews()
+	}
+	return t.viewCache
+}
+
+func (t *Target) computeViews() []string {
 	vs := make([]string, 0, 5)
 	add := func(p string) {
 		if p == "" {

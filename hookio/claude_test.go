@@ -292,3 +292,17 @@ func FuzzDecodeClaude(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeClaude measures decoding a real Claude Code hook input.
+func BenchmarkDecodeClaude(b *testing.B) {
+	data, err := os.ReadFile("../../shared/samples/claude-code/Edit.json")
+	if err != nil {
+		data = []byte(`{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/home/dev/work/proj","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/home/dev/work/proj/src/app.go","old_string":"old","new_string":"new","replace_all":false},"tool_use_id":"toolu_1"}`)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeClaude(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
