@@ -11,12 +11,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"safezone/policy"
 )
 
 var update = flag.Bool("update", false, "update testscript golden files")
@@ -369,4 +372,27 @@ func FuzzHook(f *testing.F) {
 			t.Fatalf("exit %d with %s", code, d)
 		}
 	})
+}
+
+// TestEmbeddedDefaultBlanked: the embedded default with its comment lines
+// blanked (as the hook parses it) is the same policy, positions included.
+func TestEmbeddedDefaultBlanked(t *testing.T) {
+	full, err := policy.Parse(policy.EmbeddedName, defaultPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blanked := blankComments(defaultPolicy)
+	if bytes.Count(blanked, []byte("\n")) != bytes.Count(defaultPolicy, []byte("\n")) {
+		t.Fatal("blanking changed the number of lines")
+	}
+	fast, err := policy.Parse(policy.EmbeddedName, blanked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(full, fast) {
+		t.Errorf("blanked default differs:\n%+v\n%+v", full, fast)
+	}
+	if bytes.Contains(defaultPolicy, []byte(": |")) || bytes.Contains(defaultPolicy, []byte(": >")) {
+		t.Error("the default policy has a block scalar: blanking comment lines could change it")
+	}
 }

@@ -2,7 +2,6 @@ package hookio
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -55,16 +54,12 @@ func DecodeClaude(data []byte) (*Call, error) {
 	if !utf8.Valid(data) {
 		return nil, &InputError{Err: fmt.Errorf("%w: stdin is not valid UTF-8", ErrMalformed)}
 	}
-	if err := checkJSON(data); err != nil {
+	top, err := parseJSON(data)
+	if err != nil {
 		return nil, &InputError{Err: err}
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, &InputError{Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
-	}
-	o := obj{m: top}
+	o := obj{v: top}
 	c := &Call{Host: "claude"}
-	var err error
 	if c.Event, _, err = o.str("hook_event_name", false); err != nil {
 		return nil, err
 	}
@@ -192,7 +187,7 @@ func claudeTool(c *Call, ti obj) error {
 			if c.Writes {
 				access = policy.Write
 			}
-			args, err := mcpArgs(ti.m, "", access, 0)
+			args, err := mcpArgs(ti.v, "", access, 0)
 			if err != nil {
 				return err
 			}
@@ -213,7 +208,7 @@ func dirArg(base string, given bool, cwd string) Arg {
 // obj is a decoded JSON object with typed accessors that report errors as
 // *InputError naming the field.
 type obj struct {
-	m      map[string]json.RawMessage
+	v      *jvalue
 	prefix string
 }
 
@@ -227,18 +222,17 @@ func (o obj) name(key string) string {
 // str returns a string field. A missing field is an error when required; a
 // JSON null counts as missing.
 func (o obj) str(key string, required bool) (string, bool, error) {
-	raw, ok := o.m[key]
-	if !ok || string(raw) == "null" {
+	v := o.v.get(key)
+	if v == nil || v.kind == jNull {
 		if required {
 			return "", false, &InputError{Field: o.name(key), Err: ErrMissing}
 		}
 		return "", false, nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false, &InputError{Field: o.name(key), Err: fmt.Errorf("%w: want a string, got %s", ErrType, jsonKind(raw))}
+	if v.kind != jString {
+		return "", false, &InputError{Field: o.name(key), Err: fmt.Errorf("%w: want a string, got %s", ErrType, v.describe())}
 	}
-	return s, true, nil
+	return v.str, true, nil
 }
 
 // path returns a string field that names a path, checked by checkPathString.
@@ -251,15 +245,14 @@ func (o obj) path(key string, required bool) (string, bool, error) {
 }
 
 func (o obj) object(key string) (obj, error) {
-	raw, ok := o.m[key]
-	if !ok || string(raw) == "null" {
+	v := o.v.get(key)
+	if v == nil || v.kind == jNull {
 		return obj{}, &InputError{Field: o.name(key), Err: ErrMissing}
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return obj{}, &InputError{Field: o.name(key), Err: fmt.Errorf("%w: want an object, got %s", ErrType, jsonKind(raw))}
+	if v.kind != jObject {
+		return obj{}, &InputError{Field: o.name(key), Err: fmt.Errorf("%w: want an object, got %s", ErrType, v.describe())}
 	}
-	return obj{m: m, prefix: o.name(key)}, nil
+	return obj{v: v, prefix: o.name(key)}, nil
 }
 
 // checkPathString refuses paths no file tool could mean: empty, with a NUL
@@ -280,26 +273,6 @@ func checkPathString(field, s string) error {
 	return nil
 }
 
-func jsonKind(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 func isAbs(p string) bool {
 	if strings.HasPrefix(p, "/") {
 		return true
@@ -317,92 +290,70 @@ func IsMCP(tool string) bool {
 	return ok && strings.Contains(rest, "__")
 }
 
-// mcpPathKeys are tool_input keys that name paths in MCP tools, compared
-// after lower-casing and dropping "_" and "-" ("file_path", "filePath").
-var mcpPathKeys = map[string]bool{
-	"path": true, "paths": true, "filepath": true, "filepaths": true,
-	"file": true, "files": true, "filename": true, "filenames": true,
-	"directory": true, "directories": true, "dir": true, "dirpath": true,
-	"folder": true, "source": true, "sources": true, "destination": true,
-	"src": true, "dst": true, "dest": true, "target": true, "targetpath": true,
-	"sourcepath": true, "destinationpath": true, "newpath": true,
-	"oldpath": true, "cwd": true, "root": true, "workdir": true,
-	"workingdirectory": true, "notebookpath": true, "outputpath": true,
-	"inputpath": true, "outputfile": true, "inputfile": true, "location": true,
+// isMCPPathKey reports whether a tool_input key names a path in MCP tools,
+// compared after lower-casing and dropping "_" and "-" ("file_path",
+// "filePath"). A switch, not a map, so that it costs nothing at start-up.
+func isMCPPathKey(k string) bool {
+	switch k {
+	case "path", "paths", "filepath", "filepaths", "file", "files", "filename", "filenames",
+		"directory", "directories", "dir", "dirpath", "folder", "source", "sources",
+		"destination", "src", "dst", "dest", "target", "targetpath", "sourcepath",
+		"destinationpath", "newpath", "oldpath", "cwd", "root", "workdir", "workingdirectory",
+		"notebookpath", "outputpath", "inputpath", "outputfile", "inputfile", "location":
+		return true
+	}
+	return false
 }
 
 // maxMCPDepth bounds the walk into nested MCP arguments.
 const maxMCPDepth = 8
 
 // mcpArgs collects string values (and arrays of strings) under path-named
-// keys, at any depth up to maxMCPDepth.
-func mcpArgs(m map[string]json.RawMessage, at string, access policy.Access, depth int) ([]Arg, error) {
+// keys, at any depth up to maxMCPDepth, in key order.
+func mcpArgs(v *jvalue, at string, access policy.Access, depth int) ([]Arg, error) {
 	if depth > maxMCPDepth {
 		return nil, nil
 	}
 	var out []Arg
-	for _, key := range sortedKeys(m) {
-		raw := m[key]
+	for _, i := range sortedKeys(v.keys) {
+		key, val := v.keys[i], v.vals[i]
 		field := key
 		if at != "" {
 			field = at + "." + key
 		}
-		t := bytes.TrimSpace(raw)
-		if len(t) == 0 {
-			continue
-		}
-		isPath := mcpPathKeys[normKey(key)]
-		switch t[0] {
-		case '"':
+		isPath := isMCPPathKey(normKey(key))
+		switch val.kind {
+		case jString:
 			if !isPath {
 				continue
 			}
-			var s string
-			if err := json.Unmarshal(t, &s); err != nil {
-				return nil, &InputError{Field: "tool_input." + field, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
-			}
-			if err := checkPathString("tool_input."+field, s); err != nil {
+			if err := checkPathString("tool_input."+field, val.str); err != nil {
 				return nil, err
 			}
-			out = append(out, Arg{Field: field, Value: s, Access: access})
-		case '[':
-			var items []json.RawMessage
-			if err := json.Unmarshal(t, &items); err != nil {
-				return nil, &InputError{Field: "tool_input." + field, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
-			}
-			for i, it := range items {
-				f := fmt.Sprintf("%s[%d]", field, i)
-				it = bytes.TrimSpace(it)
+			out = append(out, Arg{Field: field, Value: val.str, Access: access})
+		case jArray:
+			for j, it := range val.items {
+				f := fmt.Sprintf("%s[%d]", field, j)
 				switch {
-				case len(it) > 0 && it[0] == '"' && isPath:
-					var s string
-					if err := json.Unmarshal(it, &s); err != nil {
-						return nil, &InputError{Field: "tool_input." + f, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
-					}
-					if err := checkPathString("tool_input."+f, s); err != nil {
+				case it.kind == jString && isPath:
+					if err := checkPathString("tool_input."+f, it.str); err != nil {
 						return nil, err
 					}
-					out = append(out, Arg{Field: f, Value: s, Access: access})
-				case len(it) > 0 && it[0] == '{':
-					var sub map[string]json.RawMessage
-					if json.Unmarshal(it, &sub) == nil {
-						more, err := mcpArgs(sub, f, access, depth+1)
-						if err != nil {
-							return nil, err
-						}
-						out = append(out, more...)
+					out = append(out, Arg{Field: f, Value: it.str, Access: access})
+				case it.kind == jObject:
+					more, err := mcpArgs(it, f, access, depth+1)
+					if err != nil {
+						return nil, err
 					}
+					out = append(out, more...)
 				}
 			}
-		case '{':
-			var sub map[string]json.RawMessage
-			if json.Unmarshal(t, &sub) == nil {
-				more, err := mcpArgs(sub, field, access, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, more...)
+		case jObject:
+			more, err := mcpArgs(val, field, access, depth+1)
+			if err != nil {
+				return nil, err
 			}
+			out = append(out, more...)
 		}
 	}
 	return out, nil
@@ -413,47 +364,47 @@ func normKey(k string) string {
 	return strings.NewReplacer("_", "", "-", "").Replace(k)
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// sortedKeys returns the indexes of keys in key order, so targets come out
+// in a stable order whatever order the host sent.
+func sortedKeys(keys []string) []int {
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
 	}
-	// Small maps: insertion sort keeps this allocation-free beyond keys.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && keys[idx[j]] < keys[idx[j-1]]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
 		}
 	}
-	return keys
+	return idx
 }
 
-// mcpWriteWords and mcpReadWords classify an MCP tool by the words of its
-// name (split at "_", "-" and lower-to-upper case changes).
-var (
-	mcpWriteWords = map[string]bool{
-		"write": true, "edit": true, "create": true, "delete": true, "remove": true,
-		"rm": true, "move": true, "mv": true, "rename": true, "copy": true, "cp": true,
-		"mkdir": true, "make": true, "update": true, "put": true, "post": true,
-		"save": true, "patch": true, "append": true, "insert": true, "replace": true,
-		"set": true, "upload": true, "truncate": true, "chmod": true, "chown": true,
-		"touch": true, "apply": true, "modify": true, "change": true, "overwrite": true,
-		"add": true, "new": true, "clear": true, "drop": true, "store": true,
-		"commit": true, "push": true, "merge": true, "archive": true, "unlink": true,
-		"link": true, "symlink": true, "install": true, "uninstall": true,
-		"import": true, "download": true, "extract": true, "unzip": true,
-		"format": true, "fix": true, "run": true, "exec": true, "execute": true,
-		"shell": true, "command": true, "eval": true, "generate": true, "export": true,
+// isWriteWord and isReadWord classify an MCP tool by the words of its name
+// (split at "_", "-" and lower-to-upper case changes).
+func isWriteWord(w string) bool {
+	switch w {
+	case "write", "edit", "create", "delete", "remove", "rm", "move", "mv", "rename",
+		"copy", "cp", "mkdir", "make", "update", "put", "post", "save", "patch", "append",
+		"insert", "replace", "set", "upload", "truncate", "chmod", "chown", "touch", "apply",
+		"modify", "change", "overwrite", "add", "new", "clear", "drop", "store", "commit",
+		"push", "merge", "archive", "unlink", "link", "symlink", "install", "uninstall",
+		"import", "download", "extract", "unzip", "format", "fix", "run", "exec", "execute",
+		"shell", "command", "eval", "generate", "export":
+		return true
 	}
-	mcpReadWords = map[string]bool{
-		"read": true, "get": true, "list": true, "ls": true, "search": true,
-		"find": true, "view": true, "show": true, "fetch": true, "query": true,
-		"stat": true, "info": true, "describe": true, "cat": true, "head": true,
-		"tail": true, "grep": true, "glob": true, "tree": true, "open": true,
-		"lookup": true, "inspect": true, "check": true, "diff": true, "count": true,
-		"exists": true, "browse": true, "preview": true, "load": true, "directory": true,
-		"file": true, "files": true, "metadata": true,
+	return false
+}
+
+func isReadWord(w string) bool {
+	switch w {
+	case "read", "get", "list", "ls", "search", "find", "view", "show", "fetch", "query",
+		"stat", "info", "describe", "cat", "head", "tail", "grep", "glob", "tree", "open",
+		"lookup", "inspect", "check", "diff", "count", "exists", "browse", "preview", "load",
+		"directory", "file", "files", "metadata":
+		return true
 	}
-)
+	return false
+}
 
 // MCPWrites reports whether an MCP tool may write, from its name: true when
 // a word of the tool part names a change (write, edit, create, delete, move,
@@ -466,10 +417,10 @@ func MCPWrites(tool string) bool {
 	}
 	sawRead := false
 	for _, w := range words(rest) {
-		if mcpWriteWords[w] {
+		if isWriteWord(w) {
 			return true
 		}
-		if mcpReadWords[w] {
+		if isReadWord(w) {
 			sawRead = true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -17,96 +18,165 @@ const maxDepth = 64
 // ErrMalformed is wrapped by every error about the shape of the JSON itself.
 var ErrMalformed = errors.New("malformed hook input")
 
-// checkJSON verifies that data is exactly one JSON object and nothing else,
-// that no object has two keys equal under Unicode case folding (Go's
-// encoding/json matches struct fields case-insensitively and lets the last
-// key win, other parsers keep the first: either way two readers of the same
-// bytes disagree), that no string holds a lone UTF-16 surrogate escape (which
+// jkind is the kind of a JSON value.
+type jkind uint8
+
+const (
+	jNull jkind = iota
+	jBool
+	jNumber
+	jString
+	jArray
+	jObject
+)
+
+// jvalue is a decoded JSON value. Objects keep their members in order;
+// keys are unique (parseJSON refuses duplicates).
+type jvalue struct {
+	kind  jkind
+	str   string    // a string's value
+	keys  []string  // an object's keys
+	vals  []*jvalue // an object's values, parallel to keys
+	items []*jvalue // an array's elements
+}
+
+// get returns the member key of an object, matched exactly, or nil.
+func (v *jvalue) get(key string) *jvalue {
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// describe names a value's kind for error messages.
+func (v *jvalue) describe() string {
+	switch v.kind {
+	case jNull:
+		return "null"
+	case jBool:
+		return "a boolean"
+	case jNumber:
+		return "a number"
+	case jString:
+		return "a string"
+	case jArray:
+		return "an array"
+	}
+	return "an object"
+}
+
+// parseJSON decodes data, which must be valid UTF-8, in one pass and
+// verifies that it is exactly one JSON object and nothing else, that no
+// object has two keys equal under Unicode case folding (Go's encoding/json
+// matches struct fields case-insensitively and lets the last key win, other
+// parsers keep the first: either way two readers of the same bytes
+// disagree), that no string holds a lone UTF-16 surrogate escape (which
 // encoding/json silently replaces with U+FFFD), and that nesting stays under
-// maxDepth. data must already be valid UTF-8.
-func checkJSON(data []byte) error {
+// maxDepth.
+func parseJSON(data []byte) (*jvalue, error) {
 	if err := checkSurrogates(data); err != nil {
-		return err
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
-		return fmt.Errorf("%w: not JSON: %v", ErrMalformed, syntaxError(err))
+		return nil, fmt.Errorf("%w: not JSON: %v", ErrMalformed, syntaxError(err))
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("%w: the top level must be a JSON object, got %s", ErrMalformed, tokenKind(tok))
+		return nil, fmt.Errorf("%w: the top level must be a JSON object, got %s", ErrMalformed, tokenKind(tok))
 	}
-	if err := walkObject(dec, "", 1); err != nil {
-		return err
+	top, err := parseObject(dec, "", 1)
+	if err != nil {
+		return nil, err
 	}
 	if tok, err := dec.Token(); err != io.EOF {
 		if err == nil {
-			return fmt.Errorf("%w: trailing data after the JSON object (%s)", ErrMalformed, tokenKind(tok))
+			return nil, fmt.Errorf("%w: trailing data after the JSON object (%s)", ErrMalformed, tokenKind(tok))
 		}
-		return fmt.Errorf("%w: trailing data after the JSON object: %v", ErrMalformed, syntaxError(err))
+		return nil, fmt.Errorf("%w: trailing data after the JSON object: %v", ErrMalformed, syntaxError(err))
 	}
-	return nil
+	return top, nil
 }
 
-func walkObject(dec *json.Decoder, at string, depth int) error {
+func parseObject(dec *json.Decoder, at string, depth int) (*jvalue, error) {
 	if depth > maxDepth {
-		return fmt.Errorf("%w: nested deeper than %d levels", ErrMalformed, maxDepth)
+		return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrMalformed, maxDepth)
 	}
-	seen := map[string]string{}
+	v := &jvalue{kind: jObject}
+	var seen map[string]string
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+			return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
 		}
 		key, ok := tok.(string)
 		if !ok {
-			return fmt.Errorf("%w: object key is not a string", ErrMalformed)
+			return nil, fmt.Errorf("%w: object key is not a string", ErrMalformed)
+		}
+		if seen == nil {
+			seen = make(map[string]string, 8)
 		}
 		f := foldKey(key)
 		if prev, dup := seen[f]; dup {
 			if prev == key {
-				return fmt.Errorf("%w: duplicate key %q in %s", ErrMalformed, key, where(at))
+				return nil, fmt.Errorf("%w: duplicate key %q in %s", ErrMalformed, key, where(at))
 			}
-			return fmt.Errorf("%w: keys %q and %q in %s differ only in case; hosts send each key once, in lower case", ErrMalformed, prev, key, where(at))
+			return nil, fmt.Errorf("%w: keys %q and %q in %s differ only in case; hosts send each key once, in lower case", ErrMalformed, prev, key, where(at))
 		}
 		seen[f] = key
-		if err := walkValue(dec, join(at, key), depth); err != nil {
-			return err
+		val, err := parseValue(dec, join(at, key), depth)
+		if err != nil {
+			return nil, err
 		}
+		v.keys = append(v.keys, key)
+		v.vals = append(v.vals, val)
 	}
 	if _, err := dec.Token(); err != nil { // the closing '}'
-		return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+		return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
 	}
-	return nil
+	return v, nil
 }
 
-func walkValue(dec *json.Decoder, at string, depth int) error {
+func parseValue(dec *json.Decoder, at string, depth int) (*jvalue, error) {
 	tok, err := dec.Token()
 	if err != nil {
-		return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+		return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
 	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	switch d {
-	case '{':
-		return walkObject(dec, at, depth+1)
-	case '[':
-		if depth+1 > maxDepth {
-			return fmt.Errorf("%w: nested deeper than %d levels", ErrMalformed, maxDepth)
-		}
-		for i := 0; dec.More(); i++ {
-			if err := walkValue(dec, fmt.Sprintf("%s[%d]", at, i), depth+1); err != nil {
-				return err
+	switch t := tok.(type) {
+	case string:
+		return &jvalue{kind: jString, str: t}, nil
+	case json.Number:
+		return &jvalue{kind: jNumber, str: string(t)}, nil
+	case bool:
+		return &jvalue{kind: jBool}, nil
+	case nil:
+		return &jvalue{kind: jNull}, nil
+	case json.Delim:
+		switch t {
+		case '{':
+			return parseObject(dec, at, depth+1)
+		case '[':
+			if depth+1 > maxDepth {
+				return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrMalformed, maxDepth)
 			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+			v := &jvalue{kind: jArray}
+			for i := 0; dec.More(); i++ {
+				item, err := parseValue(dec, at+"["+strconv.Itoa(i)+"]", depth+1)
+				if err != nil {
+					return nil, err
+				}
+				v.items = append(v.items, item)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+			}
+			return v, nil
 		}
 	}
-	return nil
+	return nil, fmt.Errorf("%w: invalid JSON token %v", ErrMalformed, tok)
 }
 
 // syntaxError words a decoder error for people: the decoder reports a

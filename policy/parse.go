@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -93,6 +92,43 @@ func Load(path string) (*Layer, error) {
 // errors, each an [*Error] with file:line:col; all of them are returned,
 // joined with errors.Join. On error the Layer is nil.
 func Parse(name string, data []byte) (*Layer, error) {
+	// Strict decoding by the library: unknown keys and type mismatches. A
+	// valid policy is parsed once; a broken one again as a node tree, for
+	// positions and a precise diagnosis.
+	var raw rawFile
+	p := &parser{l: &Layer{Name: name}}
+	strict := yaml.NewDecoder(bytes.NewReader(data))
+	strict.KnownFields(true)
+	err := strict.Decode(&raw)
+	if err == nil {
+		var extra yaml.Node
+		if err := strict.Decode(&extra); !errors.Is(err, io.EOF) {
+			return nil, &Error{Pos: Pos{File: name, Line: extra.Line}, Err: fmt.Errorf("%w: more than one YAML document", ErrYAML)}
+		}
+		p.file(&raw, nil)
+		if len(p.errs) > 0 {
+			return nil, errors.Join(p.errs...)
+		}
+		return p.l, nil
+	}
+	doc, derr := parseDoc(name, data)
+	if derr != nil {
+		return nil, derr
+	}
+	// Decode again without KnownFields so that the values it could read
+	// are still validated: a policy with several mistakes gets them all
+	// reported at once.
+	p.errs = append(p.errs, yamlError(name, err, doc))
+	raw = rawFile{}
+	if yaml.Unmarshal(data, &raw) == nil {
+		p.file(&raw, doc)
+	}
+	return nil, errors.Join(p.errs...)
+}
+
+// parseDoc parses data as one YAML document whose top level is a mapping,
+// and returns that mapping node.
+func parseDoc(name string, data []byte) (*yaml.Node, error) {
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
@@ -115,27 +151,7 @@ func Parse(name string, data []byte) (*Layer, error) {
 	if doc.Kind != yaml.MappingNode {
 		return nil, &Error{Pos: Pos{File: name, Line: doc.Line, Col: doc.Column}, Err: fmt.Errorf("%w: the top level must be a mapping (version: 1, mode: ..., ...)", ErrNotAPolicy)}
 	}
-
-	// Strict decoding by the library: unknown keys and type mismatches.
-	// When it fails, decode again without KnownFields so that the values
-	// it could read are still validated: a policy with several mistakes
-	// gets them all reported at once.
-	var raw rawFile
-	p := &parser{l: &Layer{Name: name}}
-	strict := yaml.NewDecoder(bytes.NewReader(data))
-	strict.KnownFields(true)
-	if err := strict.Decode(&raw); err != nil {
-		p.errs = append(p.errs, yamlError(name, err, doc))
-		raw = rawFile{}
-		if yaml.Unmarshal(data, &raw) != nil {
-			return nil, errors.Join(p.errs...)
-		}
-	}
-	p.file(&raw, doc)
-	if len(p.errs) > 0 {
-		return nil, errors.Join(p.errs...)
-	}
-	return p.l, nil
+	return doc, nil
 }
 
 // rawFile mirrors the schema; leaves are yaml.Nodes so every value keeps its
@@ -179,10 +195,34 @@ var knownKeys = map[string]struct{ field, keys string }{
 	"rawRules":   {"rules", "deny, ask, allow"},
 }
 
-var (
-	yamlLineRe    = regexp.MustCompile(`^line (\d+): (.*)$`)
-	yamlUnknownRe = regexp.MustCompile(`^field (\S+) not found in type policy\.(\w+)$`)
-)
+// lineOf splits a yaml.v3 message "line N: text" into N and text.
+func lineOf(msg string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(msg, "line ")
+	if !ok {
+		return 0, "", false
+	}
+	num, text, ok := strings.Cut(rest, ": ")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil {
+		return 0, "", false
+	}
+	return n, text, true
+}
+
+// unknownField splits yaml.v3's "field KEY not found in type policy.TYPE".
+// (Plain string handling: a regexp compiled at start-up would cost every
+// hook call some 80 µs for an error path.)
+func unknownField(text string) (key, typ string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "field ")
+	if !ok {
+		return "", "", false
+	}
+	key, typ, ok = strings.Cut(rest, " not found in type policy.")
+	if !ok || key == "" || strings.ContainsAny(key, " \t") {
+		return "", "", false
+	}
+	return key, typ, true
+}
 
 // yamlError turns a yaml.v3 error into one *Error per problem, with the
 // line, the field path and, for unknown keys, the column and the known keys.
@@ -191,14 +231,14 @@ func yamlError(name string, err error, doc ...*yaml.Node) error {
 	if !errors.As(err, &te) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		e := &Error{Pos: Pos{File: name}, Err: fmt.Errorf("%w: %s", ErrYAML, msg)}
-		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-			e.Line, _ = strconv.Atoi(m[1])
-			e.Err = fmt.Errorf("%w: %s", ErrYAML, m[2])
+		if line, text, ok := lineOf(msg); ok {
+			e.Line = line
+			e.Err = fmt.Errorf("%w: %s", ErrYAML, text)
 			// yaml.v3 (v3.0.x, parser.fail) reports a parser error that has a
 			// context mark, such as an unclosed flow collection ("did not
 			// find expected ... "), with the context's 0-based line; its
 			// other errors are 1-based.
-			if strings.HasPrefix(m[2], "did not find expected") {
+			if strings.HasPrefix(text, "did not find expected") {
 				e.Line++
 			}
 		}
@@ -207,15 +247,15 @@ func yamlError(name string, err error, doc ...*yaml.Node) error {
 	var errs []error
 	for _, msg := range te.Errors {
 		e := &Error{Pos: Pos{File: name}, Err: fmt.Errorf("%w: %s", ErrBadValue, msg)}
-		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-			e.Line, _ = strconv.Atoi(m[1])
-			e.Err = fmt.Errorf("%w: %s", ErrBadValue, m[2])
-			if u := yamlUnknownRe.FindStringSubmatch(m[2]); u != nil {
-				k := knownKeys[u[2]]
+		if line, text, ok := lineOf(msg); ok {
+			e.Line = line
+			e.Err = fmt.Errorf("%w: %s", ErrBadValue, text)
+			if key, typ, ok := unknownField(text); ok {
+				k := knownKeys[typ]
 				e.Field = k.field
-				e.Err = fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, u[1], k.keys)
+				e.Err = fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, key, k.keys)
 				if len(doc) > 0 {
-					e.Col = findKeyColumn(doc[0], u[1], e.Line)
+					e.Col = findKeyColumn(doc[0], key, e.Line)
 				}
 			}
 		}
@@ -321,7 +361,12 @@ func describe(n *yaml.Node) string {
 	return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
 }
 
+// file validates a decoded policy. doc, the top-level mapping, is only used
+// to place a missing version; nil places it at line 1.
 func (p *parser) file(r *rawFile, doc *yaml.Node) {
+	if doc == nil {
+		doc = &yaml.Node{Line: 1, Column: 1}
+	}
 	if r.Version.Kind == 0 {
 		p.fail(doc, "version", fmt.Errorf("%w: missing; the first line of a policy is \"version: 1\"", ErrBadVersion))
 	} else if r.Version.Kind != yaml.ScalarNode || r.Version.Tag != "!!int" || r.Version.Value != "1" {
