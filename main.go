@@ -116,7 +116,7 @@ type options struct {
 	explain  bool
 	json     bool
 	policies []string
-	flags    *policy.Layer // the flags as the highest policy layer
+	flags    *policy.Layer // the flags as the highest policy layer; nil without any
 	warnings []string
 }
 
@@ -343,7 +343,9 @@ func parseFlags(args []string, explain bool) (*options, error) {
 		}
 		l.AdditionalDirectories = append(l.AdditionalDirectories, policy.Dir{Path: d, Pos: flagPos("--add-dir")})
 	}
-	o.flags = l
+	if l.Mode != nil || l.AutoApprove != nil || l.SandboxEnabled != nil || len(l.AdditionalDirectories) > 0 {
+		o.flags = l
+	}
 	return o, nil
 }
 

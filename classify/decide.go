@@ -213,13 +213,13 @@ func modesOf(p *policy.Policy, c *hookio.Call) Modes {
 	return m
 }
 
-// origin says where a setting came from: "mode: read (policy.yaml:3)" for a
-// file, just the flag ("-r/--read") for a flag or built-in default.
+// origin says where a setting came from: "mode: read at policy.yaml:3" for
+// a file, just the flag ("-r/--read") for a flag or built-in default.
 func origin(setting string, pos policy.Pos) string {
 	if pos.Line == 0 {
 		return pos.File
 	}
-	return setting + " (" + pos.String() + ")"
+	return setting + " at " + pos.String()
 }
 
 // setRoots resolves the project root and the additional directories.
