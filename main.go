@@ -99,6 +99,7 @@ Options:
                        still apply.
     --add-dir DIR      Add a sandbox directory (relative to the project root);
                        repeatable.
+    --host NAME        The agent host whose protocol to speak (default claude).
     --json             With explain: print one JSON object.
     -h, --help         Show this help.
     --version          Print the version.
@@ -117,6 +118,7 @@ type options struct {
 	json     bool
 	policies []string
 	flags    *policy.Layer // the flags as the highest policy layer; nil without any
+	host     hookio.Host
 	warnings []string
 }
 
@@ -124,7 +126,8 @@ type options struct {
 // and version) and returns the exit status: 0, or 2 for a deny caused by an
 // error. It never returns 1, which hosts read as "hook failed, run the tool".
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) (code int) {
-	out := &emitter{stdout: stdout, stderr: stderr}
+	// Until the flags are parsed, errors are printed for Claude Code.
+	out := &emitter{stdout: stdout, stderr: stderr, host: hookio.Claude{}}
 	defer func() {
 		if v := recover(); v != nil {
 			code = out.fail(policy.Deny, fmt.Errorf("internal error: %v", v))
@@ -156,6 +159,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 		return 0
 	}
 	out.json = opts.json
+	out.host = opts.host
 	for _, w := range opts.warnings {
 		fmt.Fprintln(stderr, "safezone: "+w)
 	}
@@ -198,7 +202,7 @@ func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) 
 	data, inErr := hookio.ReadInput(stdin)
 	var call *hookio.Call
 	if inErr == nil {
-		call, inErr = hookio.DecodeClaude(data)
+		call, inErr = opts.host.Decode(data)
 	}
 	env := classify.Env{
 		ProjectDir: sys.getenv("CLAUDE_PROJECT_DIR"),
@@ -293,6 +297,7 @@ func parseFlags(args []string, explain bool) (*options, error) {
 	agi := fs.Bool("agi", false, "")
 	addDirs := fs.StringArray("add-dir", nil, "")
 	jsonOut := fs.Bool("json", false, "")
+	hostName := fs.String("host", "claude", "")
 	ver := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -317,7 +322,11 @@ func parseFlags(args []string, explain bool) (*options, error) {
 			return nil, errors.New("--policy needs a file name")
 		}
 	}
-	o := &options{explain: explain, json: *jsonOut, policies: *policies}
+	host, err := hookio.HostByName(*hostName)
+	if err != nil {
+		return nil, err
+	}
+	o := &options{explain: explain, json: *jsonOut, policies: *policies, host: host}
 	l := &policy.Layer{Name: "flags"}
 	flagPos := func(name string) policy.Pos { return policy.Pos{File: name} }
 	switch {

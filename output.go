@@ -18,6 +18,7 @@ import (
 // the trace.
 type emitter struct {
 	stdout, stderr io.Writer
+	host           hookio.Host
 	explain, json  bool
 	printed        bool
 }
@@ -31,14 +32,13 @@ func (e *emitter) emit(v verdict) int {
 	if e.explain {
 		return e.printExplain(r.Explain())
 	}
-	code := 0
-	if r.Row == classify.RowError && r.Decision == policy.Deny {
-		// An error deny: exit 2 blocks even if the host loses stdout,
-		// and the host shows stderr to the model.
-		code = 2
+	isErr := r.Row == classify.RowError
+	if isErr {
+		// The host may show only stderr (Claude Code does on exit 2).
 		fmt.Fprintln(e.stderr, r.Reason)
 	}
-	e.write(hookio.EncodeClaude(hookio.Output{Decision: r.Decision, Reason: r.Reason, Warning: r.Warning}))
+	out, code := e.host.Encode(hookio.Output{Decision: r.Decision, Reason: r.Reason, Warning: r.Warning, Error: isErr})
+	e.write(out)
 	return code
 }
 
@@ -58,11 +58,9 @@ func (e *emitter) fail(d policy.Decision, err error) int {
 		return 0
 	}
 	fmt.Fprintln(e.stderr, reason)
-	e.write(hookio.EncodeClaude(hookio.Output{Decision: d, Reason: reason}))
-	if d == policy.Deny {
-		return 2
-	}
-	return 0
+	out, code := e.host.Encode(hookio.Output{Decision: d, Reason: reason, Error: true})
+	e.write(out)
+	return code
 }
 
 func (e *emitter) printExplain(x classify.Explanation) int {

@@ -236,6 +236,11 @@ func (d *decider) setRoots() error {
 	}
 	projectRoot := d.roots[0]
 	d.anchors.project = uniq(projectRoot.Path, projectRoot.Resolved)
+	for _, r := range d.call.Roots {
+		if err := d.addRoot(r, "the host's workspace roots"); err != nil {
+			return err
+		}
+	}
 	for _, dir := range d.pol.AdditionalDirectories {
 		p, err := expandHome(dir.Path, d.env.Home)
 		if err != nil {

@@ -132,6 +132,9 @@ type Call struct {
 	Args   []Arg
 	// Command is the Bash or PowerShell command, verbatim.
 	Command string
+	// Roots are sandbox roots the host names itself (Cursor's
+	// workspace_roots), absolute. Claude Code names none.
+	Roots []string
 }
 
 // InputError is a problem with the hook input: the field and what is wrong.

@@ -36,7 +36,18 @@ type Output struct {
 	Decision policy.Decision
 	Reason   string // permissionDecisionReason; may be empty for allow
 	Warning  string // optional: additionalContext for the model, systemMessage for the user
+	// Error marks a decision forced by an error (unusable input, flags or
+	// policy: on_error); hosts may need another exit status for it.
+	Error bool
 }
+
+// Decision values under short names for the host adapters.
+const (
+	policyDeny    = policy.Deny
+	policyAsk     = policy.Ask
+	policyAllow   = policy.Allow
+	policyAbstain = policy.Abstain
+)
 
 // EncodeClaude returns the bytes to print for o in Claude Code's format,
 // ending in a newline, or nil for an abstain without a warning. A Decision

@@ -1,0 +1,49 @@
+package hookio
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Host is one agent host's PreToolUse hook protocol: how its input decodes
+// into a [Call], and how a decision must be printed, and with which exit
+// status, for the host to obey it.
+type Host interface {
+	// Name is the --host value: "claude", ...
+	Name() string
+	// Decode decodes the host's hook input (the bytes of stdin, a leading
+	// byte order mark already stripped; see [ReadInput]). Every error is
+	// an [*InputError].
+	Decode(data []byte) (*Call, error)
+	// Encode returns what to print on stdout for o (nil: nothing) and the
+	// exit status that makes the host act on it.
+	Encode(o Output) (stdout []byte, code int)
+}
+
+// Hosts lists the names HostByName knows, for usage texts.
+func Hosts() []string { return []string{"claude"} }
+
+// HostByName returns the adapter for a --host value.
+func HostByName(name string) (Host, error) {
+	switch name {
+	case "claude", "":
+		return Claude{}, nil
+	}
+	return nil, fmt.Errorf("unknown host %q (known: %s)", name, strings.Join(Hosts(), ", "))
+}
+
+// Claude is Claude Code's protocol (hooks reference, "PreToolUse input" and
+// "PreToolUse decision control"; checked against Claude Code 2.1.330): see
+// [DecodeClaude] and [EncodeClaude]. An error deny exits 2, which blocks the
+// call even if the host loses stdout; everything else exits 0.
+type Claude struct{}
+
+func (Claude) Name() string                      { return "claude" }
+func (Claude) Decode(data []byte) (*Call, error) { return DecodeClaude(data) }
+func (Claude) Encode(o Output) ([]byte, int) {
+	code := 0
+	if o.Error && o.Decision != policyAsk && o.Decision != policyAllow && o.Decision != policyAbstain {
+		code = 2
+	}
+	return EncodeClaude(o), code
+}
