@@ -51,9 +51,6 @@ var Version = ""
 // open; finishing well before it with a deny fails closed instead.
 const deadline = 2 * time.Second
 
-// projectPolicy is the policy file looked up at the project root.
-const projectPolicy = ".safezone.yaml"
-
 func main() {
 	if brokenBuild {
 		os.Exit(1)
@@ -63,20 +60,26 @@ func main() {
 
 // system is everything run takes from the process: tests replace it.
 type system struct {
-	getenv   func(string) string
-	getwd    func() (string, error)
-	fsys     fs.ReadLinkFS
-	now      func() time.Time
-	deadline time.Duration
+	getenv     func(string) string
+	executable string // safezone's own binary, symlinks resolved (self-protection)
+	getwd      func() (string, error)
+	fsys       fs.ReadLinkFS
+	now        func() time.Time
+	deadline   time.Duration
 }
 
 func osSystem() *system {
+	exe, _ := os.Executable()
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
 	return &system{
-		getenv:   os.Getenv,
-		getwd:    os.Getwd,
-		fsys:     os.DirFS("/").(fs.ReadLinkFS),
-		now:      time.Now,
-		deadline: deadline,
+		executable: exe,
+		getenv:     os.Getenv,
+		getwd:      os.Getwd,
+		fsys:       os.DirFS("/").(fs.ReadLinkFS),
+		now:        time.Now,
+		deadline:   deadline,
 	}
 }
 
@@ -87,9 +90,10 @@ const usage = `Usage:
     safezone version
 
 Options:
-    --policy FILE      Policy file; repeatable (later files win for scalars,
-                       lists merge). Default: .safezone.yaml at the project
-                       root, else the built-in default (policy.example.yaml).
+    --policy FILE      A policy file layered over the managed, user, project
+                       and local policies; repeatable (later files win for
+                       scalars, lists merge). With no policy file at all, the
+                       built-in default (policy.example.yaml) applies.
     -r, --read         Read mode: deny every write.
     -w, --write        Write mode (the default): writes inside the sandbox
                        go to the host's prompt.
@@ -216,7 +220,7 @@ func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) 
 	if root == "" {
 		root, _ = sys.getwd()
 	}
-	pol, err := loadPolicy(opts, root)
+	pol, err := loadPolicy(opts, root, sys)
 	if err != nil {
 		return verdict{err: fmt.Errorf("unusable policy: %w", err), onError: policy.Deny}
 	}
@@ -227,34 +231,17 @@ func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) 
 	return verdict{res: classify.Decide(call, pol, env, sys.fsys)}
 }
 
-// loadPolicy returns the effective policy: each --policy file, else the
-// project's .safezone.yaml, else the embedded default, then the flags.
-func loadPolicy(opts *options, projectRoot string) (*policy.Policy, error) {
-	var layers []*policy.Layer
-	files := opts.policies
-	if len(files) == 0 && projectRoot != "" {
-		p := filepath.Join(projectRoot, projectPolicy)
-		if _, err := os.Stat(p); err == nil {
-			files = []string{p}
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("cannot read policy %s: %w", p, err)
-		}
+// loadPolicy returns the effective policy: every layer found (see
+// policy.LoadLayers), the embedded default when there is none, Claude
+// Code's settings, self-protection, and the flags on top.
+func loadPolicy(opts *options, projectRoot string, sys *system) (*policy.Policy, error) {
+	loc := policy.DefaultLocations(sys.getenv, projectRoot, sys.getenv("HOME"))
+	loc.Files = opts.policies
+	loc.Executable = sys.executable
+	layers, err := policy.LoadLayers(loc, blankComments(defaultPolicy), opts.flags)
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		l, err := policy.Load(f)
-		if err != nil {
-			return nil, err
-		}
-		layers = append(layers, l)
-	}
-	if len(layers) == 0 {
-		l, err := policy.Parse(policy.EmbeddedName, blankComments(defaultPolicy))
-		if err != nil {
-			return nil, err
-		}
-		layers = append(layers, l)
-	}
-	layers = append(layers, opts.flags)
 	return policy.Merge(layers...), nil
 }
 

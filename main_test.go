@@ -40,8 +40,10 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
-			e.Setenv("HOME", e.WorkDir+"/home")
-			e.Setenv("CLAUDE_PROJECT_DIR", e.WorkDir+"/proj")
+			get := isolated(e.WorkDir, map[string]string{"HOME": e.WorkDir + "/home", "CLAUDE_PROJECT_DIR": e.WorkDir + "/proj"})
+			for _, k := range []string{"HOME", "CLAUDE_PROJECT_DIR", "SAFEZONE_MANAGED_POLICY", "XDG_CONFIG_HOME", "SAFEZONE_CLAUDE_MANAGED_SETTINGS"} {
+				e.Setenv(k, get(k))
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -129,6 +131,23 @@ func judge(stdout string) (string, error) {
 	}
 }
 
+// isolated returns a getenv that answers vars and points the managed and
+// user layers and Claude Code's managed settings into dir, so that tests
+// never read the machine's own /etc/safezone, ~/.config or /etc/claude-code.
+func isolated(dir string, vars map[string]string) func(string) string {
+	return func(k string) string {
+		switch k {
+		case "SAFEZONE_MANAGED_POLICY":
+			return dir + "/etc/safezone/policy.yaml"
+		case "XDG_CONFIG_HOME":
+			return dir + "/xdg"
+		case "SAFEZONE_CLAUDE_MANAGED_SETTINGS":
+			return dir + "/etc/claude-code/managed-settings.json"
+		}
+		return vars[k]
+	}
+}
+
 // testSystem returns a system rooted at a temporary project.
 func testSystem(t testing.TB) (*system, string) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
@@ -141,15 +160,7 @@ func testSystem(t testing.TB) (*system, string) {
 		}
 	}
 	sys := osSystem()
-	sys.getenv = func(k string) string {
-		switch k {
-		case "HOME":
-			return dir + "/home"
-		case "CLAUDE_PROJECT_DIR":
-			return dir + "/proj"
-		}
-		return ""
-	}
+	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj"})
 	sys.now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 	return sys, dir
 }
@@ -295,9 +306,7 @@ func TestSamples(t *testing.T) {
 		t.Skip("../shared/samples/claude-code is absent: real host samples not checked")
 	}
 	sys, _ := testSystem(t)
-	sys.getenv = func(k string) string {
-		return map[string]string{"HOME": "/home/dev/work/home", "CLAUDE_PROJECT_DIR": "/home/dev/work/proj"}[k]
-	}
+	sys.getenv = isolated(t.TempDir(), map[string]string{"HOME": "/home/dev/work/home", "CLAUDE_PROJECT_DIR": "/home/dev/work/proj"})
 	want := map[string]string{
 		"Read.json": "deny", "Write.json": "deny", "Edit.json": "abstain", "NotebookEdit.json": "abstain",
 		"Glob.json": "ask", "Grep.json": "ask", "Bash.json": "",
@@ -337,7 +346,7 @@ func TestExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		sys, _ := testSystem(t)
-		sys.getenv = func(k string) string { return "" }
+		sys.getenv = isolated(t.TempDir(), nil)
 		r := runHook(t, sys, bytes.NewReader(data))
 		if r.code != 0 || r.decision != want[filepath.Base(f)] {
 			t.Errorf("%s: decision %s exit %d, want %s: %s", f, r.decision, r.code, want[filepath.Base(f)], r.stdout)

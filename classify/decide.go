@@ -380,7 +380,11 @@ func (d *decider) judge(i int, t *Target) []Reason {
 				pt := &d.pol.Protected[j]
 				if p, ok := d.anyView(pt, t); ok {
 					t.Protected = true
-					add(RowProtected, policy.Deny, fmt.Sprintf("paths.protected %q", pt.Text), pt.Pos.String(), p, "")
+					rule := fmt.Sprintf("paths.protected %q", pt.Text)
+					if pt.Pos.File == policy.SelfProtectionSource {
+						rule = fmt.Sprintf("self-protection %q", pt.Text)
+					}
+					add(RowProtected, policy.Deny, rule, pt.Pos.String(), p, "")
 				}
 			}
 			for j := range d.pol.Warned {

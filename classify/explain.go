@@ -27,6 +27,8 @@ type Explanation struct {
 	Unknown bool           `json:"unknown"`
 	Matched []ExplainMatch `json:"matched"`
 	Notes   []string       `json:"notes,omitempty"`
+	// Ignored lists values that a managed lock kept out of the policy.
+	Ignored []string `json:"ignored,omitempty"`
 }
 
 // ExplainMode is the effective mode and where each part came from.
@@ -83,6 +85,9 @@ func (r *Result) Explain() Explanation {
 	}
 	if r.pol != nil {
 		e.Policy = r.pol.Sources
+		for _, ig := range r.pol.Ignored {
+			e.Ignored = append(e.Ignored, ig.String())
+		}
 	}
 	if r.Err != nil {
 		e.Error = r.Err.Error()
@@ -230,6 +235,9 @@ func (e Explanation) Text() string {
 	}
 	for _, n := range e.Notes {
 		p("note       %s", n)
+	}
+	for _, n := range e.Ignored {
+		p("ignored    %s", n)
 	}
 	if e.Error != "" {
 		p("error      %s", e.Error)

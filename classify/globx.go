@@ -537,22 +537,6 @@ func splitAlternatives(s string) []string {
 	return append(out, s[start:])
 }
 
-// escapeGlob quotes every glob metacharacter in a literal path, so it can be
-// joined to a pattern.
-func escapeGlob(s string) string {
-	if !strings.ContainsAny(s, `*?[]{}\`) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // literalPrefix returns the leading elements of a brace-free pattern that
 // hold no glob metacharacter, unescaped, joined with "/" (absolute patterns
 // keep their leading "/"), and the rest of the pattern.

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"safezone/policy"
 )
 
 func TestGlobsIntersect(t *testing.T) {
@@ -85,7 +87,7 @@ func TestGlobsIntersectAgreesWithDoublestar(t *testing.T) {
 	for _, g := range globs {
 		for _, p := range paths {
 			want, _ := doublestar.Match(g, p)
-			if got := GlobsIntersect(g, escapeGlob(p)); got != want {
+			if got := GlobsIntersect(g, policy.EscapeGlob(p)); got != want {
 				t.Errorf("GlobsIntersect(%q, literal %q) = %v, doublestar.Match = %v", g, p, got, want)
 			}
 		}

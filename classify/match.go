@@ -135,7 +135,7 @@ func patternGlobs(p *policy.Pattern, a *anchors) []patternGlob {
 	}
 	var out []patternGlob
 	for _, b := range bases {
-		prefix := strings.TrimSuffix(escapeGlob(b), "/") + "/"
+		prefix := strings.TrimSuffix(policy.EscapeGlob(b), "/") + "/"
 		if p.Glob == "" {
 			out = append(out, patternGlob{prefix + "**", len(prefix)})
 			continue

@@ -247,7 +247,7 @@ func filterTargets(c *hookio.Call, a hookio.Arg, home string, fsys fs.ReadLinkFS
 		g = "**/" + g
 	}
 	for _, dir := range []string{res.Path, t.Abs} {
-		glob := strings.TrimSuffix(escapeGlob(dir), "/") + "/" + g
+		glob := strings.TrimSuffix(policy.EscapeGlob(dir), "/") + "/" + g
 		if len(t.Globs) == 0 || t.Globs[0] != glob {
 			t.Globs = append(t.Globs, glob)
 		}

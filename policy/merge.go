@@ -1,5 +1,10 @@
 package policy
 
+import (
+	"errors"
+	"fmt"
+)
+
 // Policy is the effective policy: every layer merged (see [Merge]). Every
 // value carries the position it came from, for reasons and explain.
 type Policy struct {
@@ -12,13 +17,33 @@ type Policy struct {
 	OutsideRead    Setting[Decision]
 	OutsideWrite   Setting[Decision]
 	OnError        Setting[Decision]
+	HostSettings   Setting[bool]
+	SelfProtection Setting[bool]
 
 	AdditionalDirectories []Dir
 	Protected, Warned     []Pattern
 	Safe                  []Pattern
 	Deny, Ask, Allow      []Rule
 
+	// Locked lists the keys the managed layer locked.
+	Locked []Setting[string]
+	// Ignored lists what lower layers and flags tried to set on a locked
+	// key: reported by explain and `safezone policy`, never applied.
+	Ignored []Ignored
+
 	Warnings []*Error
+}
+
+// Ignored is one value that a lock kept out of the policy.
+type Ignored struct {
+	Key      string // "mode", "rules.allow"
+	Value    string // the value as it would have applied
+	Pos      Pos    // where it was set
+	LockedAt Pos    // where the managed layer locked the key
+}
+
+func (ig Ignored) String() string {
+	return fmt.Sprintf("%s: %s (%s) ignored: locked by the managed policy (%s)", ig.Key, ig.Value, ig.Pos, ig.LockedAt)
 }
 
 // builtin is the position of a value no layer set.
@@ -26,7 +51,7 @@ var builtin = Pos{File: "<built-in default>"}
 
 // Defaults returns the values that apply when no layer sets them: mode write,
 // no auto-approve, sandbox on, outside reads ask, outside writes deny,
-// on_error deny.
+// on_error deny, Claude Code's settings read, self-protection on.
 func Defaults() *Policy {
 	return &Policy{
 		Mode:           Setting[Mode]{ModeWrite, builtin},
@@ -35,6 +60,8 @@ func Defaults() *Policy {
 		OutsideRead:    Setting[Decision]{Ask, builtin},
 		OutsideWrite:   Setting[Decision]{Deny, builtin},
 		OnError:        Setting[Decision]{Deny, builtin},
+		HostSettings:   Setting[bool]{true, builtin},
+		SelfProtection: Setting[bool]{true, builtin},
 	}
 }
 
@@ -42,40 +69,106 @@ func Defaults() *Policy {
 // layer that sets them; lists (additional directories, path classes, rules)
 // are the union of all layers, in layer order. Precedence between rule lists
 // (a deny in any layer beats an allow in any layer) is applied when deciding,
-// not here. A relative additional directory keeps its layer's directory as its
-// Base. Merge never fails; nil layers are skipped.
+// not here.
+//
+// A managed layer's locked keys are closed to every later layer of scope
+// user, project, local, file or flags: their values for a locked key are
+// left out and listed in Policy.Ignored. For a locked list that means all
+// their entries, stricter ones included. A relative additional directory
+// keeps its layer's directory as its Base. Merge never fails; nil layers are
+// skipped. Whether a layer may lock keys at all is checked by [CheckScope].
 func Merge(layers ...*Layer) *Policy {
 	p := Defaults()
+	locks := map[string]Pos{}
 	for _, l := range layers {
 		if l == nil {
 			continue
 		}
 		p.Sources = append(p.Sources, l.Name)
-		set(&p.Mode, l.Mode)
-		set(&p.AutoApprove, l.AutoApprove)
-		set(&p.SandboxEnabled, l.SandboxEnabled)
-		set(&p.OutsideRead, l.OutsideRead)
-		set(&p.OutsideWrite, l.OutsideWrite)
-		set(&p.OnError, l.OnError)
+		lockable := l.Scope >= ScopeUser && l.Scope <= ScopeFlags
+		open := func(key string, value func() string, pos Pos) bool {
+			if at, ok := locks[key]; ok && lockable {
+				p.Ignored = append(p.Ignored, Ignored{Key: key, Value: value(), Pos: pos, LockedAt: at})
+				return false
+			}
+			return true
+		}
+		scalar(open, "mode", &p.Mode, l.Mode)
+		scalar(open, "auto_approve", &p.AutoApprove, l.AutoApprove)
+		scalar(open, "sandbox.enabled", &p.SandboxEnabled, l.SandboxEnabled)
+		scalar(open, "sandbox.outside_read", &p.OutsideRead, l.OutsideRead)
+		scalar(open, "sandbox.outside_write", &p.OutsideWrite, l.OutsideWrite)
+		scalar(open, "on_error", &p.OnError, l.OnError)
+		scalar(open, "host_settings", &p.HostSettings, l.HostSettings)
+		if l.SelfProtection != nil {
+			p.SelfProtection = *l.SelfProtection
+		}
 		for _, d := range l.AdditionalDirectories {
 			if d.Base == "" {
 				d.Base = l.Dir
 			}
-			p.AdditionalDirectories = append(p.AdditionalDirectories, d)
+			if open("sandbox.additional_directories", func() string { return d.Path }, d.Pos) {
+				p.AdditionalDirectories = append(p.AdditionalDirectories, d)
+			}
 		}
-		p.Protected = append(p.Protected, l.Protected...)
-		p.Warned = append(p.Warned, l.Warned...)
-		p.Safe = append(p.Safe, l.Safe...)
-		p.Deny = append(p.Deny, l.Deny...)
-		p.Ask = append(p.Ask, l.Ask...)
-		p.Allow = append(p.Allow, l.Allow...)
+		p.Protected = patterns(open, "paths.protected", p.Protected, l.Protected)
+		p.Warned = patterns(open, "paths.warned", p.Warned, l.Warned)
+		p.Safe = patterns(open, "paths.safe", p.Safe, l.Safe)
+		p.Deny = rules(open, "rules.deny", p.Deny, l.Deny)
+		p.Ask = rules(open, "rules.ask", p.Ask, l.Ask)
+		p.Allow = rules(open, "rules.allow", p.Allow, l.Allow)
 		p.Warnings = append(p.Warnings, l.Warnings...)
+		if l.Scope == ScopeManaged {
+			for _, k := range l.Locked {
+				locks[k.Value] = k.Pos
+				p.Locked = append(p.Locked, k)
+			}
+		}
 	}
 	return p
 }
 
-func set[T any](dst *Setting[T], src *Setting[T]) {
-	if src != nil {
+type opener func(key string, value func() string, pos Pos) bool
+
+func scalar[T any](open opener, key string, dst *Setting[T], src *Setting[T]) {
+	if src == nil {
+		return
+	}
+	if open(key, func() string { return fmt.Sprint(src.Value) }, src.Pos) {
 		*dst = *src
 	}
+}
+
+func patterns(open opener, key string, dst, src []Pattern) []Pattern {
+	for _, x := range src {
+		if open(key, x.String, x.Pos) {
+			dst = append(dst, x)
+		}
+	}
+	return dst
+}
+
+func rules(open opener, key string, dst, src []Rule) []Rule {
+	for _, x := range src {
+		if open(key, x.String, x.Pos) {
+			dst = append(dst, x)
+		}
+	}
+	return dst
+}
+
+// CheckScope reports settings a layer may not make at its scope: only the
+// managed layer may lock keys or turn self-protection off.
+func CheckScope(l *Layer) error {
+	if l == nil || l.Scope == ScopeManaged {
+		return nil
+	}
+	var errs []error
+	for _, k := range l.Locked {
+		errs = append(errs, &Error{Pos: k.Pos, Field: "locked", Err: fmt.Errorf("%w: only the managed policy can lock keys (%s is a %s layer)", ErrBadValue, l.Name, l.Scope)})
+	}
+	if l.SelfProtection != nil {
+		errs = append(errs, &Error{Pos: l.SelfProtection.Pos, Field: "self_protection", Err: fmt.Errorf("%w: only the managed policy can turn self-protection off", ErrBadValue)})
+	}
+	return errors.Join(errs...)
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -40,8 +38,9 @@ type Dir struct {
 // Layer is one parsed and validated policy file. Pointer fields are nil when
 // the file does not set them, so layers can be merged (see [Merge]).
 type Layer struct {
-	Name string // the file's path, or EmbeddedName
-	Dir  string // the file's directory; "" for the embedded default
+	Name  string // the file's path, or EmbeddedName
+	Dir   string // the file's directory; "" for the embedded default
+	Scope Scope  // where the layer sits in the precedence order
 
 	Mode           *Setting[Mode]
 	AutoApprove    *Setting[bool]
@@ -49,6 +48,15 @@ type Layer struct {
 	OutsideRead    *Setting[Decision]
 	OutsideWrite   *Setting[Decision]
 	OnError        *Setting[Decision]
+	// HostSettings false stops safezone from reading Claude Code's
+	// permissions from the host's settings files.
+	HostSettings *Setting[bool]
+	// SelfProtection false turns off the protection of safezone's own
+	// configuration; only the managed layer may set it.
+	SelfProtection *Setting[bool]
+	// Locked lists the keys lower layers and flags may not change; only the
+	// managed layer may set it.
+	Locked []Setting[string]
 
 	AdditionalDirectories []Dir
 	Protected, Warned     []Pattern
@@ -58,32 +66,6 @@ type Layer struct {
 	// Warnings are problems that do not stop the policy from loading
 	// (duplicate entries, rules for tools safezone does not know).
 	Warnings []*Error
-}
-
-// Load reads and parses the policy file at path (see [Parse]). The file may
-// be at most [MaxFileSize] bytes.
-func Load(path string) (*Layer, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read policy: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read policy: %w", err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, &Error{Pos: Pos{File: path}, Err: fmt.Errorf("%w: policy file is over %d bytes", ErrBadValue, MaxFileSize)}
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
-	l, err := Parse(path, data)
-	if l != nil {
-		l.Dir = filepath.Dir(abs)
-	}
-	return l, err
 }
 
 // Parse decodes and validates one policy file, schema version 1 (core issue,
@@ -158,13 +140,16 @@ func parseDoc(name string, data []byte) (*yaml.Node, error) {
 // position. No type here has an UnmarshalYAML method, which would silently
 // turn KnownFields off below it.
 type rawFile struct {
-	Version     yaml.Node   `yaml:"version"`
-	Mode        yaml.Node   `yaml:"mode"`
-	AutoApprove yaml.Node   `yaml:"auto_approve"`
-	Sandbox     *rawSandbox `yaml:"sandbox"`
-	Paths       *rawPaths   `yaml:"paths"`
-	Rules       *rawRules   `yaml:"rules"`
-	OnError     yaml.Node   `yaml:"on_error"`
+	Version        yaml.Node   `yaml:"version"`
+	Mode           yaml.Node   `yaml:"mode"`
+	AutoApprove    yaml.Node   `yaml:"auto_approve"`
+	Sandbox        *rawSandbox `yaml:"sandbox"`
+	Paths          *rawPaths   `yaml:"paths"`
+	Rules          *rawRules   `yaml:"rules"`
+	OnError        yaml.Node   `yaml:"on_error"`
+	HostSettings   yaml.Node   `yaml:"host_settings"`
+	SelfProtection yaml.Node   `yaml:"self_protection"`
+	Locked         []yaml.Node `yaml:"locked"`
 }
 
 type rawSandbox struct {
@@ -186,13 +171,18 @@ type rawRules struct {
 	Allow []yaml.Node `yaml:"allow"`
 }
 
-// knownKeys names each mapping's keys for error messages, keyed by the Go
-// type name yaml.v3 reports.
-var knownKeys = map[string]struct{ field, keys string }{
-	"rawFile":    {"", "version, mode, auto_approve, sandbox, paths, rules, on_error"},
-	"rawSandbox": {"sandbox", "enabled, additional_directories, outside_read, outside_write"},
-	"rawPaths":   {"paths", "protected, warned, safe"},
-	"rawRules":   {"rules", "deny, ask, allow"},
+// knownKeys names a mapping's field path and keys for error messages, from
+// the Go type name yaml.v3 reports.
+func knownKeys(typ string) (field, keys string) {
+	switch typ {
+	case "rawSandbox":
+		return "sandbox", "enabled, additional_directories, outside_read, outside_write"
+	case "rawPaths":
+		return "paths", "protected, warned, safe"
+	case "rawRules":
+		return "rules", "deny, ask, allow"
+	}
+	return "", "version, mode, auto_approve, sandbox, paths, rules, on_error, host_settings, self_protection, locked"
 }
 
 // lineOf splits a yaml.v3 message "line N: text" into N and text.
@@ -251,9 +241,9 @@ func yamlError(name string, err error, doc ...*yaml.Node) error {
 			e.Line = line
 			e.Err = fmt.Errorf("%w: %s", ErrBadValue, text)
 			if key, typ, ok := unknownField(text); ok {
-				k := knownKeys[typ]
-				e.Field = k.field
-				e.Err = fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, key, k.keys)
+				field, keys := knownKeys(typ)
+				e.Field = field
+				e.Err = fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, key, keys)
 				if len(doc) > 0 {
 					e.Col = findKeyColumn(doc[0], key, e.Line)
 				}
@@ -386,6 +376,25 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 	}
 	if r.OnError.Kind != 0 {
 		p.l.OnError = p.decision(&r.OnError, "on_error", Deny, Ask)
+	}
+	if r.HostSettings.Kind != 0 {
+		p.l.HostSettings = p.boolean(&r.HostSettings, "host_settings")
+	}
+	if r.SelfProtection.Kind != 0 {
+		p.l.SelfProtection = p.boolean(&r.SelfProtection, "self_protection")
+	}
+	for i := range r.Locked {
+		n := &r.Locked[i]
+		field := fmt.Sprintf("locked[%d]", i)
+		k, ok := p.str(n, field)
+		if !ok {
+			continue
+		}
+		if !IsLockable(k) {
+			p.fail(n, field, fmt.Errorf("%w: %q cannot be locked (lockable: %s)", ErrBadValue, k, strings.Join(LockableKeys, ", ")))
+			continue
+		}
+		p.l.Locked = append(p.l.Locked, Setting[string]{Value: k, Pos: p.pos(n)})
 	}
 	if s := r.Sandbox; s != nil {
 		if s.Enabled.Kind != 0 {

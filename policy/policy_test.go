@@ -198,6 +198,10 @@ func TestCompileRule(t *testing.T) {
 	if !r.NamesTool("mcp__github__create_issue") || r.NamesTool("mcp__gitlab__x") {
 		t.Error("tool glob matching")
 	}
+	r, _, _ = CompileRule("mcp__github", Pos{})
+	if !r.NamesTool("mcp__github__create_issue") || r.NamesTool("mcp__githubx__a") || r.NamesTool("mcp__gitlab__x") {
+		t.Error(`"mcp__server" names every tool of the server, and only those`)
+	}
 }
 
 func TestDecision(t *testing.T) {

@@ -66,11 +66,17 @@ type Rule struct {
 func (r Rule) String() string { return r.Text }
 
 // NamesTool reports whether the rule's tool name (or tool-name glob) matches
-// tool. It says nothing about AnyAccess, which package classify applies to
-// targets of every tool.
+// tool. "mcp__server" also names every tool of that server, as in Claude
+// Code's permission rules ("MCP"). It says nothing about AnyAccess, which
+// package classify applies to targets of every tool.
 func (r Rule) NamesTool(tool string) bool {
-	ok, err := path.Match(r.Tool, tool)
-	return err == nil && ok
+	if ok, err := path.Match(r.Tool, tool); err == nil && ok {
+		return true
+	}
+	if server, ok := strings.CutPrefix(r.Tool, "mcp__"); ok && server != "" && !strings.Contains(server, "__") && !strings.ContainsAny(server, "*?[") {
+		return strings.HasPrefix(tool, r.Tool+"__")
+	}
+	return false
 }
 
 // CompileRule parses text ("Read(.env*)", "Bash(npm test)", "WebFetch").

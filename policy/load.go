@@ -1,0 +1,308 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// File names at the project root.
+const (
+	ProjectFile = ".safezone.yaml"
+	LocalFile   = ".safezone.local.yaml"
+)
+
+// SelfProtectionSource is the Pos.File of the patterns that protect
+// safezone's own configuration (see [SelfProtection]).
+const SelfProtectionSource = "self-protection"
+
+// Locations says where each layer's file is. Paths are absolute.
+type Locations struct {
+	ProjectRoot string
+	Home        string
+	// Managed is the managed policy: /etc/safezone/policy.yaml, or
+	// $SAFEZONE_MANAGED_POLICY.
+	Managed string
+	// User is $XDG_CONFIG_HOME/safezone/policy.yaml (default
+	// ~/.config/safezone/policy.yaml).
+	User string
+	// Files are the --policy files, in order; relative to the working
+	// directory.
+	Files []string
+	// ClaudeManaged is Claude Code's managed-settings.json; the files of
+	// managed-settings.d beside it are read too, in name order. On Linux
+	// /etc/claude-code/managed-settings.json, on macOS
+	// /Library/Application Support/ClaudeCode/managed-settings.json, or
+	// $SAFEZONE_CLAUDE_MANAGED_SETTINGS.
+	ClaudeManaged string
+	// Executable is safezone's own binary, protected like its
+	// configuration; empty if unknown.
+	Executable string
+}
+
+// DefaultLocations computes the standard locations from the environment
+// (getenv) for a project root and home directory.
+func DefaultLocations(getenv func(string) string, projectRoot, home string) Locations {
+	loc := Locations{ProjectRoot: projectRoot, Home: home}
+	loc.Managed = getenv("SAFEZONE_MANAGED_POLICY")
+	if loc.Managed == "" {
+		loc.Managed = "/etc/safezone/policy.yaml"
+	}
+	config := getenv("XDG_CONFIG_HOME")
+	if config == "" && home != "" {
+		config = filepath.Join(home, ".config")
+	}
+	if config != "" {
+		loc.User = filepath.Join(config, "safezone", "policy.yaml")
+	}
+	loc.ClaudeManaged = getenv("SAFEZONE_CLAUDE_MANAGED_SETTINGS")
+	if loc.ClaudeManaged == "" {
+		loc.ClaudeManaged = "/etc/claude-code/managed-settings.json"
+		if runtime.GOOS == "darwin" {
+			loc.ClaudeManaged = "/Library/Application Support/ClaudeCode/managed-settings.json"
+		}
+	}
+	return loc
+}
+
+// LoadLayers reads every policy layer, lowest precedence first (issue
+// "Policy layers"): managed, user, project (.safezone.yaml), local
+// (.safezone.local.yaml), each --policy file; the embedded default only when
+// none of these exists. Unless the merged host_settings is false, Claude
+// Code's settings follow (managed, user, project, local), contributing their
+// permission rules and additionalDirectories. Then, unless the managed layer
+// turns it off, the self-protection layer, and last the flags (which may be
+// nil).
+//
+// A missing --policy file is an error; a missing standard file is skipped.
+// Errors name the file; a layer setting what only the managed layer may is
+// an error too (see [CheckScope]).
+func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) {
+	var layers []*Layer
+	var errs []error
+	optional := []struct {
+		path  string
+		scope Scope
+	}{
+		{loc.Managed, ScopeManaged},
+		{loc.User, ScopeUser},
+		{join(loc.ProjectRoot, ProjectFile), ScopeProject},
+		{join(loc.ProjectRoot, LocalFile), ScopeLocal},
+	}
+	for _, o := range optional {
+		if o.path == "" {
+			continue
+		}
+		l, err := Load(o.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		l.Scope = o.scope
+		layers = append(layers, l)
+	}
+	for _, f := range loc.Files {
+		l, err := Load(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		l.Scope = ScopeFile
+		layers = append(layers, l)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if len(layers) == 0 {
+		l, err := Parse(EmbeddedName, embedded)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, l)
+	}
+	for _, l := range layers {
+		if err := CheckScope(l); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	merged := Merge(append(slices.Clone(layers), flags)...)
+	if merged.HostSettings.Value {
+		settings, err := loadClaudeLayers(loc)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, settings...)
+	}
+	if merged.SelfProtection.Value {
+		layers = append(layers, SelfProtection(loc, layers))
+	}
+	if flags != nil {
+		flags.Scope = ScopeFlags
+		layers = append(layers, flags)
+	}
+	return layers, nil
+}
+
+// Load reads and parses the policy file at path (see [Parse]). The file may
+// be at most [MaxFileSize] bytes. A file that does not exist is an error
+// satisfying errors.Is(err, fs.ErrNotExist).
+func Load(path string) (*Layer, error) {
+	data, err := readCapped(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read policy: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	l, err := Parse(path, data)
+	if l != nil {
+		l.Dir = filepath.Dir(abs)
+	}
+	return l, err
+}
+
+// claudeSettingsFiles lists Claude Code's settings files with their sources.
+func claudeSettingsFiles(loc Locations) []struct {
+	path string
+	src  ClaudeSource
+} {
+	type file = struct {
+		path string
+		src  ClaudeSource
+	}
+	var out []file
+	if loc.ClaudeManaged != "" {
+		dir := filepath.Dir(loc.ClaudeManaged)
+		managed := ClaudeSource{Scope: ScopeManaged, SlashBase: EscapeGlob(dir) + "/", DirBase: dir}
+		out = append(out, file{loc.ClaudeManaged, managed})
+		if more, err := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json")); err == nil {
+			slices.Sort(more)
+			for _, m := range more {
+				out = append(out, file{m, managed})
+			}
+		}
+	}
+	if loc.Home != "" {
+		user := ClaudeSource{Scope: ScopeUser, SlashBase: "~/.claude/", DirBase: loc.Home}
+		out = append(out, file{filepath.Join(loc.Home, ".claude", "settings.json"), user})
+	}
+	if loc.ProjectRoot != "" {
+		out = append(out,
+			file{filepath.Join(loc.ProjectRoot, ".claude", "settings.json"), ClaudeSource{Scope: ScopeProject, SlashBase: "./"}},
+			file{filepath.Join(loc.ProjectRoot, ".claude", "settings.local.json"), ClaudeSource{Scope: ScopeLocal, SlashBase: "./"}})
+	}
+	return out
+}
+
+func loadClaudeLayers(loc Locations) ([]*Layer, error) {
+	var out []*Layer
+	var errs []error
+	for _, f := range claudeSettingsFiles(loc) {
+		l, err := LoadClaudeSettings(f.path, f.src)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if l != nil && (len(l.Deny)+len(l.Ask)+len(l.Allow)+len(l.AdditionalDirectories) > 0 || len(l.Warnings) > 0) {
+			out = append(out, l)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// SelfProtection returns the layer that protects safezone's own
+// configuration from writes (issue "Policy layers", "Self-protection"):
+// every policy layer file, loaded or only possible (an agent could create
+// .safezone.local.yaml to loosen the policy), Claude Code's settings files
+// (where the hook is registered), the other hosts' hook configurations,
+// hooks.json, and the safezone binary itself. Only the managed layer can
+// turn it off (self_protection: false).
+func SelfProtection(loc Locations, layers []*Layer) *Layer {
+	l := &Layer{Name: SelfProtectionSource, Scope: ScopeBuiltin}
+	pos := Pos{File: SelfProtectionSource}
+	seen := map[string]bool{}
+	add := func(text string) {
+		if text == "" || seen[text] {
+			return
+		}
+		seen[text] = true
+		if p, err := CompilePattern(text, pos); err == nil {
+			l.Protected = append(l.Protected, p)
+		}
+	}
+	addAbs := func(path string) {
+		if path == "" || !filepath.IsAbs(path) {
+			return
+		}
+		add(EscapeGlob(filepath.ToSlash(filepath.Clean(path))))
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			add(EscapeGlob(filepath.ToSlash(real)))
+		}
+	}
+	// Relative to the project root, whatever spelling reaches it.
+	for _, rel := range []string{
+		ProjectFile, LocalFile, ".claude/settings.json", ".claude/settings.local.json",
+		"hooks.json", "hooks/hooks.json", ".codex/hooks.json", ".gemini/settings.json",
+		".github/hooks/safezone.json", ".cursor/hooks.json",
+	} {
+		add("./" + rel)
+	}
+	for _, rel := range []string{
+		".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json",
+		".gemini/settings.json", ".cursor/hooks.json",
+	} {
+		add("~/" + rel)
+	}
+	addAbs(loc.Managed)
+	addAbs(loc.User)
+	for _, f := range loc.Files {
+		if abs, err := filepath.Abs(f); err == nil {
+			addAbs(abs)
+		}
+	}
+	if loc.ClaudeManaged != "" {
+		addAbs(loc.ClaudeManaged)
+		addAbs(filepath.Join(filepath.Dir(loc.ClaudeManaged), "managed-settings.d"))
+	}
+	for _, x := range layers {
+		if filepath.IsAbs(x.Name) {
+			addAbs(x.Name)
+		}
+	}
+	addAbs(loc.Executable)
+	return l
+}
+
+func join(dir, name string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, name)
+}
+
+// EscapeGlob quotes every glob metacharacter in a literal path, so that it
+// can be used in, or joined to, a pattern.
+func EscapeGlob(s string) string {
+	if !strings.ContainsAny(s, `*?[]{}\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

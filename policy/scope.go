@@ -1,0 +1,41 @@
+package policy
+
+import "slices"
+
+// Scope places a layer in the precedence order, lowest first (issue "Policy
+// layers"): the embedded default (only when no policy file exists), managed,
+// user, project, local, each --policy file, then the flags. Claude Code's
+// settings files contribute rules and directories at the scope of the level
+// they come from.
+type Scope uint8
+
+const (
+	ScopeDefault Scope = iota // the embedded policy.example.yaml
+	ScopeManaged              // /etc/safezone/policy.yaml (SAFEZONE_MANAGED_POLICY)
+	ScopeUser                 // $XDG_CONFIG_HOME/safezone/policy.yaml
+	ScopeProject              // .safezone.yaml at the project root
+	ScopeLocal                // .safezone.local.yaml at the project root
+	ScopeFile                 // a --policy FILE
+	ScopeFlags                // -r, -w, -y, --no-sandbox, --agi, --add-dir
+	ScopeBuiltin              // self-protection, added by safezone itself
+)
+
+var scopeNames = [...]string{"default", "managed", "user", "project", "local", "file", "flags", "builtin"}
+
+func (s Scope) String() string {
+	if int(s) < len(scopeNames) {
+		return scopeNames[s]
+	}
+	return "unknown"
+}
+
+// LockableKeys are the keys a managed policy may list under locked.
+var LockableKeys = []string{
+	"mode", "auto_approve", "on_error", "host_settings",
+	"sandbox.enabled", "sandbox.additional_directories", "sandbox.outside_read", "sandbox.outside_write",
+	"paths.protected", "paths.warned", "paths.safe",
+	"rules.deny", "rules.ask", "rules.allow",
+}
+
+// IsLockable reports whether key may be listed under locked.
+func IsLockable(key string) bool { return slices.Contains(LockableKeys, key) }
