@@ -110,6 +110,8 @@ type decider struct {
 	roots   []Root
 	anchors anchors
 	globs   globCache
+	// resolved caches resolvedPattern.
+	resolved map[*policy.Pattern][]string
 }
 
 // Decide judges one call against a policy (see the decision table in the
@@ -522,7 +524,52 @@ func (d *decider) anyView(p *policy.Pattern, t *Target) (string, bool) {
 			return v, true
 		}
 	}
+	if p.Resolve && t.Access == policy.Write {
+		for _, rp := range d.resolvedPattern(p) {
+			for _, v := range t.views() {
+				if within(rp, v) {
+					return v, true
+				}
+			}
+		}
+	}
 	return "", false
+}
+
+// resolvedPattern returns where the literal path of a Resolve pattern leads
+// when that differs from the path itself (a symlinked file or directory), for
+// every spelling of its anchor. It is computed once per decision, on the
+// memoised file-system view; a path that cannot be resolved adds nothing
+// (the pattern still matches the path as written).
+func (d *decider) resolvedPattern(p *policy.Pattern) []string {
+	if out, ok := d.resolved[p]; ok {
+		return out
+	}
+	lit := unescape(p.Glob)
+	var cands []string
+	switch p.Anchor {
+	case policy.Absolute:
+		cands = []string{lit}
+	case policy.ProjectRoot, policy.Home:
+		bases := d.anchors.project
+		if p.Anchor == policy.Home {
+			bases = d.anchors.home
+		}
+		for _, b := range bases {
+			cands = append(cands, strings.TrimSuffix(b, "/")+"/"+lit)
+		}
+	}
+	var out []string
+	for _, c := range cands {
+		if res, err := Resolve(d.fsys, c); err == nil && res.Path != path.Clean(c) {
+			out = append(out, res.Path)
+		}
+	}
+	if d.resolved == nil {
+		d.resolved = map[*policy.Pattern][]string{}
+	}
+	d.resolved[p] = out
+	return out
 }
 
 // allViewsSafe reports whether every view of t is in a safe path.

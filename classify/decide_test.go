@@ -361,3 +361,24 @@ func TestExplainLists(t *testing.T) {
 		t.Errorf("text trace:\n%s", e.Text())
 	}
 }
+
+// TestSelfProtectionFollowsSymlinks: a self-protected path that is a
+// symlink (a dotfile manager's ~/.config/safezone) also protects the file
+// it resolves to.
+func TestSelfProtectionFollowsSymlinks(t *testing.T) {
+	fsys := makefs(append(append([]string{}, baseFS...),
+		"home/dotfiles/safezone/policy.yaml", "home/.config => dotfiles", "proj/.safezone.yaml => /home/dotfiles/proj.yaml")...)
+	loc := policy.Locations{ProjectRoot: "/proj", Home: "/home", User: "/home/.config/safezone/policy.yaml"}
+	pol := policy.Merge(mustLayer(t, "ref.yaml", refPolicy), policy.SelfProtection(loc, nil))
+	for _, p := range []string{"/home/dotfiles/safezone/policy.yaml", "/home/dotfiles/proj.yaml", "/home/.config/safezone/policy.yaml", "/proj/.safezone.yaml"} {
+		in := `{"tool_name":"Write","cwd":"/proj","permission_mode":"bypassPermissions","tool_input":{"file_path":"` + p + `","content":"x"}}`
+		call, err := hookio.DecodeClaude([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Decide(call, pol, Env{ProjectDir: "/proj", Home: "/home"}, fsys)
+		if r.Decision != policy.Deny || r.Row != RowProtected {
+			t.Errorf("write %s: %s (row %d): %s", p, r.Decision, r.Row, r.Reason)
+		}
+	}
+}

@@ -198,15 +198,17 @@ func TestKernelPlaceOracle(t *testing.T) {
 }
 
 // BenchmarkDecide measures one decision under the example policy (the
-// embedded default), on a real file system, input already decoded (see
-// hookio's BenchmarkDecodeClaude). Target: under 50 µs.
+// embedded default) plus self-protection, on a real file system, input
+// already decoded (see hookio's BenchmarkDecodeClaude). Target: under 50 µs.
 func BenchmarkDecide(b *testing.B) {
 	l, err := policy.Parse("policy.example.yaml", mustRead(b, "../policy.example.yaml"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	pol := policy.Merge(l)
 	dir := fuzzTree(b)
+	loc := policy.Locations{ProjectRoot: dir + "/proj", Home: dir + "/outside", Managed: "/etc/safezone/policy.yaml",
+		User: dir + "/outside/.config/safezone/policy.yaml", ClaudeManaged: "/etc/claude-code/managed-settings.json"}
+	pol := policy.Merge(l, policy.SelfProtection(loc, nil))
 	fsys := os.DirFS("/").(fs.ReadLinkFS)
 	env := Env{ProjectDir: dir + "/proj", Home: dir + "/outside", Today: "2026-11-22"}
 	inputs := map[string]string{

@@ -226,7 +226,8 @@ func loadClaudeLayers(loc Locations) ([]*Layer, error) {
 // every policy layer file, loaded or only possible (an agent could create
 // .safezone.local.yaml to loosen the policy), Claude Code's settings files
 // (where the hook is registered), the other hosts' hook configurations,
-// hooks.json, and the safezone binary itself. Only the managed layer can
+// hooks.json, and the safezone binary itself. Each pattern also covers
+// where its path resolves to (Pattern.Resolve). Only the managed layer can
 // turn it off (self_protection: false).
 func SelfProtection(loc Locations, layers []*Layer) *Layer {
 	l := &Layer{Name: SelfProtectionSource, Scope: ScopeBuiltin}
@@ -238,16 +239,13 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 		}
 		seen[text] = true
 		if p, err := CompilePattern(text, pos); err == nil {
+			p.Resolve = true
 			l.Protected = append(l.Protected, p)
 		}
 	}
 	addAbs := func(path string) {
-		if path == "" || !filepath.IsAbs(path) {
-			return
-		}
-		add(EscapeGlob(filepath.ToSlash(filepath.Clean(path))))
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			add(EscapeGlob(filepath.ToSlash(real)))
+		if path != "" && filepath.IsAbs(path) {
+			add(EscapeGlob(filepath.ToSlash(filepath.Clean(path))))
 		}
 	}
 	// Relative to the project root, whatever spelling reaches it.

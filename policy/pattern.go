@@ -53,6 +53,11 @@ type Pattern struct {
 	Pos    Pos
 	Anchor Anchor
 	Glob   string // see Anchor for its form
+	// Resolve marks a pattern naming one literal path (no wildcards) that
+	// also covers where that path resolves to: a write to the file behind a
+	// symlinked ~/.config/safezone/policy.yaml is a write to the policy.
+	// Package classify resolves it, lazily, for write targets.
+	Resolve bool
 }
 
 func (p Pattern) String() string { return p.Text }
