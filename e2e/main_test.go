@@ -52,8 +52,9 @@ func TestMain(m *testing.M) {
 }
 
 // prepare finds Claude Code and builds the two safezone binaries into dir.
-// A missing Claude Code is not an error: it sets s.skip, and every test
-// skips with that message.
+// A Claude Code missing from the default place is not an error: it sets
+// s.skip, and every test skips with that message. One named by
+// SAFEZONE_E2E_CLAUDE that does not run is an error.
 func prepare(s *setup, dir string) error {
 	v, err := os.ReadFile("claude-code-version")
 	if err != nil {
@@ -61,11 +62,15 @@ func prepare(s *setup, dir string) error {
 	}
 	s.pinned = strings.TrimSpace(string(v))
 	s.claude = os.Getenv(envClaude)
-	if s.claude == "" {
+	explicit := s.claude != ""
+	if !explicit {
 		s.claude = filepath.Join(cacheDir(), "claude-"+s.pinned, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")
 	}
 	out, err := exec.Command(s.claude, "--version").Output()
-	if err != nil {
+	switch {
+	case err != nil && explicit:
+		return fmt.Errorf("%s=%s does not run: %v", envClaude, s.claude, err)
+	case err != nil:
 		s.skip = fmt.Sprintf("Claude Code %s not found at %s (%v); scripts/e2e installs it, or set %s", s.pinned, s.claude, err, envClaude)
 		return nil
 	}
