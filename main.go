@@ -87,6 +87,8 @@ const usage = `Usage:
     safezone [flags] < input.json               run as the PreToolUse hook
     safezone explain [--json] [flags] < input.json
                                                 show how a call is decided
+    safezone validate [FILE...]                 check policy and settings files
+    safezone policy [--json] [flags]            show the effective policy
     safezone version
 
 Options:
@@ -148,6 +150,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 		case "explain":
 			out.explain = true
 			args = args[1:]
+		case "validate":
+			return cmdValidate(args[1:], stdout, stderr, sys)
+		case "policy":
+			return cmdPolicy(args[1:], stdout, stderr, sys)
 		}
 	}
 	opts, err := parseFlags(args, out.explain)

@@ -59,3 +59,15 @@ var (
 	ErrDuplicate   = errors.New("duplicate entry")
 	ErrUnknownTool = errors.New("unknown tool")
 )
+
+// Problems is the error Parse returns for a policy it refuses: every error
+// and, for `safezone validate`, the warnings found on the way. Its text lists
+// the errors only; errors.Is and errors.As see each error.
+type Problems struct {
+	Errors   []error
+	Warnings []*Error
+}
+
+func (p *Problems) Error() string { return errors.Join(p.Errors...).Error() }
+
+func (p *Problems) Unwrap() []error { return p.Errors }

@@ -172,35 +172,37 @@ func Load(path string) (*Layer, error) {
 	return l, err
 }
 
-// claudeSettingsFiles lists Claude Code's settings files with their sources.
-func claudeSettingsFiles(loc Locations) []struct {
-	path string
-	src  ClaudeSource
-} {
-	type file = struct {
-		path string
-		src  ClaudeSource
-	}
-	var out []file
+// SettingsFile is one Claude Code settings file and how to read it.
+type SettingsFile struct {
+	Path   string
+	Source ClaudeSource
+}
+
+// ClaudeSettingsFiles lists Claude Code's settings files, lowest precedence
+// first (settings reference, "Settings files"): managed-settings.json and
+// managed-settings.d/*.json, ~/.claude/settings.json, then the project's
+// .claude/settings.json and .claude/settings.local.json.
+func ClaudeSettingsFiles(loc Locations) []SettingsFile {
+	var out []SettingsFile
 	if loc.ClaudeManaged != "" {
 		dir := filepath.Dir(loc.ClaudeManaged)
 		managed := ClaudeSource{Scope: ScopeManaged, SlashBase: EscapeGlob(dir) + "/", DirBase: dir}
-		out = append(out, file{loc.ClaudeManaged, managed})
+		out = append(out, SettingsFile{loc.ClaudeManaged, managed})
 		if more, err := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json")); err == nil {
 			slices.Sort(more)
 			for _, m := range more {
-				out = append(out, file{m, managed})
+				out = append(out, SettingsFile{m, managed})
 			}
 		}
 	}
 	if loc.Home != "" {
 		user := ClaudeSource{Scope: ScopeUser, SlashBase: "~/.claude/", DirBase: loc.Home}
-		out = append(out, file{filepath.Join(loc.Home, ".claude", "settings.json"), user})
+		out = append(out, SettingsFile{filepath.Join(loc.Home, ".claude", "settings.json"), user})
 	}
 	if loc.ProjectRoot != "" {
 		out = append(out,
-			file{filepath.Join(loc.ProjectRoot, ".claude", "settings.json"), ClaudeSource{Scope: ScopeProject, SlashBase: "./"}},
-			file{filepath.Join(loc.ProjectRoot, ".claude", "settings.local.json"), ClaudeSource{Scope: ScopeLocal, SlashBase: "./"}})
+			SettingsFile{filepath.Join(loc.ProjectRoot, ".claude", "settings.json"), ClaudeSource{Scope: ScopeProject, SlashBase: "./"}},
+			SettingsFile{filepath.Join(loc.ProjectRoot, ".claude", "settings.local.json"), ClaudeSource{Scope: ScopeLocal, SlashBase: "./"}})
 	}
 	return out
 }
@@ -208,8 +210,8 @@ func claudeSettingsFiles(loc Locations) []struct {
 func loadClaudeLayers(loc Locations) ([]*Layer, error) {
 	var out []*Layer
 	var errs []error
-	for _, f := range claudeSettingsFiles(loc) {
-		l, err := LoadClaudeSettings(f.path, f.src)
+	for _, f := range ClaudeSettingsFiles(loc) {
+		l, err := LoadClaudeSettings(f.Path, f.Source)
 		if err != nil {
 			errs = append(errs, err)
 			continue

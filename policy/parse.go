@@ -89,7 +89,7 @@ func Parse(name string, data []byte) (*Layer, error) {
 		}
 		p.file(&raw, nil)
 		if len(p.errs) > 0 {
-			return nil, errors.Join(p.errs...)
+			return nil, &Problems{Errors: p.errs, Warnings: p.l.Warnings}
 		}
 		return p.l, nil
 	}
@@ -105,7 +105,7 @@ func Parse(name string, data []byte) (*Layer, error) {
 	if yaml.Unmarshal(data, &raw) == nil {
 		p.file(&raw, doc)
 	}
-	return nil, errors.Join(p.errs...)
+	return nil, &Problems{Errors: p.errs, Warnings: p.l.Warnings}
 }
 
 // parseDoc parses data as one YAML document whose top level is a mapping,

@@ -105,6 +105,11 @@ func CompileRule(text string, pos Pos) (Rule, error, error) {
 	var warn error
 	if !strings.ContainsAny(tool, "*?[") && !isBuiltin(tool) && !strings.HasPrefix(tool, "mcp__") {
 		warn = fmt.Errorf("%w: %q is not a tool safezone knows; the rule only matches a call of a tool named exactly %q", ErrUnknownTool, tool, tool)
+		for _, b := range BuiltinTools {
+			if strings.EqualFold(b, tool) {
+				warn = fmt.Errorf("%w: %q is not a tool safezone knows (tool names are case-sensitive: did you mean %q?)", ErrUnknownTool, tool, b)
+			}
+		}
 	}
 	if !hasSpec || spec == "*" || (spec == "" && hasSpec) {
 		// "Bash", "Bash()" and "Bash(*)" all match every call of the tool.

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"safezone/policy"
+)
+
+const policyUsage = `Usage:
+    safezone policy [--json] [flags]
+
+Prints the effective policy for the project (CLAUDE_PROJECT_DIR, else the
+working directory): every layer merged, each value and entry with the file and
+line it comes from, the keys the managed policy locked and the values a lock
+kept out. The hook's flags (-r, -y, --policy FILE, ...) apply as they would
+to a call. Exit status 0, or 1 when the policy cannot be loaded.
+`
+
+// entry is one line of `safezone policy`: a key, a value and its origin.
+type entry struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+// effective is `safezone policy --json`.
+type effective struct {
+	Layers   []string `json:"layers"`
+	Entries  []entry  `json:"entries"`
+	Locked   []entry  `json:"locked,omitempty"`
+	Ignored  []string `json:"ignored,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
+	jsonOut := false
+	var rest []string
+	for _, a := range args {
+		switch a {
+		case "--json":
+			jsonOut = true
+		case "-h", "--help":
+			fmt.Fprint(stdout, policyUsage)
+			return 0
+		default:
+			rest = append(rest, a)
+		}
+	}
+	opts, err := parseFlags(rest, false)
+	if err != nil || opts == nil {
+		if err == nil {
+			err = errors.New("--version is not a policy flag")
+		}
+		fmt.Fprintf(stderr, "safezone: policy: %v\n%s", err, policyUsage)
+		return 2
+	}
+	root := sys.getenv("CLAUDE_PROJECT_DIR")
+	if root == "" {
+		root, _ = sys.getwd()
+	}
+	p, err := loadPolicy(opts, root, sys)
+	if err != nil {
+		fmt.Fprintf(stderr, "safezone: policy: %v\n", err)
+		return 1
+	}
+	e := describe(p)
+	if jsonOut {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		enc.Encode(e)
+		stdout.Write(buf.Bytes())
+		return 0
+	}
+	fmt.Fprintf(stdout, "# layers, lowest precedence first: %s\n", strings.Join(e.Layers, ", "))
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, x := range e.Entries {
+		fmt.Fprintf(tw, "%s\t%s: %s\n", x.Source, x.Key, x.Value)
+	}
+	for _, x := range e.Locked {
+		fmt.Fprintf(tw, "%s\tlocked: %s\n", x.Source, x.Value)
+	}
+	tw.Flush()
+	for _, x := range e.Ignored {
+		fmt.Fprintf(stdout, "# ignored: %s\n", x)
+	}
+	for _, x := range e.Warnings {
+		fmt.Fprintf(stdout, "# warning: %s\n", x)
+	}
+	return 0
+}
+
+// describe lists the effective policy in the order of the schema.
+func describe(p *policy.Policy) effective {
+	e := effective{Layers: p.Sources}
+	add := func(key, value string, pos policy.Pos) {
+		e.Entries = append(e.Entries, entry{Key: key, Value: value, Source: pos.String()})
+	}
+	add("mode", p.Mode.Value.String(), p.Mode.Pos)
+	add("auto_approve", fmt.Sprint(p.AutoApprove.Value), p.AutoApprove.Pos)
+	add("sandbox.enabled", fmt.Sprint(p.SandboxEnabled.Value), p.SandboxEnabled.Pos)
+	add("sandbox.outside_read", p.OutsideRead.Value.String(), p.OutsideRead.Pos)
+	add("sandbox.outside_write", p.OutsideWrite.Value.String(), p.OutsideWrite.Pos)
+	add("on_error", p.OnError.Value.String(), p.OnError.Pos)
+	add("host_settings", fmt.Sprint(p.HostSettings.Value), p.HostSettings.Pos)
+	add("self_protection", fmt.Sprint(p.SelfProtection.Value), p.SelfProtection.Pos)
+	for _, d := range p.AdditionalDirectories {
+		v := d.Path
+		if d.Base != "" && !strings.HasPrefix(d.Path, "/") && !strings.HasPrefix(d.Path, "~") {
+			v += " (relative to " + d.Base + ")"
+		}
+		add("sandbox.additional_directories", v, d.Pos)
+	}
+	for _, c := range []struct {
+		key string
+		ps  []policy.Pattern
+	}{{"paths.protected", p.Protected}, {"paths.warned", p.Warned}, {"paths.safe", p.Safe}} {
+		for _, x := range c.ps {
+			add(c.key, x.Text, x.Pos)
+		}
+	}
+	for _, c := range []struct {
+		key string
+		rs  []policy.Rule
+	}{{"rules.deny", p.Deny}, {"rules.ask", p.Ask}, {"rules.allow", p.Allow}} {
+		for _, x := range c.rs {
+			add(c.key, x.Text, x.Pos)
+		}
+	}
+	for _, k := range p.Locked {
+		e.Locked = append(e.Locked, entry{Key: "locked", Value: k.Value, Source: k.Pos.String()})
+	}
+	for _, ig := range p.Ignored {
+		e.Ignored = append(e.Ignored, ig.String())
+	}
+	for _, w := range p.Warnings {
+		e.Warnings = append(e.Warnings, w.Error())
+	}
+	return e
+}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/spf13/pflag"
+
+	"safezone/policy"
+)
+
+const validateUsage = `Usage:
+    safezone validate [FILE...]
+
+Checks policy files (YAML) and Claude Code settings files (.json): the strict
+schema, globs, rule syntax, rules for tools safezone does not know, allow
+rules that can never fire because a deny rule always wins, and the flags and
+onFailure setting of every safezone hook registered in the settings. Without
+FILE it checks every layer found for the project (CLAUDE_PROJECT_DIR, else
+the working directory): managed, user, project and local policies, and
+Claude Code's managed, user, project and local settings.
+
+Each problem is printed as file:line:col: field: message; warnings say
+"warning:". The exit status is 1 when there is an error, else 0.
+`
+
+// finding is one problem validate reports.
+type finding struct {
+	file    string
+	line    int
+	col     int
+	field   string
+	msg     string
+	warning bool
+}
+
+func (f finding) String() string {
+	loc := f.file
+	if f.line > 0 {
+		loc += fmt.Sprintf(":%d", f.line)
+		if f.col > 0 {
+			loc += fmt.Sprintf(":%d", f.col)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(loc + ": ")
+	if f.field != "" {
+		b.WriteString(f.field + ": ")
+	}
+	if f.warning {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(f.msg)
+	return b.String()
+}
+
+// findings turns a (possibly joined) error into findings, one per problem.
+func findings(err error, warning bool) []finding {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []finding
+		for _, e := range j.Unwrap() {
+			out = append(out, findings(e, warning)...)
+		}
+		if p, ok := err.(*policy.Problems); ok {
+			for _, w := range p.Warnings {
+				out = append(out, findings(w, true)...)
+			}
+		}
+		return out
+	}
+	var pe *policy.Error
+	if errors.As(err, &pe) {
+		return []finding{{file: pe.File, line: pe.Line, col: pe.Col, field: pe.Field, msg: pe.Err.Error(), warning: warning}}
+	}
+	return []finding{{msg: err.Error(), warning: warning}}
+}
+
+// validated is one file validate looked at.
+type validated struct {
+	path  string
+	layer *policy.Layer
+}
+
+func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
+	fs := pflag.NewFlagSet("safezone validate", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, validateUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "safezone: validate: %v\n%s", err, validateUsage)
+		return 2
+	}
+	root := sys.getenv("CLAUDE_PROJECT_DIR")
+	if root == "" {
+		root, _ = sys.getwd()
+	}
+	loc := policy.DefaultLocations(sys.getenv, root, sys.getenv("HOME"))
+
+	type file struct {
+		path   string
+		scope  policy.Scope
+		claude *policy.ClaudeSource
+	}
+	var files []file
+	if fs.NArg() > 0 {
+		for _, f := range fs.Args() {
+			if strings.HasSuffix(f, ".json") {
+				files = append(files, file{f, policy.ScopeProject, &policy.ClaudeSource{Scope: policy.ScopeProject, SlashBase: "./"}})
+			} else {
+				files = append(files, file{path: f, scope: policy.ScopeFile})
+			}
+		}
+	} else {
+		for _, f := range []file{
+			{path: loc.Managed, scope: policy.ScopeManaged},
+			{path: loc.User, scope: policy.ScopeUser},
+			{path: filepath.Join(root, policy.ProjectFile), scope: policy.ScopeProject},
+			{path: filepath.Join(root, policy.LocalFile), scope: policy.ScopeLocal},
+		} {
+			if _, err := os.Stat(f.path); err == nil {
+				files = append(files, f)
+			}
+		}
+		for _, s := range policy.ClaudeSettingsFiles(loc) {
+			if _, err := os.Stat(s.Path); err == nil {
+				src := s.Source
+				files = append(files, file{path: s.Path, scope: src.Scope, claude: &src})
+			}
+		}
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stdout, "no policy or settings file found for %s; the embedded default applies (see safezone policy)\n", root)
+		return 0
+	}
+
+	var all []finding
+	var layers []validated
+	for _, f := range files {
+		var l *policy.Layer
+		var err error
+		if f.claude != nil {
+			l, err = policy.LoadClaudeSettings(f.path, *f.claude)
+			if err == nil && l == nil {
+				err = fmt.Errorf("%s: no such file", f.path)
+			}
+			all = append(all, hookRegistrations(f.path)...)
+		} else {
+			l, err = policy.Load(f.path)
+			if l != nil {
+				l.Scope = f.scope
+				if fs.NArg() == 0 {
+					err = errors.Join(err, policy.CheckScope(l))
+				}
+			}
+		}
+		all = append(all, findings(err, false)...)
+		if l != nil {
+			for _, w := range l.Warnings {
+				all = append(all, findings(w, true)...)
+			}
+			layers = append(layers, validated{f.path, l})
+		}
+	}
+	all = append(all, shadowedAllows(layers)...)
+	// Each file's problems in the order of its lines; files in the order
+	// they were checked.
+	order := map[string]int{}
+	for i, f := range files {
+		order[f.path] = i
+	}
+	slices.SortStableFunc(all, func(a, b finding) int {
+		return cmp.Or(cmp.Compare(order[a.file], order[b.file]), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
+	})
+
+	errs, warns := 0, 0
+	for _, f := range all {
+		fmt.Fprintln(stdout, f)
+		if f.warning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	fmt.Fprintf(stdout, "%d error%s, %d warning%s in %d file%s\n", errs, plural(errs), warns, plural(warns), len(files), plural(len(files)))
+	if errs > 0 {
+		return 1
+	}
+	return 0
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// shadowedAllows finds allow rules that can never fire because a deny rule
+// (in any layer: a deny always wins) covers every call they match.
+func shadowedAllows(layers []validated) []finding {
+	var denies []policy.Rule
+	for _, v := range layers {
+		denies = append(denies, v.layer.Deny...)
+	}
+	var out []finding
+	for _, v := range layers {
+		for i, a := range v.layer.Allow {
+			for _, d := range denies {
+				if covers(d, a) {
+					out = append(out, finding{file: a.Pos.File, line: a.Pos.Line, col: a.Pos.Col, field: fmt.Sprintf("rules.allow[%d]", i), warning: true,
+						msg: fmt.Sprintf("%q can never fire: deny rule %q (%s) matches everything it does, and a deny always wins", a.Text, d.Text, d.Pos)})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// covers reports whether deny rule d matches every call that allow rule a
+// matches. It is conservative: it answers true only when that is sure.
+func covers(d, a policy.Rule) bool {
+	switch {
+	case d.Kind == policy.RuleTool:
+		// A bare tool or tool glob covers every rule for the tools it names.
+		return !strings.ContainsAny(a.Tool, "*?[") && d.NamesTool(a.Tool) && !d.AnyAccess
+	case d.Kind == policy.RulePath && a.Kind == policy.RulePath:
+		sameTools := d.Tool == a.Tool || (d.AnyAccess && (d.Access == a.Access || d.Access == policy.Read))
+		return sameTools && patternCovers(d.Path, a.Path)
+	case d.Kind == policy.RuleCommand && a.Kind == policy.RuleCommand && d.Tool == a.Tool:
+		// "Bash(npm *)" and "Bash(npm:*)" cover "Bash(npm test)" and
+		// "Bash(npm test:*)"; anything subtler is not reported.
+		prefix, ok := strings.CutSuffix(d.Command, " *")
+		if d.Prefix {
+			prefix, ok = d.Command, true
+		}
+		return (d.Command == a.Command && d.Prefix == a.Prefix) || (ok && strings.HasPrefix(a.Command, prefix+" "))
+	}
+	return false
+}
+
+// patternCovers reports whether every path pattern a matches is matched by
+// d (or lies below a directory d matches), reading a's wildcards as literal
+// text: true when d's glob matches a's glob as a string.
+func patternCovers(d, a policy.Pattern) bool {
+	match := func(s string) bool { ok, _ := doublestar.Match(d.Glob, s); return ok }
+	switch {
+	case d.Anchor == policy.AnyDepth:
+		for _, el := range strings.Split(a.Glob, "/") {
+			if el != "" && el != "**" && match(el) {
+				return true
+			}
+		}
+	case d.Anchor == a.Anchor:
+		els := strings.Split(a.Glob, "/")
+		for i := range els {
+			if match(strings.Join(els[:i+1], "/")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hookRegistrations checks the safezone hooks registered in a Claude Code
+// settings file: their flags must parse, and their entry should fail closed.
+func hookRegistrations(path string) []finding {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command   string `json:"command"`
+				OnFailure string `json:"onFailure"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return nil // reported by the settings parser
+	}
+	var out []finding
+	for i, group := range s.Hooks["PreToolUse"] {
+		for j, h := range group.Hooks {
+			words := strings.Fields(h.Command)
+			if len(words) == 0 || filepath.Base(words[0]) != "safezone" {
+				continue
+			}
+			field := fmt.Sprintf("hooks.PreToolUse[%d].hooks[%d]", i, j)
+			args := words[1:]
+			if len(args) > 0 && args[0] == "explain" {
+				out = append(out, finding{file: path, field: field, msg: "the hook runs `safezone explain`, which prints a trace, not a decision"})
+				continue
+			}
+			if _, err := parseFlags(args, false); err != nil {
+				out = append(out, finding{file: path, field: field, msg: fmt.Sprintf("command %q: %v: every call would be denied", h.Command, err)})
+			}
+			if h.OnFailure != "block" {
+				out = append(out, finding{file: path, field: field, warning: true,
+					msg: `no "onFailure": "block": if safezone cannot run (missing, killed, timed out), Claude Code runs the tool anyway`})
+			}
+		}
+	}
+	return out
+}
