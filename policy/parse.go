@@ -442,31 +442,20 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 }
 
 func (p *parser) patterns(ns []yaml.Node, field string) []Pattern {
-	var out []Pattern
-	seen := map[string]bool{}
-	for i := range ns {
-		n := &ns[i]
-		f := fmt.Sprintf("%s[%d]", field, i)
-		v, ok := p.str(n, f)
-		if !ok {
-			continue
-		}
-		pat, err := CompilePattern(v, p.pos(n))
-		if err != nil {
-			p.fail(n, f, err)
-			continue
-		}
-		if seen[v] {
-			p.warn(n, f, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
-		}
-		seen[v] = true
-		out = append(out, pat)
-	}
-	return out
+	return compileList(p, ns, field, func(v string, pos Pos) (Pattern, error, error) {
+		pat, err := CompilePattern(v, pos)
+		return pat, err, nil
+	})
 }
 
 func (p *parser) rules(ns []yaml.Node, field string) []Rule {
-	var out []Rule
+	return compileList(p, ns, field, CompileRule)
+}
+
+// compileList compiles a list of strings, reporting each bad entry (and
+// duplicates, as warnings) at its position.
+func compileList[T any](p *parser, ns []yaml.Node, field string, compile func(string, Pos) (T, error, error)) []T {
+	var out []T
 	seen := map[string]bool{}
 	for i := range ns {
 		n := &ns[i]
@@ -475,7 +464,7 @@ func (p *parser) rules(ns []yaml.Node, field string) []Rule {
 		if !ok {
 			continue
 		}
-		r, err, warn := CompileRule(v, p.pos(n))
+		x, err, warn := compile(v, p.pos(n))
 		if err != nil {
 			p.fail(n, f, err)
 			continue
@@ -487,7 +476,7 @@ func (p *parser) rules(ns []yaml.Node, field string) []Rule {
 			p.warn(n, f, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
 		}
 		seen[v] = true
-		out = append(out, r)
+		out = append(out, x)
 	}
 	return out
 }
