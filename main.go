@@ -212,6 +212,9 @@ func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) 
 		Home:       sys.getenv("HOME"),
 		Today:      sys.now().Format("2006-01-02"),
 	}
+	if a, ok := opts.host.(hookio.ProjectAnchor); ok && env.ProjectDir == "" && a.ProjectIsWorkingDir() {
+		env.ProjectDir, _ = sys.getwd()
+	}
 	root := env.ProjectDir
 	if root == "" && call != nil {
 		root = call.Cwd

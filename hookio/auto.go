@@ -35,6 +35,17 @@ func (a *Auto) Encode(o Output) ([]byte, int) {
 	return EncodeUnknownHost(o)
 }
 
+// ProjectIsWorkingDir forwards to the host told from the input (see
+// [ProjectAnchor]); false before one is.
+func (a *Auto) ProjectIsWorkingDir() bool {
+	if r := a.host.Load(); r != nil {
+		if p, ok := r.h.(ProjectAnchor); ok {
+			return p.ProjectIsWorkingDir()
+		}
+	}
+	return false
+}
+
 // errUnknownShape is wrapped when no host sends an input of this shape.
 var errUnknownShape = errors.New("cannot tell which host sent this input")
 

@@ -31,6 +31,23 @@ package hookio
 
 import "fmt"
 
+// ProjectAnchor is implemented by hosts whose hook input does not say where
+// the project is, but whose hooks run in it: when ProjectIsWorkingDir
+// reports true and $CLAUDE_PROJECT_DIR is unset, the hook's own working
+// directory anchors the sandbox (as $CLAUDE_PROJECT_DIR does for Claude
+// Code), not the input's cwd.
+type ProjectAnchor interface {
+	ProjectIsWorkingDir() bool
+}
+
+// ProjectIsWorkingDir reports true: Codex 0.169.0 sends, as cwd, the working
+// directory of the tool call (exec_command's workdir, wherever the model
+// put it) but runs its hooks in the session's directory, and sets no
+// project variable (observed with codex exec against a stub model API:
+// input cwd /tmp/cx/outside for workdir /tmp/cx/outside, hook process in
+// /tmp/cx/proj).
+func (Codex) ProjectIsWorkingDir() bool { return true }
+
 // Codex is OpenAI Codex CLI's protocol (see the facts above): Claude-shaped
 // input with Codex's tool names, Claude-shaped output without ask or a bare
 // allow. Ask is printed as a deny whose reason says a person must approve;
