@@ -394,3 +394,27 @@ func FuzzHostDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestNoArguments checks tools called without arguments (no field, null,
+// or an empty string): an empty object, so a tool without a schema decodes
+// and a file tool is refused for its missing path.
+func TestNoArguments(t *testing.T) {
+	for _, in := range []string{
+		`{"toolName":"list_bash","cwd":"/p"}`,
+		`{"toolName":"list_bash","toolArgs":"","cwd":"/p"}`,
+		`{"toolName":"list_bash","toolArgs":null,"cwd":"/p"}`,
+		`{"hookEventName":"PreToolUse","tool_name":"copilot_readProjectStructure","cwd":"/p"}`,
+		`{"hook_event_name":"preToolUse","workspace_roots":["/p"],"tool_name":"ListMcpResources"}`,
+	} {
+		h, _ := DetectHost([]byte(in))
+		c, err := h.Decode([]byte(in))
+		if err != nil || c.Kind != KindOther || len(c.Args) != 0 {
+			t.Errorf("%s: %+v, %v", in, c, err)
+		}
+	}
+	_, err := Copilot{}.Decode([]byte(`{"toolName":"view","cwd":"/p"}`))
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Field != "toolArgs.path" || !errors.Is(err, ErrMissing) {
+		t.Errorf("view without arguments: %v", err)
+	}
+}

@@ -368,16 +368,22 @@ func mcpTool(c *Call, ti obj, name string) error {
 // that string parsed with the same strictness. raw is set instead when the
 // string is not JSON and rawOK allows it (a custom tool's free-form input,
 // such as a patch).
+//
+// A missing or null field, or an empty string, is a tool called without
+// arguments: an empty object (a file tool then lacks its path, an error).
 func (o obj) objectOrJSON(key string, rawOK bool) (ti obj, raw string, isRaw bool, err error) {
 	v := o.v.get(key)
 	if v == nil || v.kind == jNull {
-		return obj{}, "", false, &InputError{Field: o.name(key), Err: ErrMissing}
+		return obj{v: &jvalue{kind: jObject}, prefix: o.name(key)}, "", false, nil
 	}
 	switch v.kind {
 	case jObject:
 		return obj{v: v, prefix: o.name(key)}, "", false, nil
 	case jString:
 		s := strings.TrimSpace(v.str)
+		if s == "" {
+			return obj{v: &jvalue{kind: jObject}, prefix: o.name(key)}, "", false, nil
+		}
 		if strings.HasPrefix(s, "{") {
 			top, perr := parseJSON([]byte(v.str))
 			if perr != nil {
