@@ -192,6 +192,10 @@ func DecodeGitHubHooks(data []byte) (*Call, error) {
 //	file_search                        Glob        cwd, query
 //	web_fetch, fetch_webpage           WebFetch
 //	web_search                         WebSearch
+//	editFiles, deleteFile (the names   Edit        files[], path / filePath
+//	in VS Code's docs examples)
+//	copilot_readFile, ... (VS Code's   as the model-facing name
+//	contributed names)
 //	mcp_...                            MCP         path-named fields
 //	anything else (MCP <server>-<tool> other       path-named fields
 //	tools among them)
@@ -203,52 +207,67 @@ func DecodeGitHubHooks(data []byte) (*Call, error) {
 // event (safezone init does) to tell them apart.
 func githubTool(c *Call, ti obj, raw string, isRaw bool, argsKey string) error {
 	name := c.Tool
-	if isRaw && name != "apply_patch" && name != "Edit" {
+	if isRaw && name != "apply_patch" && name != "Edit" && name != "copilot_applyPatch" {
 		return &InputError{Field: argsKey, Err: fmt.Errorf("%w: want a JSON object for tool %q, got free text", ErrValue, name)}
 	}
 	switch name {
-	case "bash", "Bash", "run_in_terminal":
+	case "bash", "Bash", "run_in_terminal", "runTerminalCommand":
 		c.Tool = "Bash"
 		return shellTool(c, ti, KindShell, "")
 	case "powershell":
 		c.Tool = "PowerShell"
 		return shellTool(c, ti, KindPowerShell, "")
-	case "view", "Read", "read_file":
+	case "view", "Read", "read_file", "copilot_readFile":
 		c.Tool = "Read"
 		return fileTool(c, ti, KindRead, "path", "file_path", "filePath")
-	case "get_errors", "list_code_usages", "get_changed_files", "read_notebook_cell_output", "copilot_getNotebookSummary":
+	case "get_errors", "list_code_usages", "get_changed_files", "read_notebook_cell_output", "copilot_getNotebookSummary",
+		"copilot_getErrors", "copilot_listCodeUsages", "copilot_getChangedFiles", "copilot_readNotebookCellOutput":
 		args, err := optionalPaths(ti, "filePaths", "filePath", "repositoryPath")
 		if err != nil {
 			return err
 		}
 		c.Kind, c.Args = KindRead, withAccess(args, policy.Read)
 		return nil
-	case "list_dir":
+	case "list_dir", "copilot_listDirectory":
 		c.Tool = "LS"
 		return fileTool(c, ti, KindRead, "path")
-	case "create", "Write", "create_file":
+	case "create", "Write", "create_file", "copilot_createFile", "createFile":
 		c.Tool = "Write"
 		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
-	case "create_directory":
+	case "create_directory", "copilot_createDirectory":
 		c.Tool = "Write"
 		return fileTool(c, ti, KindWrite, "dirPath")
-	case "edit", "replace_string_in_file", "insert_edit_into_file":
+	case "edit", "replace_string_in_file", "insert_edit_into_file", "copilot_replaceString", "copilot_insertEdit":
 		c.Tool = "Edit"
 		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
-	case "multi_replace_string_in_file":
+	case "multi_replace_string_in_file", "copilot_multiReplaceString":
 		c.Tool = "MultiEdit"
 		return multiReplaceTool(c, ti)
-	case "edit_notebook_file":
+	case "edit_notebook_file", "copilot_editNotebook":
 		c.Tool = "NotebookEdit"
 		return fileTool(c, ti, KindWrite, "filePath")
 	case "str_replace_editor":
 		return strReplaceEditorTool(c, ti)
-	case "apply_patch", "Edit":
+	case "editFiles", "deleteFile":
+		// The names in VS Code's hooks documentation examples (tool_input
+		// {"files": [...]}): a write of every path given.
+		c.Tool = "Edit"
+		args, err := dirList(ti, "files")
+		if err != nil {
+			return err
+		}
+		more, err := ti.paths(len(args) == 0, "path", "filePath", "file_path")
+		if err != nil {
+			return err
+		}
+		c.Kind, c.Writes, c.Args = KindWrite, true, withAccess(append(args, more...), policy.Write)
+		return nil
+	case "apply_patch", "Edit", "copilot_applyPatch":
 		c.Tool = "Edit"
 		switch {
 		case isRaw:
 			return patchTool(c, argsKey, raw)
-		case ti.has("input") || (name == "apply_patch" && (ti.has("patch") || ti.has("command"))):
+		case ti.has("input") || (name != "Edit" && (ti.has("patch") || ti.has("command"))):
 			for _, k := range []string{"input", "patch", "command"} {
 				if ti.has(k) {
 					p, _, err := ti.str(k, true)
@@ -265,22 +284,22 @@ func githubTool(c *Call, ti obj, raw string, isRaw bool, argsKey string) error {
 	case "grep", "rg", "Grep":
 		c.Tool = "Grep"
 		return grepTool(c, ti, "glob", "paths", "path")
-	case "grep_search":
+	case "grep_search", "copilot_findTextInFiles":
 		c.Tool = "Grep"
 		if _, _, err := ti.str("query", true); err != nil {
 			return err
 		}
 		return grepTool(c, ti, "includePattern")
-	case "semantic_search":
+	case "semantic_search", "copilot_searchCodebase":
 		c.Tool = "Grep"
 		return grepTool(c, ti, "")
 	case "glob", "Glob":
 		c.Tool = "Glob"
 		return globTool(c, ti, "pattern", "paths", "path")
-	case "file_search":
+	case "file_search", "copilot_findFiles":
 		c.Tool = "Glob"
 		return globTool(c, ti, "query")
-	case "web_fetch", "fetch_webpage":
+	case "web_fetch", "fetch_webpage", "copilot_fetchWebPage":
 		c.Tool = "WebFetch"
 		return nil
 	case "web_search":

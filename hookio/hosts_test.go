@@ -418,3 +418,38 @@ func TestNoArguments(t *testing.T) {
 		t.Errorf("view without arguments: %v", err)
 	}
 }
+
+// TestVSCodeNames covers the tool names VS Code's hooks documentation uses
+// in its examples and VS Code's contributed names (copilot_*).
+func TestVSCodeNames(t *testing.T) {
+	tests := []struct {
+		tool, input, canon string
+		kind               Kind
+		args               []string
+	}{
+		{"editFiles", `{"files":["src/main.ts","/o/x"]}`, "Edit", KindWrite, []string{"files[0]=src/main.ts", "files[1]=/o/x"}},
+		{"deleteFile", `{"path":"/o/x"}`, "Edit", KindWrite, []string{"path=/o/x"}},
+		{"runTerminalCommand", `{"command":"rm -rf /"}`, "Bash", KindShell, nil},
+		{"copilot_readFile", `{"filePath":"/o/x"}`, "Read", KindRead, []string{"filePath=/o/x"}},
+		{"copilot_createFile", `{"filePath":"/o/x","content":""}`, "Write", KindWrite, []string{"filePath=/o/x"}},
+		{"copilot_applyPatch", `{"input":"*** Begin Patch\n*** Delete File: /o/x\n*** End Patch"}`, "Edit", KindWrite, []string{"tool_input.input line 2 (Delete File)=/o/x"}},
+	}
+	for _, tt := range tests {
+		in := `{"hookEventName":"PreToolUse","cwd":"/p","tool_name":"` + tt.tool + `","tool_input":` + tt.input + `}`
+		c, err := VSCode{}.Decode([]byte(in))
+		if err != nil {
+			t.Errorf("%s: %v", tt.tool, err)
+			continue
+		}
+		var args []string
+		for _, a := range c.Args {
+			args = append(args, a.Field+"="+a.Value)
+		}
+		if c.Tool != tt.canon || c.Kind != tt.kind || fmt.Sprint(args) != fmt.Sprint(tt.args) {
+			t.Errorf("%s: tool %s kind %v args %v, want %s %v %v", tt.tool, c.Tool, c.Kind, args, tt.canon, tt.kind, tt.args)
+		}
+	}
+	if _, err := (VSCode{}).Decode([]byte(`{"hookEventName":"PreToolUse","cwd":"/p","tool_name":"editFiles","tool_input":{}}`)); err == nil {
+		t.Error("editFiles without a path decoded")
+	}
+}
