@@ -453,3 +453,29 @@ func TestVSCodeNames(t *testing.T) {
 		t.Error("editFiles without a path decoded")
 	}
 }
+
+// BenchmarkHostDecode decodes one sample per host, as a hook call does once.
+func BenchmarkHostDecode(b *testing.B) {
+	for _, s := range []struct{ host, file string }{
+		{"codex", "captured_apply_patch"}, {"gemini", "captured_read_file"},
+		{"copilot", "camel_create"}, {"vscode", "read_file"}, {"cursor", "pre_read"}, {"auto", "../codex/captured_apply_patch"},
+	} {
+		dir := s.host
+		if s.host == "auto" {
+			dir = "codex"
+		}
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "hosts", dir, filepath.Base(s.file)+".json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(s.host, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				h, _ := HostByName(s.host)
+				if _, err := h.Decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
