@@ -105,7 +105,9 @@ Options:
                        still apply.
     --add-dir DIR      Add a sandbox directory (relative to the project root);
                        repeatable.
-    --host NAME        The agent host whose protocol to speak (default claude).
+    --host NAME        The agent host whose protocol to speak: claude (the
+                       default), codex, gemini, copilot, cursor, vscode, or
+                       auto (tell it from the input's shape).
     --json             With explain: print one JSON object.
     -h, --help         Show this help.
     --version          Print the version.
@@ -162,6 +164,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 		return 0
 	}
 	if err != nil {
+		out.host = hostOfBadCommandLine(args)
 		return out.fail(policy.Deny, fmt.Errorf("bad command line: %w; the hook command is `safezone [flags]` (see safezone --help)", err))
 	}
 	if opts == nil { // --version
@@ -218,6 +221,9 @@ func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) 
 		ProjectDir: sys.getenv("CLAUDE_PROJECT_DIR"),
 		Home:       sys.getenv("HOME"),
 		Today:      sys.now().Format("2006-01-02"),
+	}
+	if a, ok := opts.host.(hookio.ProjectAnchor); ok && env.ProjectDir == "" && a.ProjectIsWorkingDir() {
+		env.ProjectDir, _ = sys.getwd()
 	}
 	root := env.ProjectDir
 	if root == "" && call != nil {
@@ -349,6 +355,33 @@ func parseFlags(args []string, explain bool) (*options, error) {
 		o.flags = l
 	}
 	return o, nil
+}
+
+// hostOfBadCommandLine is the host to answer when the command line cannot
+// be parsed: the last --host value if it names a host, so that the deny is
+// printed in that host's format (Copilot CLI, for one, ignores a non-zero
+// exit); a --host value that names no host gets the answer every host reads
+// as a deny ([hookio.EncodeUnknownHost], through auto); no --host at all
+// means Claude Code.
+func hostOfBadCommandLine(args []string) hookio.Host {
+	name, given := "", false
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--host="); ok {
+			name, given = v, true
+		} else if a == "--host" && i+1 < len(args) {
+			name, given = args[i+1], true
+		}
+	}
+	if !given {
+		return hookio.Claude{}
+	}
+	if h, err := hookio.HostByName(name); err == nil {
+		return h
+	}
+	return &hookio.Auto{}
 }
 
 func version() string {

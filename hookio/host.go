@@ -21,13 +21,28 @@ type Host interface {
 }
 
 // Hosts lists the names HostByName knows, for usage texts.
-func Hosts() []string { return []string{"claude"} }
+func Hosts() []string {
+	return []string{"claude", "codex", "gemini", "copilot", "cursor", "vscode", "auto"}
+}
 
-// HostByName returns the adapter for a --host value.
+// HostByName returns the adapter for a --host value: a new value per call,
+// since some adapters (cursor, auto) remember the input they decoded.
 func HostByName(name string) (Host, error) {
 	switch name {
 	case "claude", "":
 		return Claude{}, nil
+	case "codex":
+		return Codex{}, nil
+	case "gemini":
+		return Gemini{}, nil
+	case "copilot":
+		return Copilot{}, nil
+	case "cursor":
+		return &Cursor{}, nil
+	case "vscode":
+		return VSCode{}, nil
+	case "auto":
+		return &Auto{}, nil
 	}
 	return nil, fmt.Errorf("unknown host %q (known: %s)", name, strings.Join(Hosts(), ", "))
 }

@@ -1,0 +1,187 @@
+package hookio
+
+// OpenAI Codex CLI. Facts, checked against @openai/codex 0.169.0 (its
+// linux-x64 binary: the embedded pre-tool-use.command.input schema and the
+// output parser's messages) and the openai/codex sources they come from:
+//
+//   - Input (codex-rs/hooks/src/events/pre_tool_use.rs, command_input_json;
+//     schema pre-tool-use.command.input): session_id, turn_id,
+//     transcript_path (string or null), cwd, hook_event_name "PreToolUse",
+//     model, permission_mode (default, acceptEdits, plan, dontAsk,
+//     bypassPermissions), tool_name, tool_input, tool_use_id, and for
+//     sub-agents agent_id and agent_type. Shell-like tools (shell,
+//     exec_command, local_shell) arrive as tool_name "Bash" with
+//     tool_input {"command": ...}; apply_patch as tool_name "apply_patch"
+//     with the patch text in tool_input.command; MCP tools as
+//     mcp__server__tool with their arguments (codex-rs/core/src/tools/
+//     hook_names.rs; the apply_patch PR that added the payload).
+//   - Output (codex-rs/hooks/src/engine/output_parser.rs,
+//     parse_pre_tool_use): stdout is read only on exit 0, as Claude Code's
+//     hookSpecificOutput. permissionDecision "deny" needs a non-empty
+//     permissionDecisionReason; "ask" is unsupported and "allow" without
+//     updatedInput is unsupported: both mark the hook as failed, and a
+//     failed hook does not block. The schema refuses unknown fields.
+//   - Exit 2 with a non-empty stderr blocks, stderr being the reason; exit 2
+//     with an empty stderr, any other status, and a crash fail open.
+//   - Registration: hooks.json in a config folder (~/.codex/hooks.json,
+//     <project>/.codex/hooks.json; codex-rs/hooks/src/engine/discovery.rs),
+//     Claude Code's shape; matcher "*" matches every tool
+//     (codex-rs/hooks/src/events/common.rs). Codex has no option that makes
+//     a failing hook block.
+
+import "fmt"
+
+// ProjectAnchor is implemented by hosts whose hook input does not say where
+// the project is, but whose hooks run in it: when ProjectIsWorkingDir
+// reports true and $CLAUDE_PROJECT_DIR is unset, the hook's own working
+// directory anchors the sandbox (as $CLAUDE_PROJECT_DIR does for Claude
+// Code), not the input's cwd.
+type ProjectAnchor interface {
+	ProjectIsWorkingDir() bool
+}
+
+// ProjectIsWorkingDir reports true: Codex 0.169.0 sends, as cwd, the working
+// directory of the tool call (exec_command's workdir, wherever the model
+// put it) but runs its hooks in the session's directory, and sets no
+// project variable (observed with codex exec against a stub model API:
+// input cwd /tmp/cx/outside for workdir /tmp/cx/outside, hook process in
+// /tmp/cx/proj).
+func (Codex) ProjectIsWorkingDir() bool { return true }
+
+// Codex is OpenAI Codex CLI's protocol (see the facts above): Claude-shaped
+// input with Codex's tool names, Claude-shaped output without ask or a bare
+// allow. Ask is printed as a deny whose reason says a person must approve;
+// allow is printed as nothing (the host's own approval policy then
+// applies). A deny forced by an error exits 2, so that stderr blocks even if
+// stdout is lost; everything else exits 0.
+type Codex struct{}
+
+func (Codex) Name() string                      { return "codex" }
+func (Codex) Decode(data []byte) (*Call, error) { return DecodeCodex(data) }
+
+func (Codex) Encode(o Output) ([]byte, int) {
+	switch o.Decision {
+	case policyAllow:
+		o.Decision, o.Reason = policyAbstain, ""
+	case policyAsk:
+		o = askAsDeny(o, "Codex hooks")
+	case policyAbstain:
+	default:
+		o.Decision = policyDeny
+	}
+	code := 0
+	if o.Error && o.Decision == policyDeny {
+		code = 2
+	}
+	return EncodeClaude(o), code
+}
+
+// askAsDeny turns an ask into a deny for a host that cannot ask the user
+// from a hook, keeping the reason and saying that a person must decide.
+// who names what cannot ask ("Codex hooks").
+func askAsDeny(o Output, who string) Output {
+	reason := o.Reason
+	if reason == "" {
+		reason = "safezone: this call needs a person's approval"
+	}
+	o.Decision = policyDeny
+	o.Reason = fmt.Sprintf("%s; a person must approve this call, and %s cannot ask for that, so safezone denies it: ask the user to approve and run it themselves, or to allow it in the safezone policy", reason, who)
+	return o
+}
+
+// DecodeCodex decodes Codex's PreToolUse hook input (see the facts at the
+// top of this file). The strictness is [DecodeClaude]'s: one JSON object,
+// no duplicate or case-variant keys; tool_name, tool_input (an object) and
+// an absolute cwd are required; hook_event_name, when present, must be
+// "PreToolUse". Tools map to families in [codexTool]. Every error is an
+// [*InputError].
+func DecodeCodex(data []byte) (*Call, error) {
+	o, err := decodeTop(data)
+	if err != nil {
+		return nil, err
+	}
+	c := &Call{Host: "codex"}
+	if c.Event, err = o.event("hook_event_name", true, "PreToolUse"); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"session_id", &c.SessionID}, {"transcript_path", &c.TranscriptPath}, {"tool_use_id", &c.ToolUseID},
+		{"permission_mode", &c.RawPermissionMode}, {"turn_id", nil}, {"model", nil}, {"agent_id", nil}, {"agent_type", nil}} {
+		s, _, err := o.str(f.key, false)
+		if err != nil {
+			return nil, err
+		}
+		if f.dst != nil {
+			*f.dst = s
+		}
+	}
+	c.PermissionMode = ParsePermissionMode(c.RawPermissionMode)
+	if c.Tool, err = o.toolName("tool_name"); err != nil {
+		return nil, err
+	}
+	if c.Cwd, err = o.cwd("cwd"); err != nil {
+		return nil, err
+	}
+	ti, err := o.object("tool_input")
+	if err != nil {
+		return nil, err
+	}
+	if err := codexTool(c, ti); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// codexTool is Codex's tool table: Codex tool name, safezone family.
+//
+//	Bash          Bash (shell)       tool_input.command; an inline
+//	                                 "apply_patch <<'EOF'" also writes
+//	                                 every file its patch names
+//	apply_patch   Edit (writes)      every file the patch in
+//	                                 tool_input.command names
+//	view_image    Read               tool_input.path
+//	mcp__s__t     MCP                path-named fields
+//	Claude Code's names (Read, Write, Edit, ...), for hosts sending them:
+//	              as for Claude Code
+//	anything else other              path-named fields still judged
+func codexTool(c *Call, ti obj) error {
+	switch c.Tool {
+	case "Bash":
+		if err := shellTool(c, ti, KindShell, ""); err != nil {
+			return err
+		}
+		if !looksLikeShellPatch(c.Command) {
+			return nil
+		}
+		args, err := patchArgs("tool_input.command", c.Command)
+		if err != nil {
+			return err
+		}
+		for _, a := range args {
+			if !isAbs(a.Value) && changesDir(c.Command) {
+				return &InputError{Field: "tool_input.command", Err: fmt.Errorf("%w: the command applies a patch with relative paths after changing directory; safezone cannot tell where they land: use the apply_patch tool, or absolute paths", ErrValue)}
+			}
+		}
+		c.Args = args
+	case "apply_patch":
+		patch, _, err := ti.str("command", true)
+		if err != nil {
+			return err
+		}
+		c.Tool = "Edit"
+		return patchTool(c, "tool_input.command", patch)
+	case "view_image":
+		c.Tool = "Read"
+		return fileTool(c, ti, KindRead, "path")
+	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "LS", "Glob", "Grep", "PowerShell":
+		return claudeTool(c, ti)
+	default:
+		if IsMCP(c.Tool) {
+			return claudeTool(c, ti)
+		}
+		return otherTool(c, ti)
+	}
+	return nil
+}

@@ -1,0 +1,363 @@
+package hookio
+
+// GitHub Copilot CLI. Facts, from GitHub's documentation (github/docs
+// content/copilot/reference/copilot-cli-reference/cli-hooks-reference.md
+// and content/copilot/reference/hooks-configuration.md) and the code of
+// @github/copilot 1.0.63, the last release that ships readable JavaScript
+// (app.js, and prebuilds/linux-x64/runtime.node for the tool schemas); the
+// current release, 1.0.102, ships a single executable, so its behaviour is
+// taken from the documentation:
+//
+//   - Configuration: .github/hooks/*.json at the repository root and
+//     ~/.copilot/hooks/*.json, {"version": 1, "hooks": {"preToolUse":
+//     [{"type": "command", "bash": ..., "powershell": ..., "timeoutSec":
+//     30}]}}. There is no matcher: every tool call runs the hook.
+//   - Input, camelCase event "preToolUse": sessionId, timestamp (ms),
+//     cwd, toolName, toolArgs: the model's arguments as a JSON string
+//     (a custom tool's free-form input, apply_patch's patch, verbatim).
+//   - Input, PascalCase event "PreToolUse" (the VS Code compatible format):
+//     hook_event_name, session_id, timestamp (ISO 8601), cwd, tool_name,
+//     tool_input (parsed from JSON when possible). tool_name is mapped to
+//     Claude Code's names (1.0.63: bash and powershell to Bash, view to
+//     Read, create to Write, edit, str_replace_editor and apply_patch to
+//     Edit, grep and rg to Grep, glob to Glob, web_fetch to WebFetch) while
+//     tool_input keeps Copilot's fields.
+//   - Tools (1.0.63 schemas): bash and powershell {command, description,
+//     ...}, view {path, view_range}, create {path, file_text}, edit {path,
+//     old_str, new_str}, str_replace_editor {command, path, ...}, grep
+//     {pattern, paths (a string or a list), glob, type, ...}, glob
+//     {pattern, paths}, apply_patch (a patch), web_fetch {url}. MCP tools
+//     are <server>-<tool>.
+//   - Output: top-level permissionDecision ("allow", "deny", "ask") and
+//     permissionDecisionReason (required for deny); in the PascalCase format
+//     hookSpecificOutput.permissionDecision is read first. Empty output or
+//     {} changes nothing. "ask" prompts, or denies when no prompt is
+//     possible.
+//   - Failures: "Hook failures (non-zero exit codes or timeouts) are logged
+//     and skipped—they never block agent execution" (the reference's last
+//     section). So every answer, an error's deny included, is JSON on
+//     stdout with exit 0. Copilot has no fail-closed option for repository
+//     or user hooks (only organisation policy hooks fail closed).
+//
+// VS Code reads the same .github/hooks files and runs the same command with
+// its own input (see vscode.go), so this adapter reads all three inputs and
+// prints an answer both hosts act on.
+
+import (
+	"fmt"
+	"strings"
+
+	"safezone/policy"
+)
+
+// Copilot is GitHub Copilot CLI's protocol (see the facts above). It also
+// reads VS Code's input, since both hosts load .github/hooks. Every answer
+// exits 0.
+type Copilot struct{}
+
+func (Copilot) Name() string                      { return "copilot" }
+func (Copilot) Decode(data []byte) (*Call, error) { return DecodeGitHubHooks(data) }
+func (Copilot) Encode(o Output) ([]byte, int)     { return encodeGitHubHooks(o), 0 }
+
+// encodeGitHubHooks prints o for Copilot CLI and VS Code at once: the
+// decision at the top level (Copilot's camelCase format) and in
+// hookSpecificOutput (VS Code, and Copilot's PascalCase format), a warning
+// as additionalContext for the model and systemMessage for the user.
+// Abstain prints {} (no decision), which both hosts read as "carry on".
+func encodeGitHubHooks(o Output) []byte {
+	var decision, reason string
+	switch o.Decision {
+	case policyAbstain:
+	case policyAllow, policyAsk:
+		decision, reason = o.Decision.String(), o.Reason
+	default:
+		decision, reason = "deny", o.Reason
+		if reason == "" {
+			reason = "denied by safezone"
+		}
+	}
+	if decision == "" && o.Warning == "" {
+		return []byte("{}\n")
+	}
+	b := make([]byte, 0, 160+2*len(reason)+3*len(o.Warning))
+	b = append(b, '{')
+	b = appendField(b, "permissionDecision", decision)
+	b = appendField(b, "permissionDecisionReason", reason)
+	b = appendField(b, "additionalContext", o.Warning)
+	b = appendField(b, "systemMessage", o.Warning)
+	b = append(b, `,"hookSpecificOutput":{"hookEventName":"PreToolUse"`...)
+	b = appendField(b, "permissionDecision", decision)
+	b = appendField(b, "permissionDecisionReason", reason)
+	b = appendField(b, "additionalContext", o.Warning)
+	return append(b, "}}\n"...)
+}
+
+// DecodeGitHubHooks decodes a PreToolUse hook input run from a .github/hooks
+// file: Copilot CLI's camelCase input (toolName, toolArgs), its PascalCase
+// input (hook_event_name "PreToolUse", tool_name, tool_input), or VS Code's
+// input (hookEventName "PreToolUse", tool_name, tool_input). The shape is
+// told by those keys; more than one of them is an error. An absolute cwd
+// and the tool are required; the arguments must be an object, or a string
+// holding a JSON object, or (for a patch tool only) free text. Tools map
+// to families in [githubTool]. Every error is an [*InputError].
+func DecodeGitHubHooks(data []byte) (*Call, error) {
+	o, err := decodeTop(data)
+	if err != nil {
+		return nil, err
+	}
+	shapes := 0
+	for _, k := range []string{"toolName", "hook_event_name", "hookEventName"} {
+		if o.has(k) {
+			shapes++
+		}
+	}
+	if shapes != 1 {
+		return nil, &InputError{Err: fmt.Errorf("%w: want exactly one of toolName (Copilot CLI), hook_event_name (Copilot CLI, PascalCase) or hookEventName (VS Code); got %d", ErrMalformed, shapes)}
+	}
+	c := &Call{Host: "copilot"}
+	var toolKey, argsKey, sessionKey string
+	switch {
+	case o.has("toolName"):
+		c.Event, toolKey, argsKey, sessionKey = "preToolUse", "toolName", "toolArgs", "sessionId"
+		if v := o.v.get("timestamp"); v != nil && v.kind != jNumber && v.kind != jNull {
+			return nil, &InputError{Field: "timestamp", Err: fmt.Errorf("%w: want a number, got %s", ErrType, v.describe())}
+		}
+	case o.has("hook_event_name"):
+		if c.Event, err = o.event("hook_event_name", false, "PreToolUse"); err != nil {
+			return nil, err
+		}
+		toolKey, argsKey, sessionKey = "tool_name", "tool_input", "session_id"
+		if _, _, err := o.str("timestamp", false); err != nil {
+			return nil, err
+		}
+	default:
+		c.Host = "vscode"
+		if c.Event, err = o.event("hookEventName", false, "PreToolUse"); err != nil {
+			return nil, err
+		}
+		toolKey, argsKey, sessionKey = "tool_name", "tool_input", "sessionId"
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"timestamp", nil}, {"transcript_path", &c.TranscriptPath}, {"tool_use_id", &c.ToolUseID}} {
+			s, _, err := o.str(f.key, false)
+			if err != nil {
+				return nil, err
+			}
+			if f.dst != nil {
+				*f.dst = s
+			}
+		}
+	}
+	if c.SessionID, _, err = o.str(sessionKey, false); err != nil {
+		return nil, err
+	}
+	if c.Tool, err = o.toolName(toolKey); err != nil {
+		return nil, err
+	}
+	if c.Cwd, err = o.cwd("cwd"); err != nil {
+		return nil, err
+	}
+	ti, raw, isRaw, err := o.objectOrJSON(argsKey, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := githubTool(c, ti, raw, isRaw, argsKey); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// githubTool is the tool table of Copilot CLI and VS Code (both load
+// .github/hooks): host tool name, safezone family, what is judged.
+//
+//	bash, Bash, run_in_terminal        Bash        command
+//	powershell                         PowerShell  command (not parsed)
+//	view, Read, read_file              Read        path / filePath
+//	get_errors, list_code_usages,      Read        filePaths, filePath,
+//	get_changed_files, notebook reads              repositoryPath
+//	list_dir                           LS          path
+//	create, Write, create_file         Write       path / filePath
+//	create_directory                   Write       dirPath
+//	edit, replace_string_in_file,      Edit        path / filePath
+//	insert_edit_into_file
+//	multi_replace_string_in_file       Edit        replacements[].filePath
+//	edit_notebook_file                 NotebookEdit filePath
+//	str_replace_editor                 Read for command "view", else Edit
+//	apply_patch, Edit with a patch     Edit        every file the patch names
+//	grep, rg, Grep                     Grep        paths / path (or cwd), glob
+//	grep_search                        Grep        cwd, includePattern
+//	semantic_search                    Grep        cwd
+//	glob, Glob                         Glob        paths / path (or cwd), pattern
+//	file_search                        Glob        cwd, query
+//	web_fetch, fetch_webpage           WebFetch
+//	web_search                         WebSearch
+//	editFiles, deleteFile (the names   Edit        files[], path / filePath
+//	in VS Code's docs examples)
+//	copilot_readFile, ... (VS Code's   as the model-facing name
+//	contributed names)
+//	mcp_...                            MCP         path-named fields
+//	anything else (MCP <server>-<tool> other       path-named fields
+//	tools among them)
+//
+// Tool names differ between the shapes: Copilot's camelCase input sends its
+// own names (bash, view), the PascalCase input Claude Code's (Bash, Read)
+// with Copilot's fields, VS Code its own (read_file). On Windows, Copilot's
+// PascalCase input calls powershell "Bash" too; register the camelCase
+// event (safezone init does) to tell them apart.
+func githubTool(c *Call, ti obj, raw string, isRaw bool, argsKey string) error {
+	name := c.Tool
+	if isRaw && name != "apply_patch" && name != "Edit" && name != "copilot_applyPatch" {
+		return &InputError{Field: argsKey, Err: fmt.Errorf("%w: want a JSON object for tool %q, got free text", ErrValue, name)}
+	}
+	switch name {
+	case "bash", "Bash", "run_in_terminal", "runTerminalCommand":
+		c.Tool = "Bash"
+		return shellTool(c, ti, KindShell, "")
+	case "powershell":
+		c.Tool = "PowerShell"
+		return shellTool(c, ti, KindPowerShell, "")
+	case "view", "Read", "read_file", "copilot_readFile":
+		c.Tool = "Read"
+		return fileTool(c, ti, KindRead, "path", "file_path", "filePath")
+	case "get_errors", "list_code_usages", "get_changed_files", "read_notebook_cell_output", "copilot_getNotebookSummary",
+		"copilot_getErrors", "copilot_listCodeUsages", "copilot_getChangedFiles", "copilot_readNotebookCellOutput":
+		args, err := optionalPaths(ti, "filePaths", "filePath", "repositoryPath")
+		if err != nil {
+			return err
+		}
+		c.Kind, c.Args = KindRead, withAccess(args, policy.Read)
+		return nil
+	case "list_dir", "copilot_listDirectory":
+		c.Tool = "LS"
+		return fileTool(c, ti, KindRead, "path")
+	case "create", "Write", "create_file", "copilot_createFile", "createFile":
+		c.Tool = "Write"
+		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
+	case "create_directory", "copilot_createDirectory":
+		c.Tool = "Write"
+		return fileTool(c, ti, KindWrite, "dirPath")
+	case "edit", "replace_string_in_file", "insert_edit_into_file", "copilot_replaceString", "copilot_insertEdit":
+		c.Tool = "Edit"
+		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
+	case "multi_replace_string_in_file", "copilot_multiReplaceString":
+		c.Tool = "MultiEdit"
+		return multiReplaceTool(c, ti)
+	case "edit_notebook_file", "copilot_editNotebook":
+		c.Tool = "NotebookEdit"
+		return fileTool(c, ti, KindWrite, "filePath")
+	case "str_replace_editor":
+		return strReplaceEditorTool(c, ti)
+	case "editFiles", "deleteFile":
+		// The names in VS Code's hooks documentation examples (tool_input
+		// {"files": [...]}): a write of every path given.
+		c.Tool = "Edit"
+		args, err := dirList(ti, "files")
+		if err != nil {
+			return err
+		}
+		more, err := ti.paths(len(args) == 0, "path", "filePath", "file_path")
+		if err != nil {
+			return err
+		}
+		c.Kind, c.Writes, c.Args = KindWrite, true, withAccess(append(args, more...), policy.Write)
+		return nil
+	case "apply_patch", "Edit", "copilot_applyPatch":
+		c.Tool = "Edit"
+		switch {
+		case isRaw:
+			return patchTool(c, argsKey, raw)
+		case ti.has("input") || (name != "Edit" && (ti.has("patch") || ti.has("command"))):
+			for _, k := range []string{"input", "patch", "command"} {
+				if ti.has(k) {
+					p, _, err := ti.str(k, true)
+					if err != nil {
+						return err
+					}
+					return patchTool(c, ti.name(k), p)
+				}
+			}
+		case ti.has("command"):
+			return strReplaceEditorTool(c, ti)
+		}
+		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
+	case "grep", "rg", "Grep":
+		c.Tool = "Grep"
+		return grepTool(c, ti, "glob", "paths", "path")
+	case "grep_search", "copilot_findTextInFiles":
+		c.Tool = "Grep"
+		if _, _, err := ti.str("query", true); err != nil {
+			return err
+		}
+		return grepTool(c, ti, "includePattern")
+	case "semantic_search", "copilot_searchCodebase":
+		c.Tool = "Grep"
+		return grepTool(c, ti, "")
+	case "glob", "Glob":
+		c.Tool = "Glob"
+		return globTool(c, ti, "pattern", "paths", "path")
+	case "file_search", "copilot_findFiles":
+		c.Tool = "Glob"
+		return globTool(c, ti, "query")
+	case "web_fetch", "fetch_webpage", "copilot_fetchWebPage":
+		c.Tool = "WebFetch"
+		return nil
+	case "web_search":
+		c.Tool = "WebSearch"
+		return nil
+	}
+	if strings.HasPrefix(name, "mcp_") {
+		return mcpTool(c, ti, "")
+	}
+	return otherTool(c, ti)
+}
+
+// optionalPaths reads any of keys, each a path or a list of paths.
+func optionalPaths(ti obj, keys ...string) ([]Arg, error) {
+	return dirList(ti, keys...)
+}
+
+// strReplaceEditorTool judges Copilot's str_replace_editor: "view" reads
+// path; every other command (create, str_replace, insert, undo_edit, or an
+// unknown one) writes it.
+func strReplaceEditorTool(c *Call, ti obj) error {
+	cmd, _, err := ti.str("command", false)
+	if err != nil {
+		return err
+	}
+	if cmd == "view" {
+		c.Tool = "Read"
+		return fileTool(c, ti, KindRead, "path", "file_path", "filePath")
+	}
+	c.Tool = "Edit"
+	return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
+}
+
+// multiReplaceTool judges VS Code's multi_replace_string_in_file: a write of
+// every replacements[i].filePath.
+func multiReplaceTool(c *Call, ti obj) error {
+	v := ti.v.get("replacements")
+	if v == nil || v.kind == jNull {
+		return &InputError{Field: ti.name("replacements"), Err: ErrMissing}
+	}
+	if v.kind != jArray {
+		return &InputError{Field: ti.name("replacements"), Err: fmt.Errorf("%w: want an array, got %s", ErrType, v.describe())}
+	}
+	c.Kind, c.Writes = KindWrite, true
+	for i, it := range v.items {
+		f := fmt.Sprintf("replacements[%d]", i)
+		if it.kind != jObject {
+			return &InputError{Field: ti.name(f), Err: fmt.Errorf("%w: want an object, got %s", ErrType, it.describe())}
+		}
+		item := obj{v: it, prefix: ti.name(f)}
+		p, _, err := item.path("filePath", true)
+		if err != nil {
+			return err
+		}
+		c.Args = append(c.Args, Arg{Field: f + ".filePath", Value: p, Access: policy.Write})
+	}
+	if len(c.Args) == 0 {
+		return &InputError{Field: ti.name("replacements"), Err: fmt.Errorf("%w: empty", ErrValue)}
+	}
+	return nil
+}
