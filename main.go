@@ -208,14 +208,19 @@ type verdict struct {
 	res     *classify.Result
 	err     error
 	onError policy.Decision
+	host    hookio.Host // the host that sent the input, when it differs from --host
 }
 
 // decide reads the input, loads the policy and decides.
 func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) verdict {
 	data, inErr := hookio.ReadInput(stdin)
+	host := opts.host
+	if d, ok := host.(hookio.Delegator); ok && inErr == nil {
+		host = d.HostFor(data)
+	}
 	var call *hookio.Call
 	if inErr == nil {
-		call, inErr = opts.host.Decode(data)
+		call, inErr = host.Decode(data)
 	}
 	env := classify.Env{
 		ProjectDir: sys.getenv("CLAUDE_PROJECT_DIR"),
@@ -238,9 +243,9 @@ func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) 
 	}
 	onError.Store(int32(pol.OnError.Value))
 	if inErr != nil {
-		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value}
+		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, host: host}
 	}
-	return verdict{res: classify.Decide(call, pol, env, sys.fsys)}
+	return verdict{res: classify.Decide(call, pol, env, sys.fsys), host: host}
 }
 
 // loadPolicy returns the effective policy: every layer found (see

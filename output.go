@@ -25,6 +25,9 @@ type emitter struct {
 
 // emit prints a verdict and returns the exit status.
 func (e *emitter) emit(v verdict) int {
+	if v.host != nil {
+		e.host = v.host
+	}
 	if v.err != nil {
 		return e.fail(v.onError, v.err)
 	}

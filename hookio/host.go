@@ -1,6 +1,7 @@
 package hookio
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -45,6 +46,24 @@ func HostByName(name string) (Host, error) {
 		return &Auto{}, nil
 	}
 	return nil, fmt.Errorf("unknown host %q (known: %s)", name, strings.Join(Hosts(), ", "))
+}
+
+// Delegator is implemented by a host whose registration another host also
+// runs: it names the host that sent an input.
+type Delegator interface {
+	HostFor(data []byte) Host
+}
+
+// HostFor tells VS Code's input from Claude Code's: VS Code also runs the
+// hooks of .claude/settings.json (vscode-docs, agent-customization/hooks.md),
+// sending its own tool names and camelCase keys (hookEventName, sessionId)
+// where Claude Code always sends hook_event_name. Such an input is decoded
+// and answered as VS Code's, instead of being taken for unknown tools.
+func (Claude) HostFor(data []byte) Host {
+	if bytes.Contains(data, []byte(`"hookEventName"`)) && !bytes.Contains(data, []byte(`"hook_event_name"`)) {
+		return VSCode{}
+	}
+	return Claude{}
 }
 
 // Claude is Claude Code's protocol (hooks reference, "PreToolUse input" and
