@@ -31,6 +31,7 @@ func (d *decider) explainDecision(r *Result) {
 		return
 	}
 	r.Row = dec.Row
+	r.Deciding = dec
 	r.Reason = d.message(r, dec)
 }
 
