@@ -29,7 +29,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -106,6 +105,9 @@ Options:
     --add-dir DIR      Add a sandbox directory (relative to the project root);
                        repeatable.
     --host NAME        The agent host whose protocol to speak (default claude).
+    --audit FILE       Append one JSON line per decision to FILE (audit.path).
+    --dry-run          Decide and log as usual, but print nothing, so the host
+                       decides (audit.dry_run).
     --json             With explain: print one JSON object.
     -h, --help         Show this help.
     --version          Print the version.
@@ -177,25 +179,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 	// The work runs under a deadline: reading stdin, loading the policy and
 	// deciding may all block (a host that never closes stdin, a hung
 	// network file system). The worker never prints; only this goroutine
-	// does, once.
+	// does, once, after the audit record (see conclude).
 	done := make(chan verdict, 1)
-	var onError atomic.Int32
-	onError.Store(int32(policy.Deny))
+	k := newKnown(opts, sys)
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				done <- verdict{err: fmt.Errorf("internal error: %v", v), onError: policy.Decision(onError.Load())}
+				done <- verdict{err: fmt.Errorf("internal error: %v", v), onError: policy.Decision(k.onError.Load())}
 			}
 		}()
-		done <- decide(stdin, opts, sys, &onError)
+		done <- decide(stdin, opts, sys, k)
 	}()
 	timer := time.NewTimer(sys.deadline)
 	defer timer.Stop()
 	select {
 	case v := <-done:
-		return out.emit(v)
+		return conclude(v, k, out, timer.C, stderr, sys)
 	case <-timer.C:
-		return out.fail(policy.Decision(onError.Load()), fmt.Errorf("no decision within %v (slow file system or stdin never closed)", sys.deadline))
+		v := verdict{err: fmt.Errorf("no decision within %v (slow file system or stdin never closed)", sys.deadline), onError: policy.Decision(k.onError.Load())}
+		grace := time.NewTimer(auditGrace)
+		defer grace.Stop()
+		return conclude(v, k, out, grace.C, stderr, sys)
 	}
 }
 
@@ -205,36 +209,18 @@ type verdict struct {
 	res     *classify.Result
 	err     error
 	onError policy.Decision
+
+	// call is the decoded call (nil when the input was unusable) and input
+	// the raw input when it was (for the audit record).
+	call  *hookio.Call
+	input []byte
 }
 
 // decide reads the input, loads the policy and decides.
-func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) verdict {
-	data, inErr := hookio.ReadInput(stdin)
-	var call *hookio.Call
-	if inErr == nil {
-		call, inErr = opts.host.Decode(data)
-	}
-	env := classify.Env{
-		ProjectDir: sys.getenv("CLAUDE_PROJECT_DIR"),
-		Home:       sys.getenv("HOME"),
-		Today:      sys.now().Format("2006-01-02"),
-	}
-	root := env.ProjectDir
-	if root == "" && call != nil {
-		root = call.Cwd
-	}
-	if root == "" {
-		root, _ = sys.getwd()
-	}
-	pol, err := loadPolicy(opts, root, sys)
-	if err != nil {
-		return verdict{err: fmt.Errorf("unusable policy: %w", err), onError: policy.Deny}
-	}
-	onError.Store(int32(pol.OnError.Value))
-	if inErr != nil {
-		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value}
-	}
-	return verdict{res: classify.Decide(call, pol, env, sys.fsys)}
+func decide(stdin io.Reader, opts *options, sys *system, k *known) verdict {
+	data, err := hookio.ReadInput(stdin)
+	j := &judger{opts: opts, sys: sys, loaded: k.policyLoaded}
+	return j.decide(data, err, "")
 }
 
 // loadPolicy returns the effective policy: every layer found (see
@@ -282,15 +268,8 @@ func parseFlags(args []string, explain bool) (*options, error) {
 	fs := pflag.NewFlagSet("safezone", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	policies := fs.StringArray("policy", nil, "")
-	read := fs.BoolP("read", "r", false, "")
-	write := fs.BoolP("write", "w", false, "")
-	yes := fs.BoolP("yes", "y", false, "")
-	noSandbox := fs.Bool("no-sandbox", false, "")
-	agi := fs.Bool("agi", false, "")
-	addDirs := fs.StringArray("add-dir", nil, "")
+	build := policyFlags(fs)
 	jsonOut := fs.Bool("json", false, "")
-	hostName := fs.String("host", "claude", "")
 	ver := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -304,51 +283,86 @@ func parseFlags(args []string, explain bool) (*options, error) {
 	if *jsonOut && !explain {
 		return nil, errors.New("--json is only for `safezone explain`")
 	}
-	if *read && *write {
-		return nil, errors.New("-r/--read can't be used with -w/--write")
-	}
-	if *read && *agi {
-		return nil, errors.New("-r/--read can't be used with --agi")
-	}
-	for _, p := range *policies {
-		if p == "" {
-			return nil, errors.New("--policy needs a file name")
-		}
-	}
-	host, err := hookio.HostByName(*hostName)
+	o, err := build()
 	if err != nil {
 		return nil, err
 	}
-	o := &options{explain: explain, json: *jsonOut, policies: *policies, host: host}
-	l := &policy.Layer{Name: "flags"}
-	flagPos := func(name string) policy.Pos { return policy.Pos{File: name} }
-	switch {
-	case *read:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeRead, Pos: flagPos("-r/--read")}
-		if *yes {
-			o.warnings = append(o.warnings, "-y/--yes is ignored with -r/--read: read mode denies every write")
-		}
-	case *agi:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeAGI, Pos: flagPos("--agi")}
-	case *yes:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-y/--yes")}
-		l.AutoApprove = &policy.Setting[bool]{Value: true, Pos: flagPos("-y/--yes")}
-	case *write:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-w/--write")}
-	}
-	if *noSandbox {
-		l.SandboxEnabled = &policy.Setting[bool]{Value: false, Pos: flagPos("--no-sandbox")}
-	}
-	for _, d := range *addDirs {
-		if d == "" || strings.ContainsRune(d, 0) {
-			return nil, errors.New("--add-dir needs a directory")
-		}
-		l.AdditionalDirectories = append(l.AdditionalDirectories, policy.Dir{Path: d, Pos: flagPos("--add-dir")})
-	}
-	if l.Mode != nil || l.AutoApprove != nil || l.SandboxEnabled != nil || len(l.AdditionalDirectories) > 0 {
-		o.flags = l
-	}
+	o.explain, o.json = explain, *jsonOut
 	return o, nil
+}
+
+// policyFlags declares the flags that shape the policy (--policy, modes,
+// --add-dir, --host, --audit, --dry-run) on fs, for the hook and for the
+// subcommands that judge calls as it does. The returned function builds the
+// options once fs is parsed.
+func policyFlags(fs *pflag.FlagSet) func() (*options, error) {
+	policies := fs.StringArray("policy", nil, "")
+	read := fs.BoolP("read", "r", false, "")
+	write := fs.BoolP("write", "w", false, "")
+	yes := fs.BoolP("yes", "y", false, "")
+	noSandbox := fs.Bool("no-sandbox", false, "")
+	agi := fs.Bool("agi", false, "")
+	addDirs := fs.StringArray("add-dir", nil, "")
+	hostName := fs.String("host", "claude", "")
+	auditFile := fs.String("audit", "", "")
+	dryRun := fs.Bool("dry-run", false, "")
+	return func() (*options, error) {
+		if *read && *write {
+			return nil, errors.New("-r/--read can't be used with -w/--write")
+		}
+		if *read && *agi {
+			return nil, errors.New("-r/--read can't be used with --agi")
+		}
+		for _, p := range *policies {
+			if p == "" {
+				return nil, errors.New("--policy needs a file name")
+			}
+		}
+		host, err := hookio.HostByName(*hostName)
+		if err != nil {
+			return nil, err
+		}
+		o := &options{policies: *policies, host: host}
+		l := &policy.Layer{Name: "flags"}
+		flagPos := func(name string) policy.Pos { return policy.Pos{File: name} }
+		switch {
+		case *read:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeRead, Pos: flagPos("-r/--read")}
+			if *yes {
+				o.warnings = append(o.warnings, "-y/--yes is ignored with -r/--read: read mode denies every write")
+			}
+		case *agi:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeAGI, Pos: flagPos("--agi")}
+		case *yes:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-y/--yes")}
+			l.AutoApprove = &policy.Setting[bool]{Value: true, Pos: flagPos("-y/--yes")}
+		case *write:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-w/--write")}
+		}
+		if *noSandbox {
+			l.SandboxEnabled = &policy.Setting[bool]{Value: false, Pos: flagPos("--no-sandbox")}
+		}
+		for _, d := range *addDirs {
+			if d == "" || strings.ContainsRune(d, 0) {
+				return nil, errors.New("--add-dir needs a directory")
+			}
+			l.AdditionalDirectories = append(l.AdditionalDirectories, policy.Dir{Path: d, Pos: flagPos("--add-dir")})
+		}
+		if fs.Changed("audit") {
+			a, err := auditFlag(*auditFile)
+			if err != nil {
+				return nil, err
+			}
+			l.Audit.Path = &policy.Setting[string]{Value: a, Pos: flagPos("--audit")}
+		}
+		if *dryRun {
+			l.Audit.DryRun = &policy.Setting[bool]{Value: true, Pos: flagPos("--dry-run")}
+		}
+		if l.Mode != nil || l.AutoApprove != nil || l.SandboxEnabled != nil || len(l.AdditionalDirectories) > 0 || l.Audit != (policy.AuditLayer{}) {
+			o.flags = l
+		}
+		return o, nil
+	}
 }
 
 func version() string {

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+
+	"safezone/classify"
+	"safezone/hookio"
+	"safezone/policy"
+)
+
+// judger turns the bytes of one hook input into a verdict: the one path by
+// which the hook, `safezone replay` and `safezone test` judge calls. The
+// hook judges one input per process; replay and test judge many and load
+// each project root's policy once (cache).
+type judger struct {
+	opts *options
+	sys  *system
+	// cache keeps the loaded policy per project root; nil loads it for
+	// every input.
+	cache map[string]loadedPolicy
+	// loaded, when set, is told the policy as soon as it is loaded, before
+	// deciding (the hook's deadline path needs on_error and the audit
+	// settings even when deciding hangs).
+	loaded func(p *policy.Policy, root string)
+}
+
+type loadedPolicy struct {
+	pol *policy.Policy
+	err error
+}
+
+// decide judges data, the hook input as the host sends it on stdin; inErr
+// is an error reading it. The project root is projectDir, else
+// $CLAUDE_PROJECT_DIR, else the call's cwd, else the working directory, as
+// in the hook. The policy is that root's (see loadPolicy); an unusable one
+// denies, an unusable input gets the policy's on_error.
+func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
+	var call *hookio.Call
+	if inErr == nil {
+		call, inErr = j.opts.host.Decode(data)
+	}
+	if projectDir == "" {
+		projectDir = j.sys.getenv("CLAUDE_PROJECT_DIR")
+	}
+	env := classify.Env{
+		ProjectDir: projectDir,
+		Home:       j.sys.getenv("HOME"),
+		Today:      j.sys.now().Format("2006-01-02"),
+	}
+	root := env.ProjectDir
+	if root == "" && call != nil {
+		root = call.Cwd
+	}
+	if root == "" {
+		root, _ = j.sys.getwd()
+	}
+	pol, err := j.policy(root)
+	if err != nil {
+		return verdict{err: fmt.Errorf("unusable policy: %w", err), onError: policy.Deny, input: data}
+	}
+	if j.loaded != nil {
+		j.loaded(pol, root)
+	}
+	if inErr != nil {
+		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data}
+	}
+	return verdict{res: classify.Decide(call, pol, env, j.sys.fsys), call: call}
+}
+
+// policy returns root's effective policy, from the cache when there is one.
+func (j *judger) policy(root string) (*policy.Policy, error) {
+	if j.cache == nil {
+		return loadPolicy(j.opts, root, j.sys)
+	}
+	l, ok := j.cache[root]
+	if !ok {
+		l.pol, l.err = loadPolicy(j.opts, root, j.sys)
+		j.cache[root] = l
+	}
+	return l.pol, l.err
+}
