@@ -50,3 +50,29 @@ func TestAuditHung(t *testing.T) {
 		t.Errorf("required: %s %d %s", r.decision, r.code, r.stdout)
 	}
 }
+
+// TestAuditSyslog: audit.syslog sends each record to the local syslog
+// daemon; without one, the failure is reported and the decision stands.
+func TestAuditSyslog(t *testing.T) {
+	sys, dir := testSystem(t)
+	pol := filepath.Join(dir, "syslog.yaml")
+	os.WriteFile(pol, []byte("version: 1\naudit:\n  syslog: true\n"), 0o644)
+	in := input("Write", dir+"/proj", map[string]any{"file_path": dir + "/outside/x", "content": "x"})
+	r := runHook(t, sys, strings.NewReader(in), "--policy", pol)
+	if r.decision != "deny" || r.code != 0 {
+		t.Fatalf("%s %d %s", r.decision, r.code, r.stdout)
+	}
+	daemon := false
+	for _, p := range []string{"/dev/log", "/var/run/syslog", "/var/run/log"} {
+		if st, err := os.Stat(p); err == nil && st.Mode()&os.ModeSocket != 0 {
+			daemon = true
+		}
+	}
+	switch {
+	case daemon && r.stderr != "":
+		t.Errorf("a syslog daemon listens, yet: %s", r.stderr)
+	case !daemon && !(strings.Contains(r.stderr, "safezone: audit: syslog: ") && strings.Contains(r.stderr, "the decision stands")):
+		t.Errorf("no syslog daemon: the failure is reported: %q", r.stderr)
+	}
+	t.Logf("syslog daemon: %v; stderr: %q", daemon, r.stderr)
+}
