@@ -1,4 +1,4 @@
-//go:build windows || plan9
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
 package audit
 
@@ -7,7 +7,7 @@ import (
 	"runtime"
 )
 
-// Syslog is not available on Windows and Plan 9.
+// Syslog is not available on this system (Windows has no local syslog).
 func Syslog(Severity, []byte) error {
 	return fmt.Errorf("syslog is not available on %s; use audit.path", runtime.GOOS)
 }
