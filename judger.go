@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"safezone/classify"
@@ -23,6 +24,10 @@ type judger struct {
 	// settings even when deciding hangs).
 	loaded func(p *policy.Policy, root string)
 }
+
+// errUnusablePolicy is wrapped by the error of a verdict whose policy could
+// not be loaded.
+var errUnusablePolicy = errors.New("unusable policy")
 
 type loadedPolicy struct {
 	pol *policy.Policy
@@ -56,7 +61,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	}
 	pol, err := j.policy(root)
 	if err != nil {
-		return verdict{err: fmt.Errorf("unusable policy: %w", err), onError: policy.Deny, input: data}
+		return verdict{err: fmt.Errorf("%w: %w", errUnusablePolicy, err), onError: policy.Deny, input: data}
 	}
 	if j.loaded != nil {
 		j.loaded(pol, root)

@@ -11,6 +11,7 @@
 //
 //	safezone [flags] < input.json          the hook
 //	safezone explain [--json] [flags] < input.json
+//	safezone replay [--json] [flags] TRANSCRIPT.jsonl|DIR...
 //	safezone version
 //
 // Every error (bad input, a bad flag, an unusable policy, a panic, a slow
@@ -88,6 +89,9 @@ const usage = `Usage:
                                                 show how a call is decided
     safezone validate [FILE...]                 check policy and settings files
     safezone policy [--json] [flags]            show the effective policy
+    safezone replay [--json] [flags] TRANSCRIPT.jsonl|DIR...
+                                                judge the tool calls of Claude
+                                                Code transcripts
     safezone version
 
 Options:
@@ -156,6 +160,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 			return cmdValidate(args[1:], stdout, stderr, sys)
 		case "policy":
 			return cmdPolicy(args[1:], stdout, stderr, sys)
+		case "replay":
+			return cmdReplay(args[1:], stdout, stderr, sys)
 		}
 	}
 	opts, err := parseFlags(args, out.explain)
