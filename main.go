@@ -12,6 +12,7 @@
 //	safezone [flags] < input.json          the hook
 //	safezone explain [--json] [flags] < input.json
 //	safezone replay [--json] [flags] TRANSCRIPT.jsonl|DIR...
+//	safezone test [-v] [flags] CASES.yaml...
 //	safezone version
 //
 // Every error (bad input, a bad flag, an unusable policy, a panic, a slow
@@ -92,6 +93,7 @@ const usage = `Usage:
     safezone replay [--json] [flags] TRANSCRIPT.jsonl|DIR...
                                                 judge the tool calls of Claude
                                                 Code transcripts
+    safezone test [-v] [flags] CASES.yaml...    check the policy against cases
     safezone version
 
 Options:
@@ -162,6 +164,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 			return cmdPolicy(args[1:], stdout, stderr, sys)
 		case "replay":
 			return cmdReplay(args[1:], stdout, stderr, sys)
+		case "test":
+			return cmdTest(args[1:], stdout, stderr, sys)
 		}
 	}
 	opts, err := parseFlags(args, out.explain)
