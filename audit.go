@@ -42,11 +42,9 @@ type auditSettings struct {
 func newKnown(opts *options, sys *system) *known {
 	k := &known{sys: sys}
 	k.onError.Store(int32(policy.Deny))
-	root := sys.getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root, _ = sys.getwd()
-	}
-	k.set(policy.Merge(opts.flags), root, opts.host.Name())
+	// The flags' --audit path is absolute (or "~/..."): no project root
+	// is needed to place it.
+	k.set(policy.Merge(opts.flags), "", opts.host.Name())
 	return k
 }
 
@@ -92,7 +90,9 @@ func conclude(v verdict, k *known, out *emitter, expired <-chan time.Time, stder
 	if a.Enabled() || a.Required.Value {
 		if err := writeAudit(v, a, sys.now(), expired); err != nil {
 			switch {
-			case errors.Is(err, audit.ErrRotate) || !a.Required.Value:
+			case errors.Is(err, audit.ErrRotate):
+				fmt.Fprintf(stderr, "safezone: audit: %v; the record was written, the decision stands\n", err)
+			case !a.Required.Value:
 				fmt.Fprintf(stderr, "safezone: audit: %v; the decision stands (audit.required is false)\n", err)
 			case a.DryRun.Value:
 				fmt.Fprintf(stderr, "safezone: audit: %v; audit.required is true, but this is a dry run\n", err)

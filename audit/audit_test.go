@@ -120,6 +120,24 @@ func TestRotate(t *testing.T) {
 	}
 }
 
+// TestRotateError: a log that cannot be rotated still gets the record;
+// the error says so (ErrRotate).
+func TestRotateError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	// FILE.1 is a directory that is not empty: renaming onto it fails.
+	if err := os.MkdirAll(path+".1/x", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := &File{Path: path, MaxBytes: 1, Keep: 1}
+	err := f.Append(line(1))
+	if !errors.Is(err, ErrRotate) {
+		t.Fatalf("error %v, want ErrRotate", err)
+	}
+	if got := readAll(t, path); got["toolu_1"] != 1 {
+		t.Errorf("the record was not written: %v", got)
+	}
+}
+
 // TestAppendConcurrent: many writers, each with its own open file (as
 // separate processes have), rotating all the while, lose and break no line.
 // The whole-process version is TestAuditConcurrentProcesses in package main.
