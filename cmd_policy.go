@@ -134,6 +134,14 @@ func describe(p *policy.Policy) effective {
 			add(c.key, x.Text, x.Pos)
 		}
 	}
+	a := p.Audit
+	add("audit.path", a.Path.Value, a.Path.Pos)
+	add("audit.all", fmt.Sprint(a.All.Value), a.All.Pos)
+	add("audit.max_bytes", fmt.Sprint(a.MaxBytes.Value), a.MaxBytes.Pos)
+	add("audit.keep", fmt.Sprint(a.Keep.Value), a.Keep.Pos)
+	add("audit.required", fmt.Sprint(a.Required.Value), a.Required.Pos)
+	add("audit.syslog", fmt.Sprint(a.Syslog.Value), a.Syslog.Pos)
+	add("audit.dry_run", fmt.Sprint(a.DryRun.Value), a.DryRun.Pos)
 	for _, k := range p.Locked {
 		e.Locked = append(e.Locked, entry{Key: "locked", Value: k.Value, Source: k.Pos.String()})
 	}

@@ -11,6 +11,8 @@
 //
 //	safezone [flags] < input.json          the hook
 //	safezone explain [--json] [flags] < input.json
+//	safezone replay [--json] [flags] TRANSCRIPT.jsonl|DIR...
+//	safezone test [-v] [flags] CASES.yaml...
 //	safezone version
 //
 // Every error (bad input, a bad flag, an unusable policy, a panic, a slow
@@ -29,7 +31,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -89,6 +90,10 @@ const usage = `Usage:
                                                 show how a call is decided
     safezone validate [FILE...]                 check policy and settings files
     safezone policy [--json] [flags]            show the effective policy
+    safezone replay [--json] [flags] TRANSCRIPT.jsonl|DIR...
+                                                judge the tool calls of Claude
+                                                Code transcripts
+    safezone test [-v] [flags] CASES.yaml...    check the policy against cases
     safezone version
 
 Options:
@@ -108,6 +113,9 @@ Options:
     --host NAME        The agent host whose protocol to speak: claude (the
                        default), codex, gemini, copilot, cursor, vscode, or
                        auto (tell it from the input's shape).
+    --audit FILE       Append one JSON line per decision to FILE (audit.path).
+    --dry-run          Decide and log as usual, but print nothing, so the host
+                       decides (audit.dry_run).
     --json             With explain: print one JSON object.
     -h, --help         Show this help.
     --version          Print the version.
@@ -156,6 +164,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 			return cmdValidate(args[1:], stdout, stderr, sys)
 		case "policy":
 			return cmdPolicy(args[1:], stdout, stderr, sys)
+		case "replay":
+			return cmdReplay(args[1:], stdout, stderr, sys)
+		case "test":
+			return cmdTest(args[1:], stdout, stderr, sys)
 		}
 	}
 	opts, err := parseFlags(args, out.explain)
@@ -180,25 +192,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 	// The work runs under a deadline: reading stdin, loading the policy and
 	// deciding may all block (a host that never closes stdin, a hung
 	// network file system). The worker never prints; only this goroutine
-	// does, once.
+	// does, once, after the audit record (see conclude).
 	done := make(chan verdict, 1)
-	var onError atomic.Int32
-	onError.Store(int32(policy.Deny))
+	k := newKnown(opts, sys)
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				done <- verdict{err: fmt.Errorf("internal error: %v", v), onError: policy.Decision(onError.Load())}
+				done <- verdict{err: fmt.Errorf("internal error: %v", v), onError: policy.Decision(k.onError.Load())}
 			}
 		}()
-		done <- decide(stdin, opts, sys, &onError)
+		done <- decide(stdin, opts, sys, k)
 	}()
 	timer := time.NewTimer(sys.deadline)
 	defer timer.Stop()
 	select {
 	case v := <-done:
-		return out.emit(v)
+		return conclude(v, k, out, timer.C, stderr, sys)
 	case <-timer.C:
-		return out.fail(policy.Decision(onError.Load()), fmt.Errorf("no decision within %v (slow file system or stdin never closed)", sys.deadline))
+		v := verdict{err: fmt.Errorf("no decision within %v (slow file system or stdin never closed)", sys.deadline), onError: policy.Decision(k.onError.Load())}
+		grace := time.NewTimer(auditGrace)
+		defer grace.Stop()
+		return conclude(v, k, out, grace.C, stderr, sys)
 	}
 }
 
@@ -209,43 +223,18 @@ type verdict struct {
 	err     error
 	onError policy.Decision
 	host    hookio.Host // the host that sent the input, when it differs from --host
+
+	// call is the decoded call (nil when the input was unusable) and input
+	// the raw input when it was (for the audit record).
+	call  *hookio.Call
+	input []byte
 }
 
 // decide reads the input, loads the policy and decides.
-func decide(stdin io.Reader, opts *options, sys *system, onError *atomic.Int32) verdict {
-	data, inErr := hookio.ReadInput(stdin)
-	host := opts.host
-	if d, ok := host.(hookio.Delegator); ok && inErr == nil {
-		host = d.HostFor(data)
-	}
-	var call *hookio.Call
-	if inErr == nil {
-		call, inErr = host.Decode(data)
-	}
-	env := classify.Env{
-		ProjectDir: sys.getenv("CLAUDE_PROJECT_DIR"),
-		Home:       sys.getenv("HOME"),
-		Today:      sys.now().Format("2006-01-02"),
-	}
-	if a, ok := opts.host.(hookio.ProjectAnchor); ok && env.ProjectDir == "" && a.ProjectIsWorkingDir() {
-		env.ProjectDir, _ = sys.getwd()
-	}
-	root := env.ProjectDir
-	if root == "" && call != nil {
-		root = call.Cwd
-	}
-	if root == "" {
-		root, _ = sys.getwd()
-	}
-	pol, err := loadPolicy(opts, root, sys)
-	if err != nil {
-		return verdict{err: fmt.Errorf("unusable policy: %w", err), onError: policy.Deny}
-	}
-	onError.Store(int32(pol.OnError.Value))
-	if inErr != nil {
-		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, host: host}
-	}
-	return verdict{res: classify.Decide(call, pol, env, sys.fsys), host: host}
+func decide(stdin io.Reader, opts *options, sys *system, k *known) verdict {
+	data, err := hookio.ReadInput(stdin)
+	j := &judger{opts: opts, sys: sys, loaded: k.policyLoaded}
+	return j.decide(data, err, "")
 }
 
 // loadPolicy returns the effective policy: every layer found (see
@@ -293,15 +282,8 @@ func parseFlags(args []string, explain bool) (*options, error) {
 	fs := pflag.NewFlagSet("safezone", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	policies := fs.StringArray("policy", nil, "")
-	read := fs.BoolP("read", "r", false, "")
-	write := fs.BoolP("write", "w", false, "")
-	yes := fs.BoolP("yes", "y", false, "")
-	noSandbox := fs.Bool("no-sandbox", false, "")
-	agi := fs.Bool("agi", false, "")
-	addDirs := fs.StringArray("add-dir", nil, "")
+	build := policyFlags(fs)
 	jsonOut := fs.Bool("json", false, "")
-	hostName := fs.String("host", "claude", "")
 	ver := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -315,50 +297,11 @@ func parseFlags(args []string, explain bool) (*options, error) {
 	if *jsonOut && !explain {
 		return nil, errors.New("--json is only for `safezone explain`")
 	}
-	if *read && *write {
-		return nil, errors.New("-r/--read can't be used with -w/--write")
-	}
-	if *read && *agi {
-		return nil, errors.New("-r/--read can't be used with --agi")
-	}
-	for _, p := range *policies {
-		if p == "" {
-			return nil, errors.New("--policy needs a file name")
-		}
-	}
-	host, err := hookio.HostByName(*hostName)
+	o, err := build()
 	if err != nil {
 		return nil, err
 	}
-	o := &options{explain: explain, json: *jsonOut, policies: *policies, host: host}
-	l := &policy.Layer{Name: "flags"}
-	flagPos := func(name string) policy.Pos { return policy.Pos{File: name} }
-	switch {
-	case *read:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeRead, Pos: flagPos("-r/--read")}
-		if *yes {
-			o.warnings = append(o.warnings, "-y/--yes is ignored with -r/--read: read mode denies every write")
-		}
-	case *agi:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeAGI, Pos: flagPos("--agi")}
-	case *yes:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-y/--yes")}
-		l.AutoApprove = &policy.Setting[bool]{Value: true, Pos: flagPos("-y/--yes")}
-	case *write:
-		l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-w/--write")}
-	}
-	if *noSandbox {
-		l.SandboxEnabled = &policy.Setting[bool]{Value: false, Pos: flagPos("--no-sandbox")}
-	}
-	for _, d := range *addDirs {
-		if d == "" || strings.ContainsRune(d, 0) {
-			return nil, errors.New("--add-dir needs a directory")
-		}
-		l.AdditionalDirectories = append(l.AdditionalDirectories, policy.Dir{Path: d, Pos: flagPos("--add-dir")})
-	}
-	if l.Mode != nil || l.AutoApprove != nil || l.SandboxEnabled != nil || len(l.AdditionalDirectories) > 0 {
-		o.flags = l
-	}
+	o.explain, o.json = explain, *jsonOut
 	return o, nil
 }
 
@@ -387,6 +330,80 @@ func hostOfBadCommandLine(args []string) hookio.Host {
 		return h
 	}
 	return &hookio.Auto{}
+}
+
+// policyFlags declares the flags that shape the policy (--policy, modes,
+// --add-dir, --host, --audit, --dry-run) on fs, for the hook and for the
+// subcommands that judge calls as it does. The returned function builds the
+// options once fs is parsed.
+func policyFlags(fs *pflag.FlagSet) func() (*options, error) {
+	policies := fs.StringArray("policy", nil, "")
+	read := fs.BoolP("read", "r", false, "")
+	write := fs.BoolP("write", "w", false, "")
+	yes := fs.BoolP("yes", "y", false, "")
+	noSandbox := fs.Bool("no-sandbox", false, "")
+	agi := fs.Bool("agi", false, "")
+	addDirs := fs.StringArray("add-dir", nil, "")
+	hostName := fs.String("host", "claude", "")
+	auditFile := fs.String("audit", "", "")
+	dryRun := fs.Bool("dry-run", false, "")
+	return func() (*options, error) {
+		if *read && *write {
+			return nil, errors.New("-r/--read can't be used with -w/--write")
+		}
+		if *read && *agi {
+			return nil, errors.New("-r/--read can't be used with --agi")
+		}
+		for _, p := range *policies {
+			if p == "" {
+				return nil, errors.New("--policy needs a file name")
+			}
+		}
+		host, err := hookio.HostByName(*hostName)
+		if err != nil {
+			return nil, err
+		}
+		o := &options{policies: *policies, host: host}
+		l := &policy.Layer{Name: "flags"}
+		flagPos := func(name string) policy.Pos { return policy.Pos{File: name} }
+		switch {
+		case *read:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeRead, Pos: flagPos("-r/--read")}
+			if *yes {
+				o.warnings = append(o.warnings, "-y/--yes is ignored with -r/--read: read mode denies every write")
+			}
+		case *agi:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeAGI, Pos: flagPos("--agi")}
+		case *yes:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-y/--yes")}
+			l.AutoApprove = &policy.Setting[bool]{Value: true, Pos: flagPos("-y/--yes")}
+		case *write:
+			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeWrite, Pos: flagPos("-w/--write")}
+		}
+		if *noSandbox {
+			l.SandboxEnabled = &policy.Setting[bool]{Value: false, Pos: flagPos("--no-sandbox")}
+		}
+		for _, d := range *addDirs {
+			if d == "" || strings.ContainsRune(d, 0) {
+				return nil, errors.New("--add-dir needs a directory")
+			}
+			l.AdditionalDirectories = append(l.AdditionalDirectories, policy.Dir{Path: d, Pos: flagPos("--add-dir")})
+		}
+		if fs.Changed("audit") {
+			a, err := auditFlag(*auditFile)
+			if err != nil {
+				return nil, err
+			}
+			l.Audit.Path = &policy.Setting[string]{Value: a, Pos: flagPos("--audit")}
+		}
+		if *dryRun {
+			l.Audit.DryRun = &policy.Setting[bool]{Value: true, Pos: flagPos("--dry-run")}
+		}
+		if l.Mode != nil || l.AutoApprove != nil || l.SandboxEnabled != nil || len(l.AdditionalDirectories) > 0 || l.Audit != (policy.AuditLayer{}) {
+			o.flags = l
+		}
+		return o, nil
+	}
 }
 
 func version() string {

@@ -50,6 +50,7 @@ func TestScript(t *testing.T) {
 			"expand":   cmdExpand,
 			"status":   cmdStatus,
 			"decision": cmdDecision,
+			"records":  cmdRecords,
 		},
 	})
 }

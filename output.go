@@ -48,10 +48,7 @@ func (e *emitter) emit(v verdict) int {
 // fail prints the on_error decision d for an error that stopped the call
 // from being judged, and returns the exit status: 2 for deny, 0 for ask.
 func (e *emitter) fail(d policy.Decision, err error) int {
-	if d != policy.Ask {
-		d = policy.Deny
-	}
-	reason := fmt.Sprintf("safezone: %s: %v; safezone fails closed on errors (on_error: %s)", d, err, d)
+	d, reason := failReason(d, err)
 	if e.explain {
 		e.printExplain(classify.Explanation{Decision: d, Row: classify.RowError, Reason: reason, Error: err.Error(),
 			Targets: []classify.ExplainTarget{}, Matched: []classify.ExplainMatch{}})
@@ -64,6 +61,15 @@ func (e *emitter) fail(d policy.Decision, err error) int {
 	out, code := e.host.Encode(hookio.Output{Decision: d, Reason: reason, Error: true})
 	e.write(out)
 	return code
+}
+
+// failReason is the decision (ask, else deny) and reason printed for an
+// error that stopped a call from being judged.
+func failReason(d policy.Decision, err error) (policy.Decision, string) {
+	if d != policy.Ask {
+		d = policy.Deny
+	}
+	return d, fmt.Sprintf("safezone: %s: %v; safezone fails closed on errors (on_error: %s)", d, err, d)
 }
 
 func (e *emitter) printExplain(x classify.Explanation) int {

@@ -95,6 +95,9 @@ type Result struct {
 	Reasons []Reason
 	// Err is the first error that made the call unusable (row 1).
 	Err error
+	// Deciding is the reason that decided: its Rule and Source name the
+	// rule, class or mode. Zero for row 1.
+	Deciding Reason
 
 	call *hookio.Call
 	pol  *policy.Policy

@@ -31,6 +31,7 @@ func (d *decider) explainDecision(r *Result) {
 		return
 	}
 	r.Row = dec.Row
+	r.Deciding = dec
 	r.Reason = d.message(r, dec)
 }
 
@@ -148,7 +149,7 @@ func (d *decider) message(r *Result, x Reason) string {
 		return fmt.Sprintf("safezone: %s %s: matches deny rule %s (%s); %s", dec, what, x.Rule, x.Source, hint)
 	case RowProtected:
 		if x.Source == policy.SelfProtectionSource {
-			return fmt.Sprintf("safezone: %s %s: %s: safezone's own policy files, the hosts' settings where the hook is registered, and the safezone binary cannot be changed by the agent; describe the change and ask the user to make it",
+			return fmt.Sprintf("safezone: %s %s: %s: safezone's own policy files and audit log, the hosts' settings where the hook is registered, and the safezone binary cannot be changed by the agent; describe the change and ask the user to make it",
 				dec, what, x.Rule)
 		}
 		return fmt.Sprintf("safezone: %s %s: protected by %s (%s); the agent may not change protected files; describe the change and ask the user to make it",

@@ -144,7 +144,9 @@ func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) 
 		layers = append(layers, settings...)
 	}
 	if merged.SelfProtection.Value {
-		layers = append(layers, SelfProtection(loc, layers))
+		sp := SelfProtection(loc, layers)
+		protectAuditLog(sp, merged.Audit.File(loc.Home, loc.ProjectRoot))
+		layers = append(layers, sp)
 	}
 	if flags != nil {
 		flags.Scope = ScopeFlags
@@ -282,6 +284,24 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 	}
 	addAbs(loc.Executable)
 	return l
+}
+
+// protectAuditLog adds the audit log and its rotated files (file.1, ...)
+// to the self-protection layer: an agent that can rewrite the record of
+// what it did has no record.
+func protectAuditLog(l *Layer, file string) {
+	if file == "" || !filepath.IsAbs(file) {
+		return
+	}
+	pos := Pos{File: SelfProtectionSource}
+	lit := EscapeGlob(filepath.ToSlash(filepath.Clean(file)))
+	if p, err := CompilePattern(lit, pos); err == nil {
+		p.Resolve = true
+		l.Protected = append(l.Protected, p)
+	}
+	if p, err := CompilePattern(lit+".*", pos); err == nil {
+		l.Protected = append(l.Protected, p)
+	}
 }
 
 func join(dir, name string) string {

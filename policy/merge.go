@@ -25,6 +25,8 @@ type Policy struct {
 	Safe                  []Pattern
 	Deny, Ask, Allow      []Rule
 
+	Audit Audit
+
 	// Locked lists the keys the managed layer locked.
 	Locked []Setting[string]
 	// Ignored lists what lower layers and flags tried to set on a locked
@@ -51,7 +53,8 @@ var builtin = Pos{File: "<built-in default>"}
 
 // Defaults returns the values that apply when no layer sets them: mode write,
 // no auto-approve, sandbox on, outside reads ask, outside writes deny,
-// on_error deny, Claude Code's settings read, self-protection on.
+// on_error deny, Claude Code's settings read, self-protection on, no audit
+// log (rotation at 10 MiB, keeping 5, once a path is set).
 func Defaults() *Policy {
 	return &Policy{
 		Mode:           Setting[Mode]{ModeWrite, builtin},
@@ -62,6 +65,7 @@ func Defaults() *Policy {
 		OnError:        Setting[Decision]{Deny, builtin},
 		HostSettings:   Setting[bool]{true, builtin},
 		SelfProtection: Setting[bool]{true, builtin},
+		Audit:          defaultAudit(),
 	}
 }
 
@@ -117,6 +121,7 @@ func Merge(layers ...*Layer) *Policy {
 		p.Deny = rules(open, "rules.deny", p.Deny, l.Deny)
 		p.Ask = rules(open, "rules.ask", p.Ask, l.Ask)
 		p.Allow = rules(open, "rules.allow", p.Allow, l.Allow)
+		mergeAudit(open, &p.Audit, l)
 		p.Warnings = append(p.Warnings, l.Warnings...)
 		if l.Scope == ScopeManaged {
 			for _, k := range l.Locked {

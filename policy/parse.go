@@ -63,6 +63,8 @@ type Layer struct {
 	Safe                  []Pattern
 	Deny, Ask, Allow      []Rule
 
+	Audit AuditLayer
+
 	// Warnings are problems that do not stop the policy from loading
 	// (duplicate entries, rules for tools safezone does not know).
 	Warnings []*Error
@@ -150,6 +152,7 @@ type rawFile struct {
 	HostSettings   yaml.Node   `yaml:"host_settings"`
 	SelfProtection yaml.Node   `yaml:"self_protection"`
 	Locked         []yaml.Node `yaml:"locked"`
+	Audit          *rawAudit   `yaml:"audit"`
 }
 
 type rawSandbox struct {
@@ -181,8 +184,10 @@ func knownKeys(typ string) (field, keys string) {
 		return "paths", "protected, warned, safe"
 	case "rawRules":
 		return "rules", "deny, ask, allow"
+	case "rawAudit":
+		return "audit", auditKeys
 	}
-	return "", "version, mode, auto_approve, sandbox, paths, rules, on_error, host_settings, self_protection, locked"
+	return "", "version, mode, auto_approve, sandbox, paths, rules, on_error, host_settings, self_protection, locked, audit"
 }
 
 // lineOf splits a yaml.v3 message "line N: text" into N and text.
@@ -438,6 +443,9 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 		p.l.Deny = p.rules(rs.Deny, "rules.deny")
 		p.l.Ask = p.rules(rs.Ask, "rules.ask")
 		p.l.Allow = p.rules(rs.Allow, "rules.allow")
+	}
+	if r.Audit != nil {
+		p.audit(r.Audit)
 	}
 }
 

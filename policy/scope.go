@@ -29,12 +29,16 @@ func (s Scope) String() string {
 	return "unknown"
 }
 
-// LockableKeys are the keys a managed policy may list under locked.
+// LockableKeys are the keys a managed policy may list under locked. Every
+// audit key is lockable: an organisation that audits locks at least
+// audit.path and audit.required (so a project can neither redirect nor turn
+// off its log) and audit.dry_run (so a project cannot stop enforcement).
 var LockableKeys = []string{
 	"mode", "auto_approve", "on_error", "host_settings",
 	"sandbox.enabled", "sandbox.additional_directories", "sandbox.outside_read", "sandbox.outside_write",
 	"paths.protected", "paths.warned", "paths.safe",
 	"rules.deny", "rules.ask", "rules.allow",
+	"audit.path", "audit.all", "audit.max_bytes", "audit.keep", "audit.required", "audit.syslog", "audit.dry_run",
 }
 
 // IsLockable reports whether key may be listed under locked.
