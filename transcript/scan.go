@@ -11,8 +11,16 @@ const maxDepth = 512
 
 var (
 	errSyntax  = errors.New("invalid JSON")
-	errTooDeep = fmt.Errorf("%w: nested deeper than %d levels", errSyntax, maxDepth)
+	errTooDeep = tooDeep{}
 )
+
+// tooDeep is errSyntax for a record nested past maxDepth. A type, not
+// fmt.Errorf at package level: every hook process would pay fmt's first,
+// cold call at start-up.
+type tooDeep struct{}
+
+func (tooDeep) Error() string { return "invalid JSON: nested deeper than 512 levels" }
+func (tooDeep) Unwrap() error { return errSyntax }
 
 // record is what one line contributes: the fields a Reader uses, as raw
 // JSON tokens pointing into the line.
