@@ -98,6 +98,9 @@ type Result struct {
 	// Deciding is the reason that decided: its Rule and Source name the
 	// rule, class or mode. Zero for row 1.
 	Deciding Reason
+	// Shell is the analysis of a Bash command (nil for other tools; a
+	// PowerShell command is always unknown).
+	Shell *ShellAnalysis
 
 	call *hookio.Call
 	pol  *policy.Policy
@@ -115,6 +118,8 @@ type decider struct {
 	globs   globCache
 	// resolved caches resolvedPattern.
 	resolved map[*policy.Pattern][]string
+	// shell is the analysis of a shell call; nil for other tools.
+	shell *ShellAnalysis
 }
 
 // Decide judges one call against a policy (see the decision table in the
@@ -134,6 +139,15 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	}
 	r.Roots = d.roots
 	r.Targets = targets(c, env.Home, fsys)
+	switch c.Kind {
+	case hookio.KindShell:
+		sa := AnalyzeShell(c.Command, ShellEnv{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir})
+		r.Targets = append(r.Targets, shellTargets(&sa, fsys)...)
+		d.shell, r.Shell = &sa, &sa
+	case hookio.KindPowerShell:
+		d.shell = &ShellAnalysis{Unknown: "safezone cannot parse PowerShell"}
+		r.Shell = d.shell
+	}
 
 	var outcomes []policy.Decision
 	// Rules that name the call itself (a tool name, a command).
@@ -351,8 +365,12 @@ func (d *decider) callRules() []Reason {
 				match = l.eff != policy.Allow
 				note = "safezone cannot evaluate this rule's specifier, so it applies to every call of the tool"
 			case policy.RuleCommand:
-				match = d.call.Kind == hookio.KindShell || d.call.Kind == hookio.KindPowerShell
-				match = match && matchCommand(r, d.call.Command)
+				match = d.shellRuleMatches(r, l.eff == policy.Allow)
+			}
+			if match && l.eff == policy.Allow && d.shell != nil && !d.shell.Known() && !d.modes.AGI {
+				// Outside agi, a command with an unknown target is never
+				// allowed, whatever an allow rule says.
+				match = false
 			}
 			if match {
 				out = append(out, Reason{Row: l.row, Effect: l.eff, Rule: r.Text, Source: r.Pos.String(), Target: -1, Note: note})
@@ -392,6 +410,16 @@ func (d *decider) judge(i int, t *Target) []Reason {
 					add(RowProtected, policy.Deny, rule, pt.Pos.String(), p, "")
 				}
 			}
+			if t.Recursive {
+				for j := range d.pol.Protected {
+					pt := &d.pol.Protected[j]
+					if p, ok := d.protectedBelow(pt, t); ok {
+						t.Protected = true
+						add(RowProtected, policy.Deny, fmt.Sprintf("paths.protected %q", pt.Text), pt.Pos.String(), p,
+							"a recursive write reaches "+p)
+					}
+				}
+			}
 			for j := range d.pol.Warned {
 				pt := &d.pol.Warned[j]
 				if p, ok := d.anyView(pt, t); ok {
@@ -411,7 +439,7 @@ func (d *decider) judge(i int, t *Target) []Reason {
 			t.Class = "safe"
 		}
 		// Row 4: read mode.
-		if d.modes.Read && (t.Access == policy.Write || d.call.Writes) {
+		if d.modes.Read && (t.Access == policy.Write || d.callWrites()) {
 			add(RowReadMode, policy.Deny, "read mode", d.modes.ReadSource, "", "")
 		}
 		// Row 5: outside the sandbox.
@@ -466,6 +494,9 @@ func (d *decider) judge(i int, t *Target) []Reason {
 		default:
 			add(RowWrite, policy.Abstain, "not auto-approved", "", "", "the host asks as usual")
 		}
+	case d.shell != nil:
+		eff, rule, note := d.shellFallback()
+		add(RowOther, eff, rule, "", "", note)
 	default:
 		add(RowOther, policy.Abstain, d.otherRule(), "", "", "")
 	}
@@ -475,8 +506,12 @@ func (d *decider) judge(i int, t *Target) []Reason {
 // judgeCall applies the table to a call without targets.
 func (d *decider) judgeCall() []Reason {
 	var out []Reason
-	if d.modes.Read && d.call.Writes {
+	if d.modes.Read && d.callWrites() {
 		out = append(out, Reason{Row: RowReadMode, Effect: policy.Deny, Rule: "read mode", Source: d.modes.ReadSource, Target: -1})
+	}
+	if d.shell != nil {
+		eff, rule, note := d.shellFallback()
+		return append(out, Reason{Row: RowOther, Effect: eff, Rule: rule, Target: -1, Note: note})
 	}
 	out = append(out, Reason{Row: RowOther, Effect: policy.Abstain, Rule: d.otherRule(), Target: -1})
 	return out
@@ -602,18 +637,6 @@ func (d *decider) safeSource(t *Target) string {
 		}
 	}
 	return "paths.safe"
-}
-
-// matchCommand matches a Bash(...) rule against a command: "*" matches any
-// text; a ":*" rule matches the command or the command followed by more
-// words.
-func matchCommand(r *policy.Rule, cmd string) bool {
-	cmd = strings.Join(strings.Fields(cmd), " ")
-	pat := strings.Join(strings.Fields(r.Command), " ")
-	if r.Prefix {
-		return cmd == pat || strings.HasPrefix(cmd, pat+" ") || wildcard(pat+" *", cmd)
-	}
-	return wildcard(pat, cmd)
 }
 
 // wildcard matches s against a pattern whose only metacharacter is "*"

@@ -46,6 +46,11 @@ type Target struct {
 	// Err is set when the target could not be resolved; the call is then an
 	// error (decision row 1).
 	Err error
+	// Cmd is the index of the shell command the target belongs to (in
+	// Result.Shell.Commands); Recursive marks a write reaching everything
+	// below a directory (rm -r): protected paths below it count.
+	Cmd       int
+	Recursive bool
 
 	viewCache []string
 }

@@ -1,0 +1,907 @@
+package classify
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"safezone/policy"
+)
+
+// Limits of the shell analysis; past them a command is unknown.
+const (
+	// MaxShellCommand is the longest command analysed (64 KiB).
+	MaxShellCommand = 64 << 10
+	// maxShellDepth bounds nesting: statements in statements, and "bash -c"
+	// scripts in scripts.
+	maxShellDepth = 32
+	// maxCwds bounds the directories a command may run in after "cd"s whose
+	// success is uncertain.
+	maxCwds = 8
+)
+
+// ShellEnv is what the shell analysis takes from the hook's environment.
+type ShellEnv struct {
+	Cwd        string // the call's cwd, absolute
+	Home       string // $HOME
+	ProjectDir string // $CLAUDE_PROJECT_DIR
+}
+
+// ShellTarget is one path a shell command reads or writes.
+type ShellTarget struct {
+	Path   string        // absolute (the command's cwd joined), not cleaned
+	Given  string        // as written, after static expansion
+	Access policy.Access // read or write
+	// Glob is true when Path holds unquoted glob metacharacters: it is
+	// expanded against the file system, and as a pattern checked against
+	// deny rules.
+	Glob bool
+	// Pattern marks a target that only names files by pattern, like
+	// find's DIR/**/NAME: it is judged against deny and ask rules, never
+	// expanded.
+	Pattern bool
+	// Recursive marks a write that reaches everything below a directory
+	// (rm -r, find -delete, tar -x): protected paths below it count.
+	Recursive bool
+}
+
+// ShellCommand is one simple command of a shell command line, after
+// wrapper stripping (sudo, env, nice, timeout, ...).
+type ShellCommand struct {
+	// Argv is the command's words made literal where they are static;
+	// a word that is not is shown as written ("$X").
+	Argv []string
+	// Cwd is the directory the command runs in; several when a "cd"
+	// before it may or may not have succeeded; empty when unknown.
+	Cwd     []string
+	Targets []ShellTarget
+	// Unknown says why some target of this command cannot be known
+	// statically; empty when every target is known.
+	Unknown string
+	// ReadOnly is true for a known command that only reads.
+	ReadOnly bool
+}
+
+// ShellAnalysis is what a shell command line reads and writes.
+type ShellAnalysis struct {
+	Commands []ShellCommand
+	// Unknown says why the targets of the whole line cannot be known (a
+	// parse error, a command over MaxShellCommand, too deep a nesting);
+	// see also each command's Unknown.
+	Unknown string
+}
+
+// Known reports whether every target of every command is known.
+func (a *ShellAnalysis) Known() bool {
+	if a.Unknown != "" {
+		return false
+	}
+	for i := range a.Commands {
+		if a.Commands[i].Unknown != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Why returns the first reason the analysis is unknown, or "".
+func (a *ShellAnalysis) Why() string {
+	if a.Unknown != "" {
+		return a.Unknown
+	}
+	for i := range a.Commands {
+		if c := &a.Commands[i]; c.Unknown != "" {
+			return fmt.Sprintf("%s: %s", strings.Join(c.Argv, " "), c.Unknown)
+		}
+	}
+	return ""
+}
+
+// AnalyzeShell parses cmd as bash (mvdan.cc/sh, bash dialect) and returns,
+// for every simple command in it (lists, pipes, subshells, groups, if, for,
+// while, case, function bodies, command and process substitutions, and the
+// scripts of "bash -c", "sh -c" and "zsh -c"), its argv and the paths it
+// reads or writes (see shell_table.go for each command's operands).
+//
+// Only static words are trusted: literals, quotes, ANSI-C quotes, "~",
+// $HOME, $PWD, $CLAUDE_PROJECT_DIR and variables assigned a literal earlier
+// in the same line. Anything else in a target position (another expansion, a
+// command substitution, arithmetic, inline code such as eval or python -c,
+// an option the tables do not know) makes the command's targets unknown:
+// callers must then ask, never allow. "cd" moves the directory relative
+// targets resolve against; when a cd may have failed, both directories
+// count. The analysis never panics: a panic in the parser is an unknown
+// result.
+func AnalyzeShell(cmd string, env ShellEnv) (res ShellAnalysis) {
+	defer func() {
+		if v := recover(); v != nil {
+			res = ShellAnalysis{Unknown: fmt.Sprintf("the shell parser failed (%v)", v)}
+		}
+	}()
+	a := &analyzer{env: env, vars: map[string]shellVar{}}
+	a.cwd = []string{env.Cwd}
+	a.script(cmd, 0)
+	return ShellAnalysis{Commands: a.cmds, Unknown: a.unknown}
+}
+
+type shellVar struct {
+	value string
+	known bool
+}
+
+type analyzer struct {
+	env     ShellEnv
+	cmds    []ShellCommand
+	unknown string
+	vars    map[string]shellVar
+	// cwd holds the directories the next command may run in; nil means
+	// unknown.
+	cwd []string
+	// dirs is the pushd stack.
+	dirs [][]string
+	// cdTo is where the last statement's cd went (nil: it was no cd), and
+	// before where it came from.
+	cdTo, before []string
+	// uncertain counts the enclosing constructs whose statements may not
+	// run (conditions, loops, functions, the right side of && and ||): an
+	// assignment there leaves its variable unknown.
+	uncertain int
+}
+
+func (a *analyzer) fail(why string) {
+	if a.unknown == "" {
+		a.unknown = why
+	}
+}
+
+// script parses and walks one script (the hook's command, or a -c string).
+func (a *analyzer) script(src string, depth int) {
+	if len(src) > MaxShellCommand {
+		a.fail(fmt.Sprintf("the command is over %d bytes", MaxShellCommand))
+		return
+	}
+	if depth > maxShellDepth {
+		a.fail("the command nests too deeply")
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		a.fail("it does not parse as bash: " + err.Error())
+		return
+	}
+	a.stmts(f.Stmts, depth)
+}
+
+func (a *analyzer) stmts(ss []*syntax.Stmt, depth int) {
+	for _, s := range ss {
+		a.stmt(s, depth)
+	}
+}
+
+// saved is analyzer state that a subshell, pipe side or function body may
+// change without effect on what follows.
+type saved struct {
+	cwd  []string
+	vars map[string]shellVar
+	dirs [][]string
+}
+
+func (a *analyzer) save() saved {
+	vars := make(map[string]shellVar, len(a.vars))
+	for k, v := range a.vars {
+		vars[k] = v
+	}
+	return saved{cwd: a.cwd, vars: vars, dirs: a.dirs}
+}
+
+func (a *analyzer) restore(s saved) { a.cwd, a.vars, a.dirs = s.cwd, s.vars, s.dirs }
+
+// union merges the possible directories of two paths of execution.
+func (a *analyzer) union(other []string) {
+	if a.cwd == nil || other == nil {
+		a.cwd = nil
+		return
+	}
+	out := append([]string(nil), a.cwd...)
+	for _, d := range other {
+		if !contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	if len(out) > maxCwds {
+		out = nil
+	}
+	a.cwd = out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
+	if depth > maxShellDepth {
+		a.fail("the command nests too deeply")
+		return
+	}
+	if s.Background || s.Coprocess {
+		// A background job runs in a subshell: its cd and assignments
+		// do not reach what follows.
+		st := a.save()
+		defer a.restore(st)
+	}
+	before := len(a.cmds)
+	a.command(s.Cmd, depth)
+	// Redirections of the statement apply to its command (for a
+	// compound command, to all of it).
+	var redirs []ShellTarget
+	why := ""
+	for _, r := range s.Redirs {
+		t, w := a.redirect(r, depth)
+		redirs = append(redirs, t...)
+		if w != "" && why == "" {
+			why = w
+		}
+	}
+	if len(redirs) == 0 && why == "" {
+		return
+	}
+	if len(a.cmds) > before && s.Cmd != nil {
+		if _, simple := s.Cmd.(*syntax.CallExpr); simple {
+			c := &a.cmds[len(a.cmds)-1]
+			c.Targets = append(c.Targets, redirs...)
+			if why != "" && c.Unknown == "" {
+				c.Unknown = why
+			}
+			for _, t := range redirs {
+				if t.Access == policy.Write {
+					c.ReadOnly = false
+				}
+			}
+			return
+		}
+	}
+	// A redirection of a compound command, or one without a command.
+	c := ShellCommand{Argv: []string{"(redirection)"}, Cwd: a.cwd, Targets: redirs, Unknown: why, ReadOnly: true}
+	for _, t := range redirs {
+		if t.Access == policy.Write {
+			c.ReadOnly = false
+		}
+	}
+	a.cmds = append(a.cmds, c)
+}
+
+func (a *analyzer) command(cmd syntax.Command, depth int) {
+	switch c := cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		a.call(c, depth)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt:
+			before := a.cwd
+			a.cdTo = nil
+			a.stmt(c.X, depth+1)
+			if a.cdTo != nil {
+				a.cwd = a.cdTo // "cd DIR && ...": the rest runs in DIR
+			}
+			a.uncertain++
+			a.stmt(c.Y, depth+1)
+			a.uncertain--
+			// If X failed, Y did not run and nothing of X's cd may hold.
+			a.union(before)
+		case syntax.OrStmt:
+			before := a.cwd
+			a.stmt(c.X, depth+1)
+			after := a.cwd
+			a.cwd = before
+			a.union(after)
+			a.uncertain++
+			a.stmt(c.Y, depth+1)
+			a.uncertain--
+			a.union(after)
+		default: // pipes: each side runs in a subshell
+			st := a.save()
+			a.stmt(c.X, depth+1)
+			a.restore(st)
+			st = a.save()
+			a.stmt(c.Y, depth+1)
+			a.restore(st)
+		}
+	case *syntax.Subshell:
+		st := a.save()
+		a.stmts(c.Stmts, depth+1)
+		a.restore(st)
+	case *syntax.Block:
+		a.stmts(c.Stmts, depth+1)
+	case *syntax.IfClause:
+		before := a.cwd
+		a.uncertain++
+		for ic := c; ic != nil; ic = ic.Else {
+			a.stmts(ic.Cond, depth+1)
+			a.stmts(ic.Then, depth+1)
+			a.union(before)
+		}
+		a.uncertain--
+	case *syntax.WhileClause:
+		before := a.cwd
+		a.uncertain++
+		a.stmts(c.Cond, depth+1)
+		a.stmts(c.Do, depth+1)
+		a.uncertain--
+		a.union(before)
+	case *syntax.ForClause:
+		before := a.cwd
+		a.uncertain++
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				a.word(w, depth) // walks substitutions
+			}
+			a.vars[l.Name.Value] = shellVar{}
+		case *syntax.CStyleLoop:
+			a.fail("a C-style for loop computes its values")
+		}
+		a.stmts(c.Do, depth+1)
+		a.uncertain--
+		a.union(before)
+	case *syntax.CaseClause:
+		a.word(c.Word, depth)
+		before := a.cwd
+		a.uncertain++
+		for _, item := range c.Items {
+			a.stmts(item.Stmts, depth+1)
+			a.union(before)
+		}
+		a.uncertain--
+	case *syntax.FuncDecl:
+		// The body may run any number of times, later: walk it once, as
+		// if it ran here, and keep nothing of its state.
+		st := a.save()
+		a.uncertain++
+		a.stmt(c.Body, depth+1)
+		a.uncertain--
+		a.restore(st)
+	case *syntax.DeclClause:
+		for _, as := range c.Args {
+			a.assign(as, depth)
+		}
+		a.cmds = append(a.cmds, ShellCommand{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true})
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			a.stmt(c.Stmt, depth+1)
+		}
+	case *syntax.TestClause:
+		// [[ ... ]] reads no file contents; its words may hold
+		// substitutions, which are commands.
+		syntax.Walk(c, func(n syntax.Node) bool {
+			if w, ok := n.(*syntax.Word); ok {
+				a.word(w, depth)
+				return false
+			}
+			return true
+		})
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		syntax.Walk(c, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				a.fail("an arithmetic expression runs a command")
+				return false
+			}
+			return true
+		})
+	case *syntax.CoprocClause:
+		st := a.save()
+		a.stmt(c.Stmt, depth+1)
+		a.restore(st)
+	default:
+		a.fail(fmt.Sprintf("safezone does not analyse %T", cmd))
+	}
+}
+
+// assign records a variable assignment: a literal value in a statement that
+// surely runs is known from then on; anything else leaves it unknown.
+func (a *analyzer) assign(as *syntax.Assign, depth int) {
+	if as.Name == nil {
+		return
+	}
+	name := as.Name.Value
+	if as.Naked || as.Array != nil || as.Index != nil || as.Append {
+		if as.Array != nil {
+			syntax.Walk(as.Array, func(n syntax.Node) bool {
+				if w, ok := n.(*syntax.Word); ok {
+					a.word(w, depth)
+					return false
+				}
+				return true
+			})
+		}
+		if !as.Naked {
+			a.vars[name] = shellVar{}
+		}
+		return
+	}
+	v := shellVar{}
+	if as.Value == nil {
+		v = shellVar{value: "", known: true}
+	} else {
+		w := a.word(as.Value, depth)
+		if w.unknown == "" {
+			v = shellVar{value: w.lit, known: true}
+		}
+	}
+	if a.uncertain > 0 {
+		v = shellVar{}
+	}
+	a.vars[name] = v
+}
+
+// sword is a shell word made static.
+type sword struct {
+	lit     string // its value, quotes removed
+	pat     string // as a glob pattern: quoted metacharacters escaped
+	glob    bool   // holds an unquoted *, ? or [
+	brace   bool   // holds an unquoted { (brace expansion)
+	src     string // the word as written, for display and rule matching
+	unknown string // why the word is not static; empty when it is
+}
+
+// text is the word for display and rule matching: its value when static,
+// else as written.
+func (w sword) text() string {
+	if w.unknown != "" {
+		return w.src
+	}
+	return w.lit
+}
+
+func (a *analyzer) word(w *syntax.Word, depth int) sword {
+	out := sword{}
+	if w == nil {
+		return out
+	}
+	var lit, pat strings.Builder
+	unknown := func(why string) {
+		if out.unknown == "" {
+			out.unknown = why
+		}
+	}
+	addQuoted := func(s string) {
+		lit.WriteString(s)
+		pat.WriteString(policy.EscapeGlob(s))
+	}
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && strings.HasPrefix(v, "~") {
+				end := strings.IndexByte(v, '/')
+				if end < 0 {
+					end = len(v)
+				}
+				if end != 1 || (len(w.Parts) > 1 && end == len(v) && !isSlashStart(w.Parts[1])) {
+					if end != 1 {
+						unknown("~user is not expanded")
+					}
+				}
+				if end == 1 {
+					if a.env.Home == "" {
+						unknown("~ without HOME")
+					} else {
+						addQuoted(a.env.Home)
+						v = v[1:]
+					}
+				}
+			}
+			a.unquotedLit(v, &lit, &pat, &out)
+		case *syntax.SglQuoted:
+			v := p.Value
+			if p.Dollar {
+				v = ansiC(v)
+			}
+			addQuoted(v)
+		case *syntax.DblQuoted:
+			for _, dp := range p.Parts {
+				switch q := dp.(type) {
+				case *syntax.Lit:
+					addQuoted(dquoteUnescape(q.Value))
+				case *syntax.ParamExp:
+					v, why := a.param(q)
+					if why != "" {
+						unknown(why)
+					}
+					addQuoted(v)
+				case *syntax.CmdSubst:
+					a.substitution(q.Stmts, depth)
+					unknown("a command substitution")
+				default:
+					unknown(fmt.Sprintf("an expansion (%s)", nodeKind(dp)))
+				}
+			}
+		case *syntax.ParamExp:
+			v, why := a.param(p)
+			if why != "" {
+				unknown(why)
+			} else if strings.ContainsAny(v, " \t\n") {
+				unknown("an unquoted variable holding spaces is split into several words")
+			}
+			// Unquoted: the value is subject to globbing.
+			a.unquotedLit(strings.ReplaceAll(v, `\`, `\\`), &lit, &pat, &out)
+		case *syntax.CmdSubst:
+			a.substitution(p.Stmts, depth)
+			unknown("a command substitution")
+		case *syntax.ProcSubst:
+			a.substitution(p.Stmts, depth)
+			unknown("a process substitution")
+		case *syntax.ArithmExp:
+			syntax.Walk(p, func(n syntax.Node) bool {
+				if cs, ok := n.(*syntax.CmdSubst); ok {
+					a.substitution(cs.Stmts, depth)
+					return false
+				}
+				return true
+			})
+			unknown("an arithmetic expansion")
+		case *syntax.ExtGlob:
+			unknown("an extended glob")
+		default:
+			unknown(fmt.Sprintf("an expansion (%s)", nodeKind(part)))
+		}
+	}
+	out.lit, out.pat = lit.String(), pat.String()
+	out.src = printWord(w)
+	return out
+}
+
+func isSlashStart(p syntax.WordPart) bool {
+	l, ok := p.(*syntax.Lit)
+	return ok && strings.HasPrefix(l.Value, "/")
+}
+
+// unquotedLit adds an unquoted literal: backslash escapes are removed, and
+// *, ? and [ are glob metacharacters, { a brace expansion.
+func (a *analyzer) unquotedLit(v string, lit, pat *strings.Builder, out *sword) {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\\' && i+1 < len(v):
+			i++
+			if v[i] == '\n' {
+				continue
+			}
+			lit.WriteByte(v[i])
+			pat.WriteString(policy.EscapeGlob(string(v[i])))
+		case c == '*' || c == '?' || c == '[':
+			out.glob = true
+			lit.WriteByte(c)
+			pat.WriteByte(c)
+		case c == '{' || c == '}' || c == ',':
+			if c == '{' {
+				out.brace = true
+			}
+			lit.WriteByte(c)
+			pat.WriteByte(c)
+		case c == ']':
+			lit.WriteByte(c)
+			pat.WriteString(`\]`)
+		default:
+			lit.WriteByte(c)
+			pat.WriteByte(c)
+		}
+	}
+}
+
+// substitution walks the commands of a command or process substitution:
+// they run, in a subshell.
+func (a *analyzer) substitution(ss []*syntax.Stmt, depth int) {
+	st := a.save()
+	a.uncertain++
+	a.stmts(ss, depth+1)
+	a.uncertain--
+	a.restore(st)
+}
+
+// param expands a parameter if it is static.
+func (a *analyzer) param(p *syntax.ParamExp) (string, string) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil || p.NestedParam != nil {
+		return "", "a parameter expansion with an operator"
+	}
+	name := p.Param.Value
+	if v, ok := a.vars[name]; ok {
+		if !v.known {
+			return "", "$" + name + " is not a literal"
+		}
+		return v.value, ""
+	}
+	switch name {
+	case "HOME":
+		if a.env.Home != "" {
+			return a.env.Home, ""
+		}
+	case "PWD":
+		if len(a.cwd) == 1 {
+			return a.cwd[0], ""
+		}
+	case "CLAUDE_PROJECT_DIR":
+		if a.env.ProjectDir != "" {
+			return a.env.ProjectDir, ""
+		}
+	}
+	return "", "$" + name + " is not known to safezone"
+}
+
+// redirect returns the target of one redirection, or why it is unknown.
+func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]ShellTarget, string) {
+	if r.Hdoc != nil {
+		// A here-document is no file; expansions in it still run.
+		a.word(r.Hdoc, depth)
+	}
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		if r.Op == syntax.WordHdoc {
+			a.word(r.Word, depth)
+		}
+		return nil, ""
+	}
+	w := a.word(r.Word, depth)
+	var access policy.Access
+	switch r.Op {
+	case syntax.RdrIn:
+		access = policy.Read
+	case syntax.DplIn, syntax.DplOut:
+		// "2>&1", ">&-": a descriptor. ">& file" writes the file.
+		if w.unknown == "" && (w.lit == "-" || isNumber(w.lit)) {
+			return nil, ""
+		}
+		if r.Op == syntax.DplIn {
+			access = policy.Read
+		} else {
+			access = policy.Write
+		}
+	default: // >, >>, >|, &>, &>>, <>, and zsh's clobbering forms
+		access = policy.Write
+	}
+	if w.unknown != "" {
+		return nil, "redirection to " + w.src + ": " + w.unknown
+	}
+	if notAFile(w.lit) {
+		return nil, ""
+	}
+	return a.targets(w, access)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil && s != ""
+}
+
+// notAFile lists device files that are not data: writing to them or reading
+// from them is not a file access the policy is about.
+func notAFile(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty",
+		"/dev/zero", "/dev/random", "/dev/urandom":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/")
+}
+
+// targets turns a static word into targets, one per directory the command
+// may run in and per brace alternative.
+func (a *analyzer) targets(w sword, access policy.Access) ([]ShellTarget, string) {
+	alts := []string{w.pat}
+	if w.brace && hasBraceList(w.pat) {
+		var ok bool
+		alts, ok = expandBraces(w.pat, maxAlternatives)
+		if !ok {
+			return nil, "too many brace alternatives in " + w.src
+		}
+	}
+	var out []ShellTarget
+	for _, alt := range alts {
+		glob := w.glob && hasMeta(alt)
+		p := alt
+		if !glob {
+			p = unescape(alt)
+		}
+		if p == "" {
+			continue
+		}
+		given := p
+		if !glob {
+			given = unescape(alt)
+		}
+		if strings.HasPrefix(p, "/") {
+			out = append(out, ShellTarget{Path: p, Given: given, Access: access, Glob: glob})
+			continue
+		}
+		if a.cwd == nil {
+			return nil, "the directory it runs in is not known (a cd to a directory that is not static)"
+		}
+		for _, d := range a.cwd {
+			base := d
+			if glob {
+				base = policy.EscapeGlob(d)
+			}
+			out = append(out, ShellTarget{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: glob})
+		}
+	}
+	return out, ""
+}
+
+// hasBraceList reports whether s holds a brace group with a comma, the only
+// kind bash expands ("{a,b}"; "{}" and "{x}" stay literal).
+func hasBraceList(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case ',':
+			if depth > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cd moves the analysis to a directory (cd, pushd; -P resolves like the
+// kernel, the default cleans lexically as bash's logical cd does).
+func (a *analyzer) cd(dir sword, physical bool) {
+	a.moveTo(dir, physical)
+	// The next statement runs in the new directory if the cd worked and in
+	// the old one if it did not; only "cd DIR && ..." is sure (see the
+	// AndStmt case, which uses cdTo).
+	next := a.cwd
+	a.cwd = a.before
+	a.union(next)
+	a.cdTo = next
+}
+
+// moveTo sets cwd to dir, from before.
+func (a *analyzer) moveTo(dir sword, physical bool) {
+	a.before = a.cwd
+	if dir.unknown != "" || dir.glob {
+		a.cwd = nil
+		return
+	}
+	var next []string
+	for _, d := range a.cwdOrHome() {
+		p := dir.lit
+		if !strings.HasPrefix(p, "/") {
+			p = strings.TrimSuffix(d, "/") + "/" + p
+		}
+		if !physical {
+			p = path.Clean(p)
+		}
+		next = append(next, p)
+	}
+	if a.cwd == nil && !strings.HasPrefix(dir.lit, "/") {
+		next = nil
+	}
+	a.cwd = next
+}
+
+func (a *analyzer) cwdOrHome() []string {
+	if a.cwd == nil {
+		return []string{""}
+	}
+	return a.cwd
+}
+
+func printWord(w *syntax.Word) string {
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, w); err != nil {
+		return "?"
+	}
+	return b.String()
+}
+
+func nodeKind(n syntax.Node) string {
+	return strings.TrimPrefix(fmt.Sprintf("%T", n), "*syntax.")
+}
+
+// dquoteUnescape removes the backslashes that quote inside double quotes:
+// before $, `, ", \ and a newline (which it removes too).
+func dquoteUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the escapes of bash's $'...' quoting.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(s[i])
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+			j := i + 1
+			for j < len(s) && j < i+1+max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(s[i])
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if s[i] == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteRune(rune(v))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}

@@ -1,0 +1,127 @@
+package classify
+
+import (
+	"path"
+	"strings"
+
+	"safezone/policy"
+)
+
+// longAliases maps a command's long options to the short ones they mean, for
+// comparing a rule's flags with a command's (GNU coreutils manuals).
+func longAliases(prog, long string) string {
+	switch prog {
+	case "rm":
+		switch long {
+		case "recursive":
+			return "r"
+		case "force":
+			return "f"
+		case "dir":
+			return "d"
+		case "verbose":
+			return "v"
+		case "interactive":
+			return "i"
+		}
+	case "cp":
+		switch long {
+		case "recursive":
+			return "r"
+		case "force":
+			return "f"
+		case "archive":
+			return "a"
+		}
+	case "chmod", "chown", "chgrp":
+		if long == "recursive" {
+			return "R"
+		}
+	case "git":
+		if long == "force" {
+			return "f"
+		}
+	}
+	return long
+}
+
+// shortAlias folds short options that mean the same (rm -R is rm -r).
+func shortAlias(prog string, l byte) string {
+	if (prog == "rm" || prog == "cp") && l == 'R' {
+		return "r"
+	}
+	return string(l)
+}
+
+// splitCommand splits a command's words after the program into its set of
+// options (short groups split, long ones by their alias, values after "="
+// dropped) and its other words, in order. Words after "--" are never options.
+func splitCommand(prog string, words []string) (map[string]bool, []string) {
+	flags := map[string]bool{}
+	var rest []string
+	dash := false
+	for _, w := range words {
+		switch {
+		case dash || w == "-" || !strings.HasPrefix(w, "-"):
+			rest = append(rest, w)
+		case w == "--":
+			dash = true
+		case strings.HasPrefix(w, "--"):
+			name, _, _ := strings.Cut(w[2:], "=")
+			flags[longAliases(prog, name)] = true
+		default:
+			for i := 1; i < len(w); i++ {
+				flags[shortAlias(prog, w[i])] = true
+			}
+		}
+	}
+	return flags, rest
+}
+
+// matchShellRule reports whether a Bash(...) rule matches one simple command
+// (argv after wrapper stripping, the program its base name). In the rule,
+// the first word is the program, words starting with "-" are options, the
+// others a pattern for the command's other words, in which "*" matches any
+// text; a rule ending in ":*" matches the command's words and anything after
+// them. Options are compared as sets: a deny or ask rule matches a command
+// that has at least the rule's options ("rm -rf *" matches "rm -fr x",
+// "rm -r -f x", "rm --recursive --force x" and "rm -rfv x"); an allow rule
+// needs exactly the rule's options, so that an option it did not name can
+// never widen what it allows.
+func matchShellRule(r *policy.Rule, argv []string, allow bool) bool {
+	words := strings.Fields(r.Command)
+	if len(words) == 0 || len(argv) == 0 {
+		return len(words) == 0
+	}
+	prog := path.Base(words[0])
+	if prog != path.Base(argv[0]) {
+		return false
+	}
+	want, wantRest := splitCommand(prog, words[1:])
+	have, haveRest := splitCommand(prog, argv[1:])
+	for f := range want {
+		if !have[f] {
+			return false
+		}
+	}
+	if allow && !r.Prefix && len(have) != len(want) {
+		return false
+	}
+	pat := strings.Join(wantRest, " ")
+	got := strings.Join(haveRest, " ")
+	if r.Prefix {
+		return got == pat || strings.HasPrefix(got, pat+" ") || (pat == "" && got != "") || wildcard(pat+" *", got)
+	}
+	return wildcard(pat, got)
+}
+
+// matchRawCommand matches a rule against a whole command line, for commands
+// that cannot be parsed: a "*" matches any text; a ":*" rule is a prefix.
+func matchRawCommand(r *policy.Rule, cmd string) bool {
+	cmd = strings.Join(strings.Fields(cmd), " ")
+	pat := strings.Join(strings.Fields(r.Command), " ")
+	if r.Prefix {
+		return cmd == pat || strings.HasPrefix(cmd, pat+" ") || wildcard(pat+" *", cmd)
+	}
+	return wildcard(pat, cmd) || wildcard(pat, strings.TrimSpace(cmd))
+}
