@@ -184,9 +184,9 @@ func (a *analyzer) stmts(ss []*syntax.Stmt, depth int) {
 // saved is analyzer state that a subshell, pipe side or function body may
 // change without effect on what follows.
 type saved struct {
-	cwd  []string
-	vars map[string]shellVar
-	dirs [][]string
+	cwd, cdTo []string
+	vars      map[string]shellVar
+	dirs      [][]string
 }
 
 func (a *analyzer) save() saved {
@@ -194,10 +194,10 @@ func (a *analyzer) save() saved {
 	for k, v := range a.vars {
 		vars[k] = v
 	}
-	return saved{cwd: a.cwd, vars: vars, dirs: a.dirs}
+	return saved{cwd: a.cwd, cdTo: a.cdTo, vars: vars, dirs: a.dirs}
 }
 
-func (a *analyzer) restore(s saved) { a.cwd, a.vars, a.dirs = s.cwd, s.vars, s.dirs }
+func (a *analyzer) restore(s saved) { a.cwd, a.cdTo, a.vars, a.dirs = s.cwd, s.cdTo, s.vars, s.dirs }
 
 // union merges the possible directories of two paths of execution.
 func (a *analyzer) union(other []string) {

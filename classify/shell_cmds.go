@@ -95,13 +95,13 @@ func stripWrappers(ws []sword) ([]sword, string) {
 		switch name {
 		case "sudo", "doas":
 			rest, ok = skipOptions(args, "ABbEeHiKklnPSsVv", "CDghpRrTtUu", []string{"preserve-env", "login", "shell", "non-interactive", "stdin", "background", "set-home", "reset-timestamp", "remove-timestamp", "validate", "list", "edit", "askpass", "bell"}, []string{"user", "group", "host", "prompt", "role", "type", "close-from", "chdir", "command-timeout", "other-user", "chroot", "preserve-env"})
-			if ok && len(rest) == 0 {
-				return nil, "" // sudo -v, sudo -k: no command
-			}
 			for _, w := range args[:len(args)-len(rest)] {
 				if t := w.text(); t == "-i" || t == "-s" || t == "--login" || t == "--shell" || t == "-e" || t == "--edit" {
 					return nil, "sudo " + t + " runs a shell or an editor"
 				}
+			}
+			if ok && len(rest) == 0 {
+				return nil, "" // sudo -v, sudo -k: no command
 			}
 		case "env":
 			rest, ok = skipOptions(args, "i0v", "uCS", []string{"ignore-environment", "null", "debug"}, []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"})
@@ -233,9 +233,10 @@ func popdCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 	if n := len(c.a.dirs); n > 0 {
 		c.a.cwd, c.a.dirs = c.a.dirs[n-1], c.a.dirs[:n-1]
+		c.a.cdTo = c.a.cwd
 		return
 	}
-	c.a.cwd = nil
+	c.a.cwd, c.a.cdTo = nil, nil
 }
 
 // readCmd: read, readarray, unset make their variables unknown.
@@ -632,7 +633,7 @@ func (c *cmdCtx) filter(dir, glob sword, access policy.Access) {
 	for _, t := range ts {
 		base := t.Path
 		if !t.Glob {
-			base = policy.EscapeGlob(t.Path)
+			base = policy.EscapeGlob(path.Clean(t.Path))
 		}
 		c.cmd.Targets = append(c.cmd.Targets, ShellTarget{Path: strings.TrimSuffix(base, "/") + "/" + g, Given: path.Join(t.Given, glob.lit), Access: access, Pattern: true})
 	}
@@ -1506,7 +1507,7 @@ func containsText(ws []sword, s string) bool {
 // cdTemp and cdRestore move the analysis for one command (git -C).
 func (a *analyzer) cdTemp(dir sword) {
 	a.dirs = append(a.dirs, a.cwd)
-	a.cd(dir, false)
+	a.moveTo(dir, false)
 }
 
 func (a *analyzer) cdRestore() {
