@@ -31,9 +31,9 @@ type Env struct {
 
 // Root is one sandbox root: the project root or an additional directory.
 type Root struct {
-	Path     string // absolute and clean, as configured
-	Resolved string // symbolic links resolved
-	Source   string // "CLAUDE_PROJECT_DIR", "cwd", "policy.yaml:12", "--add-dir"
+	Path     string `json:"path"`     // absolute and clean, as configured
+	Resolved string `json:"resolved"` // symbolic links resolved
+	Source   string `json:"source"`   // "CLAUDE_PROJECT_DIR", "cwd", "policy.yaml:12", "--add-dir"
 }
 
 // Modes is the effective mode of one call, each part with where it came from.

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"safezone/policy"
@@ -23,10 +24,14 @@ type Explanation struct {
 	Roots    []Root          `json:"roots"`
 	Targets  []ExplainTarget `json:"targets"`
 	// Unknown is true when some target of a shell command could not be
-	// known statically.
-	Unknown bool           `json:"unknown"`
-	Matched []ExplainMatch `json:"matched"`
-	Notes   []string       `json:"notes,omitempty"`
+	// known statically; UnknownWhy says why (the first reason).
+	Unknown    bool   `json:"unknown"`
+	UnknownWhy string `json:"unknown_why,omitempty"`
+	// Commands are the simple commands of a shell command line (Bash),
+	// after wrapper stripping, each with what it reads and writes.
+	Commands []ExplainCommand `json:"commands,omitempty"`
+	Matched  []ExplainMatch   `json:"matched"`
+	Notes    []string         `json:"notes,omitempty"`
 	// Ignored lists values that a managed lock kept out of the policy.
 	Ignored []string `json:"ignored,omitempty"`
 }
@@ -61,6 +66,37 @@ type ExplainTarget struct {
 	Error    string        `json:"error,omitempty"`
 }
 
+// ExplainCommand is one simple command of a shell command line.
+type ExplainCommand struct {
+	// Argv is the command after wrapper stripping, static words made
+	// literal and the others shown as written ("$X").
+	Argv []string `json:"argv"`
+	// Cwd is the directory the command runs in, "" when unknown (cd to a
+	// variable). CwdAlso lists the other directories it may run in, when
+	// an earlier cd may have failed ("cd x; rm f").
+	Cwd     string               `json:"cwd"`
+	CwdAlso []string             `json:"cwd_also,omitempty"`
+	Targets []ExplainShellTarget `json:"targets"`
+	// Unknown says why some target of the command cannot be known
+	// statically; "" when every target is known.
+	Unknown  string `json:"unknown"`
+	ReadOnly bool   `json:"read_only"`
+}
+
+// ExplainShellTarget is one path a shell command reads or writes, before
+// resolution (the resolution is in Explanation.Targets).
+type ExplainShellTarget struct {
+	Given  string        `json:"given"`
+	Path   string        `json:"path"` // absolute, joined to the command's directory
+	Access policy.Access `json:"access"`
+	// Glob: expanded against the file system and checked as a pattern.
+	Glob bool `json:"glob,omitempty"`
+	// Pattern: names files by pattern only (find DIR -name N).
+	Pattern bool `json:"pattern,omitempty"`
+	// Recursive: the write reaches everything below the path (rm -r).
+	Recursive bool `json:"recursive,omitempty"`
+}
+
 // ExplainMatch is one matching rule, class, mode or fallback row.
 type ExplainMatch struct {
 	Row     int             `json:"row"`
@@ -91,6 +127,25 @@ func (r *Result) Explain() Explanation {
 	}
 	if r.Err != nil {
 		e.Error = r.Err.Error()
+	}
+	if sh := r.Shell; sh != nil {
+		e.Unknown, e.UnknownWhy = !sh.Known(), sh.Why()
+		for _, c := range sh.Commands {
+			ec := ExplainCommand{Argv: c.Argv, Targets: []ExplainShellTarget{}, Unknown: c.Unknown, ReadOnly: c.ReadOnly}
+			if ec.Argv == nil {
+				ec.Argv = []string{}
+			}
+			if len(c.Cwd) > 0 {
+				ec.Cwd, ec.CwdAlso = c.Cwd[0], c.Cwd[1:]
+			}
+			for _, t := range c.Targets {
+				ec.Targets = append(ec.Targets, ExplainShellTarget{
+					Given: t.Given, Path: t.Path, Access: t.Access,
+					Glob: t.Glob, Pattern: t.Pattern, Recursive: t.Recursive,
+				})
+			}
+			e.Commands = append(e.Commands, ec)
+		}
 	}
 	m := r.Modes
 	e.Mode.Read, e.Mode.ReadSource = m.Read, m.ReadSource
@@ -163,6 +218,40 @@ func (e Explanation) Text() string {
 			line += " -> " + r.Resolved
 		}
 		p("%s  [%s]", line, r.Source)
+	}
+	for i, c := range e.Commands {
+		p("command %d  %s", i+1, shellQuoteArgv(c.Argv))
+		switch {
+		case c.Cwd == "":
+			p("  cwd      unknown (an earlier cd to a directory safezone cannot know)")
+		case len(c.CwdAlso) > 0:
+			p("  cwd      %s (or %s: an earlier cd may have failed)", c.Cwd, strings.Join(c.CwdAlso, ", "))
+		default:
+			p("  cwd      %s", c.Cwd)
+		}
+		for _, t := range c.Targets {
+			what := t.Access.String()
+			if t.Recursive {
+				what += " recursively"
+			}
+			line := fmt.Sprintf("  %-8s %q -> %s", what, t.Given, t.Path)
+			switch {
+			case t.Pattern:
+				line += " (a pattern)"
+			case t.Glob:
+				line += " (a glob, expanded)"
+			}
+			p("%s", line)
+		}
+		if len(c.Targets) == 0 && c.Unknown == "" {
+			p("  targets  none")
+		}
+		if c.Unknown != "" {
+			p("  unknown  %s", c.Unknown)
+		}
+	}
+	if e.UnknownWhy != "" && len(e.Commands) == 0 {
+		p("unknown    %s", e.UnknownWhy)
 	}
 	if len(e.Targets) == 0 {
 		p("targets    none")
@@ -250,4 +339,17 @@ func (e Explanation) Text() string {
 		p("warning    %s", e.Warning)
 	}
 	return b.String()
+}
+
+// shellQuoteArgv joins argv for display, quoting words that need it.
+func shellQuoteArgv(argv []string) string {
+	ws := make([]string, len(argv))
+	for i, w := range argv {
+		if w == "" || strings.ContainsAny(w, " \t\n'\"\\|&;<>()*?[]#~=%{}") && !strings.HasPrefix(w, "$") {
+			ws[i] = strconv.Quote(w)
+		} else {
+			ws[i] = w
+		}
+	}
+	return strings.Join(ws, " ")
 }

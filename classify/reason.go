@@ -176,6 +176,14 @@ func (d *decider) message(r *Result, x Reason) string {
 			return fmt.Sprintf("safezone: %s %s: a write inside the sandbox, %s (%s)", dec, what, x.Rule, src)
 		}
 		return fmt.Sprintf("safezone: %s %s: a write inside the sandbox; not auto-approved, so the host asks", dec, what)
+	case RowOther:
+		if d.shell != nil && !d.shell.Known() && dec == policy.Ask {
+			return fmt.Sprintf("safezone: %s %s: %s (%s); the user decides; a command whose files are named literally (no variables, command substitution, eval or inline code) can be judged without asking",
+				dec, d.what(r, Reason{Target: -1}), x.Rule, x.Note)
+		}
+	}
+	if x.Note != "" {
+		return fmt.Sprintf("safezone: %s %s: %s (%s)", dec, what, x.Rule, x.Note)
 	}
 	return fmt.Sprintf("safezone: %s %s: %s", dec, what, x.Rule)
 }
