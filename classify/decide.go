@@ -168,12 +168,12 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 		}
 		rs := d.judge(i, t)
 		r.Reasons = append(r.Reasons, rs...)
-		outcomes = append(outcomes, first(append(rs, callReasons...)).Effect)
+		outcomes = append(outcomes, r.deciding(append(rs, callReasons...)).Effect)
 	}
 	if len(r.Targets) == 0 {
 		rs := d.judgeCall()
 		r.Reasons = append(r.Reasons, rs...)
-		outcomes = append(outcomes, first(append(rs, callReasons...)).Effect)
+		outcomes = append(outcomes, r.deciding(append(rs, callReasons...)).Effect)
 	}
 	if r.Err != nil {
 		outcomes = append(outcomes, p.OnError.Value)
@@ -191,7 +191,25 @@ func (d *decider) fail(r *Result, err error) *Result {
 	return r
 }
 
-// first returns the deciding reason: the one with the lowest row.
+// deciding returns the reason that decides one target (or the call): the
+// one with the lowest row, except that a shell command with a target
+// safezone cannot know is never allowed outside agi mode (issue "Shell
+// commands"): an allow from a rule, a class or a mode gives way to the
+// unknown row's ask.
+func (r *Result) deciding(rs []Reason) Reason {
+	f := first(rs)
+	if f.Effect != policy.Allow || r.Shell == nil || r.Shell.Known() || r.Modes.AGI {
+		return f
+	}
+	for _, x := range rs {
+		if x.Row == RowOther && x.Effect == policy.Ask {
+			return x
+		}
+	}
+	return Reason{Row: RowOther, Effect: policy.Ask, Rule: "targets safezone cannot know", Target: -1, Note: r.Shell.Why()}
+}
+
+// first returns the reason with the lowest row.
 func first(rs []Reason) Reason {
 	best := Reason{Row: RowOther + 1, Effect: policy.Deny}
 	for _, r := range rs {

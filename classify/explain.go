@@ -173,7 +173,7 @@ func (r *Result) Explain() Explanation {
 					rs = append(rs, x)
 				}
 			}
-			et.Decision = first(rs).Effect.String()
+			et.Decision = r.deciding(rs).Effect.String()
 		}
 		e.Targets = append(e.Targets, et)
 	}

@@ -19,7 +19,7 @@ func (d *decider) explainDecision(r *Result) {
 	if r.Decision != policy.Deny {
 		r.Warning = d.warning(r)
 	}
-	dec, ok := d.deciding(r)
+	dec, ok := d.decidingReason(r)
 	if !ok {
 		r.Row = RowError
 		err := r.Err
@@ -35,10 +35,10 @@ func (d *decider) explainDecision(r *Result) {
 	r.Reason = d.message(r, dec)
 }
 
-// deciding finds the reason that decided r.Decision: for the first target
+// decidingReason finds the reason that decided r.Decision: for the first target
 // (or the call, without targets) whose own outcome equals the decision, its
 // lowest matching row.
-func (d *decider) deciding(r *Result) (Reason, bool) {
+func (d *decider) decidingReason(r *Result) (Reason, bool) {
 	var call []Reason
 	for _, x := range r.Reasons {
 		if x.Target == -1 {
@@ -46,7 +46,7 @@ func (d *decider) deciding(r *Result) (Reason, bool) {
 		}
 	}
 	if len(r.Targets) == 0 {
-		f := first(call)
+		f := r.deciding(call)
 		return f, f.Row <= RowOther && f.Effect == r.Decision
 	}
 	for i := range r.Targets {
@@ -59,7 +59,7 @@ func (d *decider) deciding(r *Result) (Reason, bool) {
 				rs = append(rs, x)
 			}
 		}
-		f := first(rs)
+		f := r.deciding(rs)
 		if f.Row <= RowOther && f.Effect == r.Decision {
 			if f.Target == -1 {
 				f.Target = i

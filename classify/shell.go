@@ -121,6 +121,12 @@ func AnalyzeShell(cmd string, env ShellEnv) (res ShellAnalysis) {
 			res = ShellAnalysis{Unknown: fmt.Sprintf("the shell parser failed (%v)", v)}
 		}
 	}()
+	return analyzeShell(cmd, env)
+}
+
+// analyzeShell is AnalyzeShell without the recover, for the fuzz test to
+// tell the parser's panics from the walker's.
+func analyzeShell(cmd string, env ShellEnv) ShellAnalysis {
 	a := &analyzer{env: env, vars: map[string]shellVar{}}
 	a.cwd = []string{env.Cwd}
 	a.script(cmd, 0)
@@ -134,6 +140,7 @@ type shellVar struct {
 
 type analyzer struct {
 	env     ShellEnv
+	src     string // the script being walked (the command, or a -c string)
 	cmds    []ShellCommand
 	unknown string
 	vars    map[string]shellVar
@@ -172,7 +179,10 @@ func (a *analyzer) script(src string, depth int) {
 		a.fail("it does not parse as bash: " + err.Error())
 		return
 	}
+	outer := a.src
+	a.src = src
 	a.stmts(f.Stmts, depth)
+	a.src = outer
 }
 
 func (a *analyzer) stmts(ss []*syntax.Stmt, depth int) {
@@ -373,7 +383,7 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 		for _, as := range c.Args {
 			a.assign(as, depth)
 		}
-		a.cmds = append(a.cmds, ShellCommand{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true})
+		a.cmds = append(a.cmds, ShellCommand{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true, Unknown: execAssign(c.Args)})
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			a.stmt(c.Stmt, depth+1)
@@ -556,7 +566,7 @@ func (a *analyzer) word(w *syntax.Word, depth int) sword {
 		}
 	}
 	out.lit, out.pat = lit.String(), pat.String()
-	out.src = printWord(w)
+	out.src = a.source(w)
 	return out
 }
 
@@ -801,6 +811,16 @@ func (a *analyzer) cwdOrHome() []string {
 		return []string{""}
 	}
 	return a.cwd
+}
+
+// source returns w as written in the script being walked: the text
+// between its positions, or, should they not fit the script, as printed.
+func (a *analyzer) source(w *syntax.Word) string {
+	from, to := w.Pos().Offset(), w.End().Offset()
+	if w.Pos().IsValid() && w.End().IsValid() && from <= to && int(to) <= len(a.src) {
+		return a.src[from:to]
+	}
+	return printWord(w)
 }
 
 func printWord(w *syntax.Word) string {

@@ -16,14 +16,18 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 		for _, as := range c.Assigns {
 			a.assign(as, depth)
 		}
-		a.cmds = append(a.cmds, ShellCommand{Argv: []string{assignText(c.Assigns)}, Cwd: a.cwd, ReadOnly: true})
+		a.cmds = append(a.cmds, ShellCommand{Argv: []string{assignText(c.Assigns)}, Cwd: a.cwd, ReadOnly: true, Unknown: execAssign(c.Assigns)})
 		return
 	}
 	// Assignments before a command only set its environment; their
 	// values still expand (and may run substitutions).
+	execVar := ""
 	for _, as := range c.Assigns {
 		if as.Value != nil {
 			a.word(as.Value, depth)
+		}
+		if as.Name != nil && isExecEnvVar(as.Name.Value) && execVar == "" {
+			execVar = as.Name.Value
 		}
 	}
 	words := make([]sword, len(c.Args))
@@ -32,7 +36,21 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	}
 	cmd := ShellCommand{Cwd: a.cwd}
 	a.simple(&cmd, words, depth)
+	if execVar != "" && cmd.Unknown == "" {
+		cmd.Unknown = execVar + " names a command or code the program may run"
+	}
 	a.cmds = append(a.cmds, cmd)
+}
+
+// execAssign says why an assignment may make later commands run code it
+// names (PAGER=..., export GIT_SSH_COMMAND=...), or "".
+func execAssign(as []*syntax.Assign) string {
+	for _, x := range as {
+		if x.Name != nil && isExecEnvVar(x.Name.Value) {
+			return "setting " + x.Name.Value + " names a command or code later programs may run"
+		}
+	}
+	return ""
 }
 
 func assignText(as []*syntax.Assign) string {
@@ -114,6 +132,9 @@ func stripWrappers(ws []sword) ([]sword, string) {
 				}
 			}
 			for len(rest) > 0 && rest[0].unknown == "" && strings.Contains(rest[0].lit, "=") && !strings.HasPrefix(rest[0].lit, "=") {
+				if name, _, _ := strings.Cut(rest[0].lit, "="); isExecEnvVar(name) {
+					return nil, name + " names a command or code the program may run"
+				}
 				rest = rest[1:]
 			}
 		case "command":
@@ -1069,6 +1090,12 @@ func unzipCmd(c *cmdCtx) {
 // zipCmd: zip ARCHIVE INPUT... writes the archive and reads the inputs
 // (-m also deletes them).
 func zipCmd(c *cmdCtx) {
+	for _, w := range c.args {
+		if t := w.text(); t == "-TT" || strings.HasPrefix(t, "--unzip-command") || strings.HasPrefix(t, "--unzip-c") {
+			c.unknown("zip " + t + " runs a command")
+			return
+		}
+	}
 	c.spec = &cmdSpec{short: "rRjJmTuFgqvzDdfcAeXyloS0123456789@", shortArg: "xinbtP"}
 	if !c.getopt() {
 		return
@@ -1361,13 +1388,31 @@ func gitCmd(c *cmdCtx) {
 			c.a.cdTemp(args[i+1])
 			defer c.a.cdRestore()
 			i++
-		case t == "-c" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" || t == "--exec-path":
-			if t == "-c" && i+1 < len(args) && strings.Contains(strings.ToLower(args[i+1].lit), "alias.") {
-				c.unknown("git -c defines an alias")
-				return
+		case t == "-c" || t == "--config-env":
+			if i+1 < len(args) {
+				key, _, _ := strings.Cut(args[i+1].lit, "=")
+				if args[i+1].unknown != "" || isGitExecKey(key) {
+					c.unknown("git " + t + " " + args[i+1].src + " makes git run a command")
+					return
+				}
 			}
 			i++
-		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree=") || strings.HasPrefix(t, "-c"):
+		case strings.HasPrefix(t, "--config-env="):
+			if key, _, _ := strings.Cut(strings.TrimPrefix(t, "--config-env="), "="); isGitExecKey(key) {
+				c.unknown("git " + t + " makes git run a command")
+				return
+			}
+		case t == "--exec-path" || strings.HasPrefix(t, "--exec-path=") || t == "--git-dir" || t == "--work-tree" ||
+			strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
+			// Another git's programs, or another repository's config
+			// and hooks.
+			c.unknown("git " + t + " runs programs or hooks safezone cannot see")
+			return
+		case t == "--namespace" || t == "--super-prefix" || t == "--list-cmds" || t == "--attr-source":
+			i++
+		case strings.HasPrefix(t, "-c"):
+			c.unknown("git " + t + ": an attached -c value")
+			return
 		case strings.HasPrefix(t, "-"):
 		default:
 			goto sub
@@ -1459,8 +1504,8 @@ sub:
 				c.add(ps[0], policy.Write)
 			}
 		}
-		if subcmd == "config" && containsText(rest, "alias") {
-			c.unknown("git config may define an alias")
+		if subcmd == "config" {
+			gitConfigCmd(c, rest)
 		}
 	case "checkout", "switch":
 		if ps, ok := afterDash(); ok {
@@ -1495,6 +1540,73 @@ sub:
 	}
 }
 
+// gitConfigCmd: git config reads or sets keys. Setting a key that makes
+// git run a command (isGitExecKey) is inline code; --global, --system and
+// --file name the file written; a repository's own .git/config is git's
+// internal state, like its index.
+func gitConfigCmd(c *cmdCtx, rest []sword) {
+	var ops []sword
+	get := false
+	file, fileGiven := sword{}, false
+	for k := 0; k < len(rest); k++ {
+		w := rest[k]
+		t := w.text()
+		if w.unknown != "" {
+			c.unknown("a git config argument is not static")
+			return
+		}
+		switch {
+		case t == "--get" || t == "--get-all" || t == "--get-regexp" || t == "--get-urlmatch" || t == "-l" || t == "--list" ||
+			t == "get" || t == "list" || t == "--show-origin" && len(ops) == 0 || t == "--get-color" || t == "--get-colorbool":
+			get = true
+		case t == "--global":
+			if c.a.env.Home == "" {
+				c.unknown("git config --global without HOME")
+				return
+			}
+			g := c.a.env.Home + "/.gitconfig"
+			file, fileGiven = sword{lit: g, pat: policy.EscapeGlob(g), src: "~/.gitconfig"}, true
+		case t == "--system":
+			file, fileGiven = sword{lit: "/etc/gitconfig", src: "/etc/gitconfig"}, true
+		case t == "-f" || t == "--file" || t == "--blob":
+			if k+1 < len(rest) {
+				file, fileGiven = rest[k+1], true
+				k++
+			}
+		case strings.HasPrefix(t, "--file="):
+			v := strings.TrimPrefix(t, "--file=")
+			file, fileGiven = sword{lit: v, pat: policy.EscapeGlob(v), src: v}, true
+		case strings.HasPrefix(t, "-"):
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) > 0 && (ops[0].lit == "set" || ops[0].lit == "unset" || ops[0].lit == "get" || ops[0].lit == "list" || ops[0].lit == "edit" || ops[0].lit == "rename-section" || ops[0].lit == "remove-section") {
+		if ops[0].lit == "get" || ops[0].lit == "list" {
+			get = true
+		}
+		if ops[0].lit == "edit" {
+			c.unknown("git config edit runs an editor")
+			return
+		}
+		ops = ops[1:]
+	}
+	if get || len(ops) < 2 && !containsText(rest, "--unset") && !containsText(rest, "--add") && !containsText(rest, "--replace-all") {
+		if fileGiven {
+			c.add(file, policy.Read)
+		}
+		c.cmd.ReadOnly = true
+		return
+	}
+	if len(ops) > 0 && isGitExecKey(ops[0].lit) {
+		c.unknown("git config " + ops[0].src + " makes git run a command")
+		return
+	}
+	if fileGiven {
+		c.add(file, policy.Write)
+	}
+}
+
 func containsText(ws []sword, s string) bool {
 	for _, w := range ws {
 		if strings.Contains(w.text(), s) {
@@ -1502,6 +1614,18 @@ func containsText(ws []sword, s string) bool {
 		}
 	}
 	return false
+}
+
+// aliasCmd: alias NAME=VALUE and hash -p PATH NAME change what a later
+// command name runs; listing them changes nothing.
+func aliasCmd(c *cmdCtx) {
+	c.cmd.ReadOnly = true
+	for _, w := range c.args {
+		if w.unknown != "" || strings.Contains(w.lit, "=") || (c.name == "hash" && w.lit == "-p") {
+			c.unknown(c.name + " changes what a later command name runs")
+			return
+		}
+	}
 }
 
 // cdTemp and cdRestore move the analysis for one command (git -C).

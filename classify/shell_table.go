@@ -61,6 +61,9 @@ type cmdSpec struct {
 	skipWith []string
 	// recursive: options that make a write recursive (rm -r).
 	recursive []string
+	// execOpts: options whose value is a command the program runs
+	// (rsync -e, sort --compress-program): inline code, so unknown.
+	execOpts []string
 	// custom handles the whole command (roleCustom); why is the reason of
 	// hOpaque.
 	custom handler
@@ -98,6 +101,30 @@ func (c *cmdCtx) has(names ...string) bool {
 			if o.name == n {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// execOption marks the command unknown when one of the options given runs
+// a command (cmdSpec.execOpts). For ssh's -o (scp, sftp) only the options
+// that run a local command count: ProxyCommand, LocalCommand,
+// KnownHostsCommand and Match exec (ssh_config(5)).
+func (c *cmdCtx) execOption(names ...string) bool {
+	for _, o := range c.opts {
+		for _, n := range names {
+			if o.name != n {
+				continue
+			}
+			if n == "o" && (c.name == "scp" || c.name == "sftp") {
+				v := strings.ToLower(strings.TrimLeft(o.val.lit, " "))
+				if o.val.unknown == "" && !strings.HasPrefix(v, "proxycommand") && !strings.HasPrefix(v, "localcommand") &&
+					!strings.HasPrefix(v, "knownhostscommand") && !strings.HasPrefix(v, "match") && !strings.HasPrefix(v, "permitlocalcommand") {
+					continue
+				}
+			}
+			c.unknown(c.name + " -" + n + " runs a command")
+			return true
 		}
 	}
 	return false
@@ -245,6 +272,9 @@ func (c *cmdCtx) run() {
 	if !c.getopt() {
 		return
 	}
+	if c.execOption(s.execOpts...) {
+		return
+	}
 	for _, f := range s.files {
 		for _, o := range c.opts {
 			if o.name == f.name && o.has {
@@ -356,7 +386,7 @@ func remote(w sword) bool {
 var specs = []cmdSpec{
 	{name: ".", role: roleCustom, custom: hSourceCmd},
 	{name: "[", role: roleNone},
-	{name: "alias", role: roleNone},
+	{name: "alias", role: roleCustom, custom: hAliasCmd},
 	{name: "at", role: roleCustom, custom: hOpaque, why: "at schedules commands"},
 	{name: "awk", role: roleCustom, custom: hAwkCmd},
 	{name: "b2sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
@@ -391,6 +421,7 @@ var specs = []cmdSpec{
 	{name: "du", role: roleRead, short: "0abcDhHklLmsSPx", shortArg: "BdtX", long: []string{"null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "dereference", "count-links", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system"}, longArg: []string{"block-size", "max-depth", "threshold", "time", "time-style", "exclude", "exclude-from", "files0-from"}, files: []optFile{{"X", policy.Read}, {"exclude-from", policy.Read}, {"files0-from", policy.Read}}, readOnly: true, noOperands: "cwd"},
 	{name: "echo", role: roleNone},
 	{name: "egrep", role: roleCustom, custom: hGrepCmd},
+	{name: "enable", role: roleCustom, custom: hOpaque, why: "enable loads or hides builtins, which changes what later commands run"},
 	{name: "env", role: roleNone},
 	{name: "eval", role: roleCustom, custom: hOpaque, why: "eval runs a string as code"},
 	{name: "exit", role: roleNone},
@@ -407,6 +438,7 @@ var specs = []cmdSpec{
 	{name: "grep", role: roleCustom, custom: hGrepCmd},
 	{name: "gunzip", role: roleCustom, custom: hCompressCmd},
 	{name: "gzip", role: roleCustom, custom: hCompressCmd},
+	{name: "hash", role: roleCustom, custom: hAliasCmd},
 	{name: "head", role: roleRead, short: "qvz", shortArg: "nc", long: []string{"quiet", "silent", "verbose", "zero-terminated"}, longArg: []string{"lines", "bytes"}, numeric: true, readOnly: true},
 	{name: "hexdump", role: roleRead, short: "bcCdovx", shortArg: "efns", readOnly: true},
 	{name: "history", role: roleNone},
@@ -447,9 +479,9 @@ var specs = []cmdSpec{
 	{name: "rg", role: roleCustom, custom: hRgCmd},
 	{name: "rm", role: roleWrite, short: "dfirRIv", long: []string{"force", "interactive", "recursive", "dir", "verbose", "one-file-system", "no-preserve-root", "preserve-root"}, longArg: []string{"interactive", "preserve-root"}, recursive: []string{"r", "R", "recursive"}},
 	{name: "rmdir", role: roleWrite, short: "pv", long: []string{"parents", "verbose", "ignore-fail-on-non-empty"}},
-	{name: "rsync", role: roleCopy, lax: true, shortArg: "efBTM", longArg: []string{"rsh", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "password-file", "log-file", "log-file-format", "backup-dir", "suffix", "compare-dest", "copy-dest", "link-dest", "temp-dir", "partial-dir", "chmod", "chown", "usermap", "groupmap", "timeout", "contimeout", "bwlimit", "port", "block-size", "max-size", "min-size", "max-delete", "modify-window", "out-format", "info", "debug", "iconv", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "rsync-path", "sockopts", "outbuf", "remote-option", "stop-after", "stop-at", "write-batch", "read-batch", "only-write-batch", "address", "protocol"}, files: []optFile{{"exclude-from", policy.Read}, {"include-from", policy.Read}, {"files-from", policy.Read}, {"password-file", policy.Read}, {"log-file", policy.Write}, {"write-batch", policy.Write}, {"only-write-batch", policy.Write}, {"read-batch", policy.Read}}, recursive: []string{"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "delete-missing-args", "remove-source-files"}},
+	{name: "rsync", role: roleCopy, lax: true, shortArg: "efBTM", longArg: []string{"rsh", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "password-file", "log-file", "log-file-format", "backup-dir", "suffix", "compare-dest", "copy-dest", "link-dest", "temp-dir", "partial-dir", "chmod", "chown", "usermap", "groupmap", "timeout", "contimeout", "bwlimit", "port", "block-size", "max-size", "min-size", "max-delete", "modify-window", "out-format", "info", "debug", "iconv", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "rsync-path", "sockopts", "outbuf", "remote-option", "stop-after", "stop-at", "write-batch", "read-batch", "only-write-batch", "address", "protocol"}, files: []optFile{{"exclude-from", policy.Read}, {"include-from", policy.Read}, {"files-from", policy.Read}, {"password-file", policy.Read}, {"log-file", policy.Write}, {"write-batch", policy.Write}, {"only-write-batch", policy.Write}, {"read-batch", policy.Read}}, recursive: []string{"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "delete-missing-args", "remove-source-files"}, execOpts: []string{"e", "rsh"}},
 	{name: "ruby", role: roleCustom, custom: hInterpreterCmd},
-	{name: "scp", role: roleCopy, short: "346ABCOpqRrTv", shortArg: "cFiJlmoPSX", files: []optFile{{"F", policy.Read}, {"i", policy.Read}}},
+	{name: "scp", role: roleCopy, short: "346ABCOpqRrTv", shortArg: "cFiJlmoPSX", files: []optFile{{"F", policy.Read}, {"i", policy.Read}}, execOpts: []string{"S", "o"}},
 	{name: "screen", role: roleCustom, custom: hOpaque, why: "screen runs commands in another shell"},
 	{name: "sed", role: roleCustom, custom: hSedCmd},
 	{name: "seq", role: roleNone},
@@ -461,7 +493,7 @@ var specs = []cmdSpec{
 	{name: "shift", role: roleNone},
 	{name: "shuf", role: roleRead, short: "erz", shortArg: "inoi", longArg: []string{"head-count", "output", "random-source", "input-range"}, files: []optFile{{"o", policy.Write}, {"output", policy.Write}, {"random-source", policy.Read}}, readOnly: true},
 	{name: "sleep", role: roleNone},
-	{name: "sort", role: roleRead, short: "bcCdfgiMhnRrsuVz", shortArg: "kotST", long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}, longArg: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "random-source", "files0-from", "sort", "batch-size", "check"}, files: []optFile{{"o", policy.Write}, {"output", policy.Write}, {"random-source", policy.Read}, {"files0-from", policy.Read}}, readOnly: true},
+	{name: "sort", role: roleRead, short: "bcCdfgiMhnRrsuVz", shortArg: "kotST", long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}, longArg: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "random-source", "files0-from", "sort", "batch-size", "check", "compress-program"}, files: []optFile{{"o", policy.Write}, {"output", policy.Write}, {"random-source", policy.Read}, {"files0-from", policy.Read}}, execOpts: []string{"compress-program"}, readOnly: true},
 	{name: "source", role: roleCustom, custom: hSourceCmd},
 	{name: "split", role: roleCustom, custom: hOpaque, why: "split writes files named by a prefix"},
 	{name: "stat", role: roleRead, short: "LfxtZ", shortArg: "c", long: []string{"dereference", "file-system", "terse"}, longArg: []string{"format", "printf", "cached"}, readOnly: true},
@@ -537,6 +569,7 @@ const (
 	hNone   handler = iota
 	hOpaque         // unknown, for cmdSpec.why
 	hAwkCmd
+	hAliasCmd
 	hCdCmd
 	hChmodCmd
 	hCompressCmd
@@ -613,6 +646,8 @@ func (c *cmdCtx) runCustom() {
 		sourceCmd(c)
 	case hTarCmd:
 		tarCmd(c)
+	case hAliasCmd:
+		aliasCmd(c)
 	case hTrapCmd:
 		trapCmd(c)
 	case hUniqCmd:
@@ -632,4 +667,53 @@ func (c *cmdCtx) runCustom() {
 	default:
 		c.unknown("safezone has no analysis for " + c.name)
 	}
+}
+
+// execEnvVars are environment variables whose value is a command, code or
+// a place code is loaded from: a command run with one of them set, or a
+// line that sets one, may run anything (GIT_EXTERNAL_DIFF='rm -rf ~' git
+// diff). Sources: git(1) ENVIRONMENT VARIABLES, bash(1) Shell Variables,
+// ld.so(8), less(1), man(1), perlrun(1), node(1), ruby(1).
+var execEnvVars = map[string]bool{
+	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS4": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "PATH": true,
+	"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
+	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true,
+	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true, "GIT_DIR": true, "GIT_WORK_TREE": true,
+	"PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true, "LESSCLOSE": true,
+	"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
+	"PYTHONSTARTUP": true, "PYTHONPATH": true, "NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true,
+}
+
+// isExecEnvVar reports whether setting name may make a command run code
+// (execEnvVars, and git's GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n).
+func isExecEnvVar(name string) bool {
+	return execEnvVars[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
+}
+
+// isGitExecKey reports whether a git configuration key (case-insensitive,
+// as in "git -c key=value" or "git config key value") makes git run a
+// command or load code: core.fsmonitor, core.pager, alias.*, filter
+// drivers, credential helpers, ... (git-config(1)). An unknown key counts
+// as such only when it ends in a command-like name.
+func isGitExecKey(key string) bool {
+	k := strings.ToLower(key)
+	switch k {
+	case "core.fsmonitor", "core.pager", "core.editor", "core.sshcommand", "core.hookspath", "core.askpass", "core.gitproxy",
+		"diff.external", "sequence.editor", "credential.helper", "gpg.program", "include.path", "uploadpack.packobjectshook",
+		"protocol.allow", "web.browser", "core.worktree", "core.alternaterefscommand", "sendemail.smtpserver":
+		return true
+	}
+	for _, p := range []string{"alias.", "includeif.", "pager.", "filter.", "credential.", "gpg.", "man.", "browser.", "difftool.", "mergetool.", "merge.", "diff.", "remote.", "url.", "protocol.", "submodule.", "sendemail.", "trailer."} {
+		if strings.HasPrefix(k, p) {
+			for _, suf := range []string{".command", ".cmd", ".textconv", ".driver", ".clean", ".smudge", ".process", ".helper", ".program", ".path", ".uploadpack", ".receivepack", ".proxy", ".allow", ".insteadof", ".pushinsteadof", ".update"} {
+				if strings.HasSuffix(k, suf) {
+					return true
+				}
+			}
+			if p == "alias." || p == "includeif." || p == "pager." || p == "filter." {
+				return true
+			}
+		}
+	}
+	return strings.HasSuffix(k, "command") || strings.HasSuffix(k, "cmd") || strings.HasSuffix(k, ".program") || strings.HasSuffix(k, ".helper")
 }

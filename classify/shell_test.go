@@ -70,7 +70,7 @@ var shellCases = []shellCase{
 	{name: "grep with a pattern file", in: []string{"grep -f pats .env", "grep --file=pats .env"}, want: []string{"r /p/.env", "r /p/pats"}},
 	{name: "grep --include names files below", in: []string{"grep -r --include='.env*' KEY ."}, want: []string{"r /p", "rp /p/**/.env*"}},
 	{name: "rg -g names files below", in: []string{"rg -g '*.pem' KEY", "rg --glob='*.pem' KEY"}, want: []string{"r /p", "rp /p/**/*.pem"}},
-	{name: "no file operands", in: []string{"echo hi", "printf '%s' x", "pwd", "true", "false", "date", "env", "whoami", "id", "uname -a", "hostname", "which go", "type ls", "sleep 1", "seq 3", "yes | head -1", "expr 1 + 2", "basename a/b", "dirname a/b", "test -f x", "[ -f x ]", "tr a b", "nproc", "ps aux", "df -h", "free -m", "uptime", "clear", "history", "jobs", "kill 1", "alias x=y", "umask 022", "printenv HOME", "exit 0", "shift", "set -e", "declare x=1", "local x=1", "export A=1", "command -v ls", "f=x", "time true", "timeout 5 true"}},
+	{name: "no file operands", in: []string{"echo hi", "printf '%s' x", "pwd", "true", "false", "date", "env", "whoami", "id", "uname -a", "hostname", "which go", "type ls", "sleep 1", "seq 3", "yes | head -1", "expr 1 + 2", "basename a/b", "dirname a/b", "test -f x", "[ -f x ]", "tr a b", "nproc", "ps aux", "df -h", "free -m", "uptime", "clear", "history", "jobs", "kill 1", "alias", "alias ll", "hash", "hash -r", "umask 022", "printenv HOME", "exit 0", "shift", "set -e", "declare x=1", "local x=1", "export A=1", "command -v ls", "f=x", "time true", "timeout 5 true"}},
 
 	// Writes.
 	{name: "write commands write their operands", in: []string{"rm a b", "rm -f a b", "rmdir a b", "touch a b", "mkdir -p a b", "mkdir -m 755 a b", "truncate -s 0 a b", "tee a b", "tee -a a b", "mkfifo a b", "chmod 600 a b", "chmod -x a b", "chmod +x a b", "chmod u+rw a b", "chown root a b", "chgrp staff a b", "sed -i 's/a/b/' a b", "sed -i.bak -e 's/a/b/' a b", "sed --in-place 's/a/b/' a b", "perl -pi x.pl a b", "yq -i '.a=1' a b", "gzip a b", "bzip2 a b", "xz a b", "zstd a b", "gunzip a b"}, want: []string{"w /p/a", "w /p/b"}},
@@ -107,6 +107,22 @@ var shellCases = []shellCase{
 	{name: "git clean", in: []string{"git clean -fdx"}, want: []string{"wR /p"}},
 	{name: "git reads hidden in revisions", in: []string{"git show HEAD:.env", "git cat-file -p HEAD:.env", "git diff -- .env", "git log -p -- .env", "git show HEAD -- .env"}, want: []string{"r /p/.env"}},
 	{name: "git internals are no targets", in: []string{"git status", "git log --oneline", "git diff", "git add -A", "git commit -m x", "git push origin main", "git fetch", "git branch -a"}},
+	{name: "git options and keys that run a command are inline code", in: []string{
+		"git -c core.fsmonitor='touch x' status", "git -c core.pager=x log", "git -c alias.st='!rm x' st", "git -c Core.SSHCommand=x fetch",
+		"git -c diff.external=x diff", "git -c filter.a.clean=x add .", "git -c credential.helper=x push", "git -c include.path=../x status",
+		"git --config-env=core.pager=P log", "git -c $K=v status", "git --exec-path=. status", "git --git-dir=../o/.git status",
+		"git config core.fsmonitor 'rm -rf ~'", "git config set core.hooksPath h", "git config --local alias.x '!sh'", "git config --global core.editor vim",
+		"git config edit"}, unknown: true},
+	{name: "harmless git -c keys", in: []string{"git -c color.ui=false status", "git -c user.name=x commit -m y", "git config user.email", "git config --get core.fsmonitor", "git config -l", "git config user.email a@b"}},
+	{name: "git config --global and --file write the file", in: []string{"git config --global user.email a@b", "git config --global --unset user.email"}, want: []string{"w /h/.gitconfig"}},
+	{name: "git config --file names the file", in: []string{"git config --file c user.email a@b"}, want: []string{"w /p/c"}},
+	{name: "variables naming a program or code make the command unknown", in: []string{
+		"GIT_EXTERNAL_DIFF='rm -rf ~' git diff", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=x git status",
+		"PAGER='rm x' man ls", "LD_PRELOAD=./x.so ls", "env GIT_SSH_COMMAND=x git fetch", "export GIT_PAGER=x; git log",
+		"PATH=.:$PATH ls", "PATH=/tmp/x ls", "BASH_ENV=x bash s.sh", "declare -x EDITOR=x", "CDPATH=/ ; cd etc"}, unknown: true},
+	{name: "options whose value is a command", in: []string{"rsync -e 'sh -c x' a h:b", "rsync --rsh=x a h:b", "scp -S x a h:b", "scp -o ProxyCommand=x a h:b", "scp -o 'LocalCommand x' a h:b", "sort --compress-program=x f", "zip -TT 'rm x' a.zip f", "zip --unzip-command='rm x' a.zip f"}, unknown: true},
+	{name: "scp -o without a command", in: []string{"scp -o StrictHostKeyChecking=no a h:b"}, want: []string{"r /p/a"}},
+	{name: "aliases and hashed paths change what a name runs", in: []string{"alias cat='rm -rf'", "hash -p ./x cat", "enable -f x.so y", "enable -n cd"}, unknown: true},
 	{name: "git -C moves the directory", in: []string{"git -C ../o checkout -- x"}, want: []string{"w /o/x"}},
 	{name: "git clone writes its destination", in: []string{"git clone https://x/repo.git", "git clone https://x/repo.git repo"}, want: []string{"wR /p/repo"}},
 	{name: "find -delete writes the start directory", in: []string{"find ../o -name '*.txt' -delete", "find ../o -delete"}, want: []string{"r /o", "wR /o"}},
