@@ -4,13 +4,11 @@ go 1.26.0
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/pflag v1.1.0
 	go.yaml.in/yaml/v3 v3.0.6
 	mvdan.cc/sh/v3 v3.14.1
 )
-
-// Test dependencies.
-require github.com/rogpeppe/go-internal v1.16.0
 
 require (
 	golang.org/x/sys v0.47.0 // indirect

@@ -94,6 +94,9 @@ const usage = `Usage:
                                                 judge the tool calls of Claude
                                                 Code transcripts
     safezone test [-v] [flags] CASES.yaml...    check the policy against cases
+    safezone init [--user] [--host NAME] [--dry-run]
+                                                write .safezone.yaml and register
+                                                the hook
     safezone version
 
 Options:
@@ -168,6 +171,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 			return cmdReplay(args[1:], stdout, stderr, sys)
 		case "test":
 			return cmdTest(args[1:], stdout, stderr, sys)
+		case "init":
+			return cmdInit(args[1:], stdout, stderr, sys)
 		}
 	}
 	opts, err := parseFlags(args, out.explain)

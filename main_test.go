@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 //	expand FILE...          replace $WORK and $HOME in FILE (inputs hold them)
 //	status N CMD ARGS...    run CMD like exec and require exit status N
 //	decision D              stdout is the decision D (allow, ask, deny, abstain)
+//	glob N PATTERN          exactly N files match PATTERN (filepath.Glob)
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -51,8 +52,22 @@ func TestScript(t *testing.T) {
 			"status":   cmdStatus,
 			"decision": cmdDecision,
 			"records":  cmdRecords,
+			"glob":     cmdGlob,
 		},
 	})
+}
+
+func cmdGlob(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: glob N PATTERN")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got, err := filepath.Glob(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if (len(got) == want) == neg {
+		ts.Fatalf("%d files match %s, want %d: %v", len(got), args[1], want, got)
+	}
 }
 
 func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {

@@ -481,6 +481,7 @@ var specs = []cmdSpec{
 	{name: "rmdir", role: roleWrite, short: "pv", long: []string{"parents", "verbose", "ignore-fail-on-non-empty"}},
 	{name: "rsync", role: roleCopy, lax: true, shortArg: "efBTM", longArg: []string{"rsh", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "password-file", "log-file", "log-file-format", "backup-dir", "suffix", "compare-dest", "copy-dest", "link-dest", "temp-dir", "partial-dir", "chmod", "chown", "usermap", "groupmap", "timeout", "contimeout", "bwlimit", "port", "block-size", "max-size", "min-size", "max-delete", "modify-window", "out-format", "info", "debug", "iconv", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "rsync-path", "sockopts", "outbuf", "remote-option", "stop-after", "stop-at", "write-batch", "read-batch", "only-write-batch", "address", "protocol"}, files: []optFile{{"exclude-from", policy.Read}, {"include-from", policy.Read}, {"files-from", policy.Read}, {"password-file", policy.Read}, {"log-file", policy.Write}, {"write-batch", policy.Write}, {"only-write-batch", policy.Write}, {"read-batch", policy.Read}}, recursive: []string{"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "delete-missing-args", "remove-source-files"}, execOpts: []string{"e", "rsh"}},
 	{name: "ruby", role: roleCustom, custom: hInterpreterCmd},
+	{name: "safezone", role: roleCustom, custom: hSafezoneCmd},
 	{name: "scp", role: roleCopy, short: "346ABCOpqRrTv", shortArg: "cFiJlmoPSX", files: []optFile{{"F", policy.Read}, {"i", policy.Read}}, execOpts: []string{"S", "o"}},
 	{name: "screen", role: roleCustom, custom: hOpaque, why: "screen runs commands in another shell"},
 	{name: "sed", role: roleCustom, custom: hSedCmd},
@@ -586,6 +587,7 @@ const (
 	hPrintfCmd
 	hReadCmd
 	hRgCmd
+	hSafezoneCmd
 	hSedCmd
 	hShellCmd
 	hSourceCmd
@@ -648,6 +650,8 @@ func (c *cmdCtx) runCustom() {
 		tarCmd(c)
 	case hAliasCmd:
 		aliasCmd(c)
+	case hSafezoneCmd:
+		safezoneCmd(c)
 	case hTrapCmd:
 		trapCmd(c)
 	case hUniqCmd:

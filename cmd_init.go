@@ -1,0 +1,312 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/spf13/pflag"
+
+	"safezone/hookio"
+	"safezone/policy"
+)
+
+const initUsage = `Usage:
+    safezone init [--user] [--host NAME] [--dry-run]
+
+Sets safezone up for the project (CLAUDE_PROJECT_DIR, else the working
+directory):
+  - writes .safezone.yaml from the example policy, unless one exists;
+  - registers safezone's hook, with the absolute path of this binary, in
+    the host's project configuration (.claude/settings.json for Claude Code,
+    with "onFailure": "block"), merging the JSON: existing keys and hooks are
+    kept, an existing safezone entry is updated in place, and the old file
+    is copied to FILE.bak-YYYYMMDD-HHMMSS first;
+  - creates agent_sandbox/.gitignore (the agent's scratch area, never
+    committed) and adds .safezone.local.yaml to .gitignore.
+With --user it registers in the user configuration instead
+(~/.claude/settings.json) and writes the user policy
+($XDG_CONFIG_HOME/safezone/policy.yaml) unless one exists; the project is
+not touched. A second run changes nothing.
+
+Options:
+    --user          Register for every project of this user.
+    --host NAME     claude (the default), codex, gemini, copilot, cursor or
+                    vscode.
+    --dry-run       Print the changes as a unified diff; write nothing.
+`
+
+// fileChange is one file init creates or changes.
+type fileChange struct {
+	path    string // absolute
+	display string // as printed
+	old     []byte // nil when the file does not exist
+	new     []byte
+	mode    fs.FileMode
+	what    string // "created from the example policy", ...
+	backup  bool   // copy the old file aside first
+}
+
+// cmdInit runs "safezone init". It returns 0, 1 when a file could not be
+// read or written (nothing is left half-written: each file is replaced
+// atomically), or 2 for a bad command line.
+func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
+	fl := pflag.NewFlagSet("safezone init", pflag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	user := fl.Bool("user", false, "")
+	host := fl.String("host", "claude", "")
+	dry := fl.Bool("dry-run", false, "")
+	help := fl.BoolP("help", "h", false, "")
+	if err := fl.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "safezone: init: %v\n%s", err, initUsage)
+		return 2
+	}
+	if *help {
+		fmt.Fprint(stdout, initUsage)
+		return 0
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "safezone: init: unexpected argument %q\n%s", fl.Arg(0), initUsage)
+		return 2
+	}
+	root := sys.getenv("CLAUDE_PROJECT_DIR")
+	if root == "" {
+		var err error
+		if root, err = sys.getwd(); err != nil {
+			fmt.Fprintf(stderr, "safezone: init: no project directory: %v\n", err)
+			return 1
+		}
+	}
+	home := sys.getenv("HOME")
+	changes, notes, err := planInit(root, home, *host, *user, sys)
+	if err != nil {
+		fmt.Fprintf(stderr, "safezone: init: %v\n", err)
+		if errors.Is(err, errBadHost) {
+			return 2
+		}
+		return 1
+	}
+	if *dry {
+		for _, c := range changes {
+			oldName := c.display
+			if c.old == nil {
+				oldName = "/dev/null"
+			}
+			stdout.Write(diff.Diff(oldName, c.old, c.display, c.new))
+		}
+		for _, n := range notes {
+			fmt.Fprintln(stdout, "# "+n)
+		}
+		if len(changes) == 0 {
+			fmt.Fprintln(stdout, "# nothing to change")
+		}
+		return 0
+	}
+	stamp := sys.now().Format("20060102-150405")
+	for _, c := range changes {
+		if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+			fmt.Fprintf(stderr, "safezone: init: %v\n", err)
+			return 1
+		}
+		if c.backup && c.old != nil {
+			bak := c.path + ".bak-" + stamp
+			if err := os.WriteFile(bak, c.old, c.mode); err != nil {
+				fmt.Fprintf(stderr, "safezone: init: backing up %s: %v; nothing changed in it\n", c.display, err)
+				return 1
+			}
+			c.what += " (old file kept as " + filepath.Base(bak) + ")"
+		}
+		if err := writeAtomic(c.path, c.new, c.mode); err != nil {
+			fmt.Fprintf(stderr, "safezone: init: writing %s: %v\n", c.display, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", c.display, c.what)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stdout, n)
+	}
+	if len(changes) == 0 {
+		fmt.Fprintln(stdout, "safezone: already set up; nothing changed")
+	}
+	return 0
+}
+
+var errBadHost = errors.New("bad host")
+
+// planInit computes what init changes, without writing: the files with
+// their old and new content, and notes on what is kept as it is.
+func planInit(root, home, host string, user bool, sys *system) ([]fileChange, []string, error) {
+	if !filepath.IsAbs(root) {
+		return nil, nil, fmt.Errorf("project directory %q is not absolute", root)
+	}
+	var changes []fileChange
+	var notes []string
+	display := func(p string) string {
+		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") && !user {
+			return rel
+		}
+		if home != "" {
+			if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+				return "~/" + filepath.ToSlash(rel)
+			}
+		}
+		return p
+	}
+	read := func(p string) ([]byte, fs.FileMode, error) {
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, 0o644, nil
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		mode := fs.FileMode(0o644)
+		if fi, err := os.Stat(p); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		return b, mode, nil
+	}
+
+	// The policy file.
+	polPath := filepath.Join(root, ".safezone.yaml")
+	if user {
+		polPath = policy.DefaultLocations(sys.getenv, root, home).User
+		if polPath == "" {
+			return nil, nil, errors.New("no home directory (HOME) for the user policy")
+		}
+	}
+	old, _, err := read(polPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if old == nil {
+		changes = append(changes, fileChange{path: polPath, display: display(polPath), new: defaultPolicy, mode: 0o644, what: "created from the example policy"})
+	} else {
+		notes = append(notes, display(polPath)+": kept as it is")
+	}
+
+	// The hook registration.
+	cfg, err := hookio.ConfigPath(host, root, home, user)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", errBadHost, err)
+	}
+	command := shellQuote(sys.executable)
+	if sys.executable == "" {
+		return nil, nil, errors.New("cannot tell where this safezone binary is; run it by its path")
+	}
+	if host != "claude" {
+		command += " --host " + host
+	}
+	old, mode, err := read(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	updated, err := hookio.Register(host, old, command)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", display(cfg), err)
+	}
+	if !bytes.Equal(old, updated) {
+		what := "registered " + command
+		if old == nil {
+			what = "created; registered " + command
+		}
+		changes = append(changes, fileChange{path: cfg, display: display(cfg), old: old, new: updated, mode: mode, what: what, backup: true})
+	} else {
+		notes = append(notes, display(cfg)+": safezone is registered already")
+	}
+	if user {
+		return changes, notes, nil
+	}
+
+	// The scratch area and .gitignore.
+	sandboxIgnore := filepath.Join(root, "agent_sandbox", ".gitignore")
+	old, _, err = read(sandboxIgnore)
+	if err != nil {
+		return nil, nil, err
+	}
+	if old == nil {
+		changes = append(changes, fileChange{path: sandboxIgnore, display: display(sandboxIgnore), new: []byte(sandboxGitignore), mode: 0o644, what: "created (the agent's scratch area, never committed)"})
+	}
+	gi := filepath.Join(root, ".gitignore")
+	old, mode, err = read(gi)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !hasLine(old, ".safezone.local.yaml") && !hasLine(old, "/.safezone.local.yaml") {
+		var b []byte
+		b = append(b, old...)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
+		}
+		b = append(b, "# Personal safezone policy (safezone init).\n/.safezone.local.yaml\n"...)
+		changes = append(changes, fileChange{path: gi, display: display(gi), old: old, new: b, mode: mode, what: "ignores .safezone.local.yaml"})
+	}
+	return changes, notes, nil
+}
+
+const sandboxGitignore = `# agent_sandbox/ is the agent's scratch area (dated folders such as
+# agent_sandbox/2026-11-22/<topic>/). Nothing in it is committed.
+*
+!.gitignore
+`
+
+func hasLine(b []byte, line string) bool {
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == line {
+			return true
+		}
+	}
+	return false
+}
+
+// shellQuote quotes p for a hook command line (run by sh -c on Unix) when
+// it holds anything but safe characters.
+func shellQuote(p string) string {
+	safe := true
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%,=", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe && p != "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// writeAtomic replaces path with data (mode perm): it writes a temporary
+// file beside it, syncs it and renames it over path, so a crash leaves the
+// old file or the new one, never half of one. (go-internal's renameio is
+// deprecated and cannot set the mode; google/renameio does not build on
+// Windows.)
+func writeAtomic(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op after the rename
+	if err := f.Chmod(perm); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/usr/local/bin/safezone":  "/usr/local/bin/safezone",
+		"/opt/my tools/safezone":   "'/opt/my tools/safezone'",
+		"/home/o'brien/bin/sz":     `'/home/o'\''brien/bin/sz'`,
+		"/x/$(rm -rf ~)/safezone":  "'/x/$(rm -rf ~)/safezone'",
+		"C:/Program Files/sz.exe":  "'C:/Program Files/sz.exe'",
+		"/a/b-c_d.e+f@g:h%i,j=k/z": "/a/b-c_d.e+f@g:h%i,j=k/z",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestInitQuotedBinary registers a binary whose path needs quoting and
+// checks that a second run finds the entry (no duplicate) and that the
+// backup holds the old file.
+func TestInitQuotedBinary(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.executable = "/opt/my tools/safezone"
+	settings := filepath.Join(dir, "proj/.claude/settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := []byte(`{"permissions": {"deny": ["Read(.env)"]}}`)
+	if err := os.WriteFile(settings, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		var stdout, stderr bytes.Buffer
+		if code := cmdInit(nil, &stdout, &stderr, sys); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i+1, code, stderr.String())
+		}
+	}
+	got, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(got), `"command": "'/opt/my tools/safezone'"`); n != 1 {
+		t.Errorf("%d safezone entries after two runs:\n%s", n, got)
+	}
+	if !strings.Contains(string(got), `"Read(.env)"`) {
+		t.Errorf("the permissions were lost:\n%s", got)
+	}
+	fi, err := os.Stat(settings)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after init: %v, %v; want 0600 kept", fi.Mode(), err)
+	}
+	bak, err := os.ReadFile(settings + ".bak-20261122-120000")
+	if err != nil || !bytes.Equal(bak, old) {
+		t.Errorf("backup: %q, %v; want the old file", bak, err)
+	}
+}
