@@ -61,7 +61,23 @@ func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 	abs = fold(abs)
 	switch p.Anchor {
 	case policy.AnyDepth:
-		for _, c := range splitPath(abs) {
+		lit := globLiteral(glob)
+		for p := abs; p != ""; {
+			c := p
+			if i := strings.IndexByte(p, '/'); i >= 0 {
+				c, p = p[:i], p[i+1:]
+			} else {
+				p = ""
+			}
+			if c == "" || !strings.HasPrefix(c, lit) {
+				continue // cannot match: the glob starts with lit
+			}
+			if lit == glob {
+				if c == glob {
+					return true
+				}
+				continue
+			}
 			if doublestar.MatchUnvalidated(glob, c) {
 				return true
 			}
@@ -75,6 +91,16 @@ func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 		return matchRelative(glob, abs, a.home)
 	}
 	return false
+}
+
+// globLiteral returns the text every match of glob starts with: glob up to
+// its first metacharacter or escape, less a trailing slash ("a/**" also
+// matches "a"); all of glob when it has no metacharacter.
+func globLiteral(glob string) string {
+	if i := strings.IndexAny(glob, "*?[{\\"); i >= 0 {
+		return strings.TrimSuffix(glob[:i], "/")
+	}
+	return glob
 }
 
 func matchRelative(glob, abs string, roots []string) bool {
@@ -98,6 +124,16 @@ func matchRelative(glob, abs string, roots []string) bool {
 func matchPrefixes(glob, p string, abs bool) bool {
 	if abs && glob == "/" {
 		return true
+	}
+	// Whatever matches glob starts with its literal prefix: a p without it
+	// has no matching prefix, and a glob that is all literal matches p or
+	// an ancestor exactly when p is it or lies below it.
+	lit := globLiteral(glob)
+	if !strings.HasPrefix(p, lit) {
+		return false
+	}
+	if lit == glob && !strings.HasSuffix(glob, "/") {
+		return len(p) == len(glob) || p[len(glob)] == '/'
 	}
 	for i := 1; i <= len(p); i++ {
 		if i == len(p) || p[i] == '/' {
