@@ -81,6 +81,9 @@ type ExplainCommand struct {
 	// statically; "" when every target is known.
 	Unknown  string `json:"unknown"`
 	ReadOnly bool   `json:"read_only"`
+	// Runs names the program or script whose own file accesses safezone
+	// cannot see (ShellCommand.Runs); omitted for commands in the tables.
+	Runs string `json:"runs,omitempty"`
 }
 
 // ExplainShellTarget is one path a shell command reads or writes, before
@@ -131,7 +134,7 @@ func (r *Result) Explain() Explanation {
 	if sh := r.Shell; sh != nil {
 		e.Unknown, e.UnknownWhy = !sh.Known(), sh.Why()
 		for _, c := range sh.Commands {
-			ec := ExplainCommand{Argv: c.Argv, Targets: []ExplainShellTarget{}, Unknown: c.Unknown, ReadOnly: c.ReadOnly}
+			ec := ExplainCommand{Argv: c.Argv, Targets: []ExplainShellTarget{}, Unknown: c.Unknown, ReadOnly: c.ReadOnly, Runs: c.Runs}
 			if ec.Argv == nil {
 				ec.Argv = []string{}
 			}
@@ -248,6 +251,9 @@ func (e Explanation) Text() string {
 		}
 		if c.Unknown != "" {
 			p("  unknown  %s", c.Unknown)
+		}
+		if c.Runs != "" {
+			p("  runs     %s: what it reads and writes itself is not known (judged like a command with no targets)", c.Runs)
 		}
 	}
 	if e.UnknownWhy != "" && len(e.Commands) == 0 {

@@ -63,6 +63,13 @@ type ShellCommand struct {
 	Unknown string
 	// ReadOnly is true for a known command that only reads.
 	ReadOnly bool
+	// Runs names the program or script whose own file accesses safezone
+	// cannot see: a program not in the tables (make, npm, go, ./build.sh)
+	// or a script given to an interpreter (sh x.sh, python3 x.py, perl
+	// x.pl). Issue 3 judges such a command like one with no targets (the
+	// host's prompt, -y or agi decides) beyond the targets listed (the
+	// script file is read). Empty for a command in the tables.
+	Runs string
 }
 
 // ShellAnalysis is what a shell command line reads and writes.

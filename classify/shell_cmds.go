@@ -85,7 +85,8 @@ func (a *analyzer) simple(cmd *ShellCommand, words []sword, depth int) {
 	cmd.Argv[0] = name
 	s := spec(name)
 	if s == nil {
-		return // an ordinary program: no known targets
+		cmd.Runs = name // an ordinary program: no known targets
+		return
 	}
 	ctx := &cmdCtx{a: a, spec: s, name: name, args: words[1:], depth: depth, cmd: cmd}
 	ctx.run()
@@ -311,7 +312,8 @@ func sourceCmd(c *cmdCtx) {
 }
 
 // shellCmd: bash, sh, zsh. -c SCRIPT is analysed as a script; a script file
-// is an ordinary program; reading commands from stdin is unknown.
+// is read and runs as an ordinary program (ShellCommand.Runs); reading
+// commands from stdin is unknown.
 func shellCmd(c *cmdCtx) {
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -335,10 +337,18 @@ func shellCmd(c *cmdCtx) {
 			i++
 		case strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+"):
 		default:
-			return // a script file: an ordinary program
+			c.runsScript(w)
+			return
 		}
 	}
 	c.unknown(c.name + " reads its commands from stdin")
+}
+
+// runsScript records that the command runs the script file w, which it
+// reads: what the script does is not known (ShellCommand.Runs).
+func (c *cmdCtx) runsScript(w sword) {
+	c.add(w, policy.Read)
+	c.cmd.Runs = c.name + " " + w.text()
 }
 
 // interpreterCmd: python -c, node -e, ruby -e, php -r, ...: inline code is
@@ -356,10 +366,12 @@ func interpreterCmd(c *cmdCtx) {
 			return
 		}
 		if t == "-m" { // python -m module: an ordinary program
+			c.cmd.Runs = strings.Join(c.cmd.Argv, " ")
 			return
 		}
 		if !strings.HasPrefix(t, "-") {
-			return // a script file: an ordinary program
+			c.runsScript(w)
+			return
 		}
 		if t == "-" {
 			break
@@ -370,7 +382,7 @@ func interpreterCmd(c *cmdCtx) {
 
 // perlCmd: -e is inline code; -i edits the operands in place.
 func perlCmd(c *cmdCtx) {
-	inPlace := false
+	inPlace, suffix := false, ""
 	var ops []sword
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -386,8 +398,9 @@ func perlCmd(c *cmdCtx) {
 			if strings.ContainsAny(t[1:], "eE") {
 				c.unknown("perl -e runs inline code")
 			}
-			if strings.HasPrefix(t, "-i") || (len(t) > 1 && strings.Contains(t[1:], "i") && !strings.ContainsAny(t[1:], "IM")) {
-				inPlace = true
+			if j := strings.IndexByte(t, 'i'); j > 0 && !strings.ContainsAny(t[1:j], "IMmlx0") {
+				// -i[extension] takes the rest of the cluster (perlrun).
+				inPlace, suffix = true, t[j+1:]
 			}
 			if t == "-I" || t == "-M" || t == "-m" {
 				i++
@@ -400,10 +413,17 @@ func perlCmd(c *cmdCtx) {
 		c.unknown("perl reads its program from stdin")
 		return
 	}
-	// The first operand is the script, the rest its arguments.
+	// The first operand is the script (or -e's code), the rest its
+	// arguments.
+	if c.cmd.Unknown == "" {
+		c.runsScript(ops[0])
+	}
 	if inPlace {
 		for _, w := range ops[1:] {
 			c.add(w, policy.Write)
+			if suffix != "" {
+				c.addBackup(w, suffix)
+			}
 		}
 	}
 }
@@ -560,29 +580,137 @@ func ddCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = ro
 }
 
-// compressCmd: gzip and friends replace their operands unless they write
-// to stdout (-c) or only test or list (-t, -l).
+// compressFormats are the suffixes of gzip, bzip2, xz and zstd (their
+// manuals: gzip(1) -S and "gunzip ... .gz, -gz, .z, -z, _z or .Z ... .tgz
+// and .taz as shorthands for .tar.gz and .tar.Z", bzip2(1), xz(1),
+// zstd(1)): the suffix compression appends, and the suffixes
+// decompression strips with what it puts instead.
+var compressFormats = map[string]struct {
+	suffix string
+	strip  [][2]string
+}{
+	"gzip":  {".gz", [][2]string{{".gz", ""}, {"-gz", ""}, {".z", ""}, {"-z", ""}, {"_z", ""}, {".Z", ""}, {".tgz", ".tar"}, {".taz", ".tar"}}},
+	"bzip2": {".bz2", [][2]string{{".bz2", ""}, {".bz", ""}, {".tbz2", ".tar"}, {".tbz", ".tar"}}},
+	"xz":    {".xz", [][2]string{{".xz", ""}, {".txz", ".tar"}, {".lzma", ""}, {".tlz", ".tar"}}},
+	"zstd":  {".zst", [][2]string{{".zst", ""}, {".tzst", ".tar"}}},
+}
+
+// compressCmd: gzip, bzip2, xz and zstd, and their gunzip, bunzip2, unxz
+// and unzstd. Compressing FILE writes FILE.SUFFIX and removes FILE;
+// decompressing FILE.SUFFIX writes FILE and removes FILE.SUFFIX; -k (and
+// zstd without --rm) keeps the input, which is then only read; -c, -t and
+// -l only read; zstd -o names the output; -r recurses into directories.
 func compressCmd(c *cmdCtx) {
-	c.spec = &cmdSpec{short: "cdfhklLnNqrStvVzZ0123456789", shortArg: "S", lax: true}
+	family, decompress := c.name, false
+	switch c.name {
+	case "gunzip":
+		family, decompress = "gzip", true
+	case "bunzip2":
+		family, decompress = "bzip2", true
+	case "unxz", "unlzma":
+		family, decompress = "xz", true
+	case "unzstd":
+		family, decompress = "zstd", true
+	case "lzma":
+		family = "xz"
+	}
+	switch family {
+	case "zstd":
+		c.spec = &cmdSpec{short: "cdfhklqrtvVz0123456789", shortArg: "oDTBLM",
+			long:    []string{"stdout", "decompress", "uncompress", "compress", "force", "help", "keep", "rm", "quiet", "test", "verbose", "version", "ultra", "long", "fast", "rsyncable", "sparse", "no-sparse", "no-progress", "progress", "single-thread", "no-check", "check", "list", "exclude-compressed", "content-size", "no-content-size", "adapt", "auto-threads", "patch-from"},
+			longArg: []string{"output-dir-flat", "output-dir-mirror", "threads", "memory", "format", "zstd", "block-size", "stream-size", "size-hint", "target-compressed-block-size", "filelist", "patch-from"}}
+	case "xz":
+		c.spec = &cmdSpec{short: "zdtlkfcqvhHVeF0123456789", shortArg: "CTMS",
+			long:    []string{"compress", "decompress", "uncompress", "test", "list", "keep", "force", "stdout", "to-stdout", "single-stream", "no-sparse", "extreme", "quiet", "verbose", "help", "long-help", "version", "robot", "no-adjust", "ignore-check", "lzma1", "lzma2", "x86", "powerpc", "ia64", "arm", "armthumb", "arm64", "sparc", "riscv", "delta", "flush-timeout"},
+			longArg: []string{"suffix", "format", "check", "threads", "memlimit", "memory", "memlimit-compress", "memlimit-decompress", "memlimit-mt", "block-size", "block-list", "files", "files0", "filters", "filters1", "preset"}}
+	default: // gzip, bzip2
+		c.spec = &cmdSpec{short: "acdfhklLnNqrstvVzZ0123456789", shortArg: "S",
+			long:    []string{"ascii", "stdout", "to-stdout", "decompress", "uncompress", "force", "help", "keep", "list", "license", "no-name", "name", "quiet", "recursive", "rsyncable", "test", "verbose", "version", "fast", "best", "small", "compress", "synchronous", "no-time", "repeat-fast", "exponential"},
+			longArg: []string{"suffix"}}
+	}
 	if !c.getopt() {
 		return
 	}
-	access := policy.Write
-	if c.has("c", "stdout", "to-stdout", "t", "test", "l", "list", "k", "keep") || c.name == "bzcat" {
-		access = policy.Read
+	if c.has("files", "files0", "filelist") {
+		c.unknown(c.name + " reads its file names from a file")
+		return
 	}
-	if c.has("k", "keep") {
-		// Kept inputs are read; the outputs beside them are written.
+	if c.has("output-dir-flat", "output-dir-mirror") {
+		c.unknown(c.name + ": an output directory safezone does not follow")
+		return
+	}
+	decompress = decompress || c.has("d", "decompress", "uncompress")
+	if c.has("c", "stdout", "to-stdout", "t", "test", "l", "list") {
 		for _, w := range c.ops {
 			c.add(w, policy.Read)
-			c.add(w, policy.Write)
+		}
+		c.cmd.ReadOnly = true
+		return
+	}
+	f := compressFormats[family]
+	suffix := f.suffix
+	if c.name == "lzma" || c.has("format") {
+		if c.name != "lzma" {
+			c.unknown(c.name + " --format: the suffix follows the format")
+			return
+		}
+		suffix = ".lzma"
+	}
+	if v, ok := c.value("S", "suffix"); ok {
+		if v.unknown != "" {
+			c.unknown(c.name + " -S: the suffix is not static")
+			return
+		}
+		suffix = v.lit
+		f.strip = append([][2]string{{suffix, ""}}, f.strip...)
+	}
+	keep := c.has("k", "keep") || (family == "zstd" && !c.has("rm"))
+	recursive := c.has("r", "recursive")
+	if out, ok := c.value("o"); ok { // zstd -o FILE
+		c.add(out, policy.Write)
+		for _, w := range c.ops {
+			c.add(w, policy.Read)
 		}
 		return
 	}
 	for _, w := range c.ops {
-		c.add(w, access)
+		if w.unknown != "" || w.lit == "-" {
+			c.add(w, policy.Read) // unknown, or stdin to stdout
+			continue
+		}
+		if recursive {
+			// A directory: every file below is replaced.
+			c.addT(w, policy.Write, true)
+			continue
+		}
+		if keep {
+			c.add(w, policy.Read)
+		} else {
+			c.add(w, policy.Write)
+		}
+		if decompress {
+			for _, st := range f.strip {
+				if base, ok := strings.CutSuffix(w.lit, st[0]); ok && base != "" && !strings.HasSuffix(base, "/") {
+					out := w
+					out.lit = base
+					out.pat = strings.TrimSuffix(w.pat, policy.EscapeGlob(st[0]))
+					out.src = strings.TrimSuffix(w.src, st[0])
+					c.add(withSuffix(out, st[1]), policy.Write)
+					break
+				}
+			}
+		} else {
+			c.add(withSuffix(w, suffix), policy.Write)
+		}
 	}
-	c.cmd.ReadOnly = access == policy.Read
+}
+
+// withSuffix returns the static word w with suf appended.
+func withSuffix(w sword, suf string) sword {
+	w.lit += suf
+	w.pat += policy.EscapeGlob(suf)
+	w.src += suf
+	return w
 }
 
 // grepCmd: grep PATTERN FILE... (or -e/-f); -r without files reads the
@@ -726,22 +854,33 @@ func sedCmd(c *cmdCtx) {
 		long:     []string{"quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "debug", "sandbox", "follow-symlinks"},
 		longArg:  []string{"expression", "file", "line-length"},
 	}
-	// -i[SUFFIX] and --in-place[=SUFFIX] take their value attached.
-	inPlace := false
+	// -i[SUFFIX] and --in-place[=SUFFIX] take their value attached; in a
+	// cluster (-ni.bak) -i takes the rest of the word, after letters
+	// without a value.
+	inPlace, suffix := false, ""
 	var args []sword
-	for _, w := range c.args {
+	for k, w := range c.args {
 		t := w.text()
-		if w.unknown == "" && (strings.HasPrefix(t, "-i") || t == "--in-place" || strings.HasPrefix(t, "--in-place=")) {
-			inPlace = true
+		if w.unknown != "" || !strings.HasPrefix(t, "-") || t == "-" {
+			args = append(args, w)
 			continue
 		}
-		if w.unknown == "" && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "i") {
-			// -ni, -Ei: an attached -i.
-			inPlace = true
-			w.lit = strings.Replace(t, "i", "", 1)
-			w.src = w.lit
-			if w.lit == "-" {
-				continue
+		if t == "--" {
+			args = append(args, c.args[k:]...)
+			break
+		}
+		if v, ok := strings.CutPrefix(t, "--in-place"); ok && (v == "" || v[0] == '=') {
+			inPlace, suffix = true, strings.TrimPrefix(v, "=")
+			continue
+		}
+		if !strings.HasPrefix(t, "--") {
+			if j := sedInPlaceLetter(t[1:], c.spec.shortArg); j >= 0 {
+				inPlace, suffix = true, t[1+j+1:]
+				w.lit = t[:1+j]
+				w.src = w.lit
+				if w.lit == "-" {
+					continue
+				}
 			}
 		}
 		args = append(args, w)
@@ -780,8 +919,51 @@ func sedCmd(c *cmdCtx) {
 	}
 	for _, w := range ops {
 		c.add(w, access)
+		if inPlace && suffix != "" {
+			c.addBackup(w, suffix)
+		}
 	}
 	c.cmd.ReadOnly = !inPlace && c.cmd.Unknown == ""
+}
+
+// sedInPlaceLetter returns the index of an -i in the option cluster
+// letters (without the leading "-"), or -1: letters before it must take no
+// value (in "-es/i/x/" the i is -e's).
+func sedInPlaceLetter(letters, withValue string) int {
+	for j := 0; j < len(letters); j++ {
+		switch {
+		case letters[j] == 'i':
+			return j
+		case strings.IndexByte(withValue, letters[j]) >= 0:
+			return -1
+		}
+	}
+	return -1
+}
+
+// addBackup adds the backup copy that sed -iSUFFIX and perl -iSUFFIX make
+// of the file w: w with SUFFIX appended, or SUFFIX with each "*" replaced
+// by w's base name, in w's directory (sed(1) --in-place, perlrun(1) -i).
+// A backup into another directory ("bak/*") is unknown.
+func (c *cmdCtx) addBackup(w sword, suffix string) {
+	if w.unknown != "" || w.lit == "-" {
+		return
+	}
+	if !strings.Contains(suffix, "*") {
+		c.add(withSuffix(w, suffix), policy.Write)
+		return
+	}
+	if strings.Contains(suffix, "/") {
+		c.unknown(c.name + " -i" + suffix + ": a backup in another directory")
+		return
+	}
+	if w.glob {
+		c.unknown(c.name + " -i" + suffix + ": backups of a glob's matches")
+		return
+	}
+	dir, base := path.Split(w.lit)
+	name := dir + strings.ReplaceAll(suffix, "*", base)
+	c.add(sword{lit: name, pat: policy.EscapeGlob(name), src: name}, policy.Write)
 }
 
 // sedScriptEffects reports sed commands that touch files or run commands:
@@ -955,7 +1137,7 @@ func jqCmd(c *cmdCtx) {
 
 // yqCmd: yq [eval|e|eval-all|ea] EXPR FILE...; -i writes the files.
 func yqCmd(c *cmdCtx) {
-	inPlace := false
+	inPlace, sub := false, false
 	var ops []sword
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -973,12 +1155,21 @@ func yqCmd(c *cmdCtx) {
 		case t == "-p" || t == "-o" || t == "--input-format" || t == "--output-format" || t == "--indent" || t == "-I":
 			i++
 		case strings.HasPrefix(t, "-") && t != "-":
-		case len(ops) == 0 && (t == "eval" || t == "e" || t == "eval-all" || t == "ea"):
+		case len(ops) == 0 && !sub && (t == "eval" || t == "e" || t == "eval-all" || t == "ea"):
+			sub = true
 		default:
 			ops = append(ops, w)
 		}
 	}
 	if len(ops) > 0 {
+		if sub {
+			// Two programs are called yq: mikefarah's (yq e EXPR FILE...)
+			// and kislyuk's (Debian's package, a jq wrapper: yq FILTER
+			// FILE...), which takes "e" for the filter and reads EXPR as
+			// a file (seen by TestShellKernel). Which one runs is not
+			// known, so EXPR is a read too.
+			c.add(ops[0], policy.Read)
+		}
 		ops = ops[1:] // the expression
 	}
 	access := policy.Read
@@ -1369,9 +1560,10 @@ func execAccessOf(argv []sword) (*policy.Access, string) {
 
 // gitCmd: git's path-taking subcommands (the manuals of git-checkout,
 // git-restore, git-rm, git-mv, git-clean, git-show, git-cat-file,
-// git-diff, git-log). Git's own files under .git are its internals and are
-// not targets; commands that rewrite the work tree write the working
-// directory.
+// git-diff, git-log). Working on a repository reads it (the working
+// directory is a read target); git's own files under .git are its
+// internals and are not targets otherwise; commands that rewrite the work
+// tree write the working directory.
 func gitCmd(c *cmdCtx) {
 	args := c.args
 	i := 0
@@ -1424,6 +1616,18 @@ func gitCmd(c *cmdCtx) {
 sub:
 	subcmd := args[i].lit
 	rest := args[i+1:]
+	switch subcmd {
+	case "help":
+		c.cmd.Runs = "git help (man)" // a manual page, through man and a pager
+	case "version", "clone", "ls-remote", "init", "config":
+	default:
+		// Every other subcommand works on the repository found from the
+		// working directory: its history, and the work tree git status,
+		// diff, add and commit read file by file (seen by TestShellKernel).
+		// The directory is a read target, so a repository outside the
+		// sandbox is an outside read.
+		c.addCwd(policy.Read, false)
+	}
 	// Paths: operands after "--", or every non-option operand.
 	paths := func(skip int) []sword {
 		var out []sword

@@ -62,7 +62,7 @@ var shellCases = []shellCase{
 	{name: "redirection to a variable is unknown", in: []string{"echo x > $OUT", "echo x > $(mktemp)"}, unknown: true},
 
 	// Reads.
-	{name: "cat family reads its operands", in: []string{"cat a b", "cat -n a b", "tac a b", "nl a b", "head -n 5 a b", "head -5 a b", "tail -f a b", "tail -n +2 a b", "wc -l a b", "sort -u a b", "base64 a b", "base32 a b", "od -c a b", "strings a b", "md5sum a b", "sha1sum a b", "sha256sum a b", "sha512sum a b", "b2sum a b", "cksum a b", "less a b", "more a b", "cut -d, -f1 a b", "paste a b", "comm a b", "join a b", "fold a b", "fmt a b", "rev a b", "column a b", "hexdump -C a b", "file a b", "stat a b", "readlink -f a b", "realpath a b", "diff -u a b", "cmp a b", "zcat a b", "jq . a b", "yq '.x' a b", "yq e '.x' a b", "shuf a b", "iconv -f utf8 -t ascii a b"}, want: []string{"r /p/a", "r /p/b"}},
+	{name: "cat family reads its operands", in: []string{"cat a b", "cat -n a b", "tac a b", "nl a b", "head -n 5 a b", "head -5 a b", "tail -f a b", "tail -n +2 a b", "wc -l a b", "sort -u a b", "base64 a b", "base32 a b", "od -c a b", "strings a b", "md5sum a b", "sha1sum a b", "sha256sum a b", "sha512sum a b", "b2sum a b", "cksum a b", "less a b", "more a b", "cut -d, -f1 a b", "paste a b", "comm a b", "join a b", "fold a b", "fmt a b", "rev a b", "column a b", "hexdump -C a b", "file a b", "stat a b", "readlink -f a b", "realpath a b", "diff -u a b", "cmp a b", "zcat a b", "jq . a b", "yq '.x' a b", "shuf a b", "iconv -f utf8 -t ascii a b"}, want: []string{"r /p/a", "r /p/b"}},
 	{name: "listing reads the directory", in: []string{"ls", "ls -la", "du -sh", "tree", "tree -L 2", "find", "find . -name x", "rg foo", "grep -r foo"}, want: []string{"r /p"}},
 	{name: "listing a named directory", in: []string{"ls ../o", "ls -la ../o", "du -sh ../o", "tree ../o", "find ../o -type f", "stat ../o", "file ../o"}, want: []string{"r /o"}},
 	{name: "grep reads files after the pattern", in: []string{"grep KEY .env", "grep -n KEY .env", "grep -e KEY .env", "grep -rn KEY .env", "egrep 'a|b' .env", "fgrep -i k .env", "rg KEY .env", "rg -e KEY .env", "awk '{print}' .env", "awk -F: '{print $1}' .env", "sed -n 1p .env", "sed 's/a/b/' .env", "sed -e 's/a/b/' .env", "jq -r .a .env"}, want: []string{"r /p/.env"}},
@@ -73,7 +73,32 @@ var shellCases = []shellCase{
 	{name: "no file operands", in: []string{"echo hi", "printf '%s' x", "pwd", "true", "false", "date", "env", "whoami", "id", "uname -a", "hostname", "which go", "type ls", "sleep 1", "seq 3", "yes | head -1", "expr 1 + 2", "basename a/b", "dirname a/b", "test -f x", "[ -f x ]", "tr a b", "nproc", "ps aux", "df -h", "free -m", "uptime", "clear", "history", "jobs", "kill 1", "alias", "alias ll", "hash", "hash -r", "umask 022", "printenv HOME", "exit 0", "shift", "set -e", "declare x=1", "local x=1", "export A=1", "command -v ls", "f=x", "time true", "timeout 5 true"}},
 
 	// Writes.
-	{name: "write commands write their operands", in: []string{"rm a b", "rm -f a b", "rmdir a b", "touch a b", "mkdir -p a b", "mkdir -m 755 a b", "truncate -s 0 a b", "tee a b", "tee -a a b", "mkfifo a b", "chmod 600 a b", "chmod -x a b", "chmod +x a b", "chmod u+rw a b", "chown root a b", "chgrp staff a b", "sed -i 's/a/b/' a b", "sed -i.bak -e 's/a/b/' a b", "sed --in-place 's/a/b/' a b", "perl -pi x.pl a b", "yq -i '.a=1' a b", "gzip a b", "bzip2 a b", "xz a b", "zstd a b", "gunzip a b"}, want: []string{"w /p/a", "w /p/b"}},
+	{name: "write commands write their operands", in: []string{"rm a b", "rm -f a b", "rmdir a b", "touch a b", "mkdir -p a b", "mkdir -m 755 a b", "truncate -s 0 a b", "tee a b", "tee -a a b", "mkfifo a b", "chmod 600 a b", "chmod -x a b", "chmod +x a b", "chmod u+rw a b", "chown root a b", "chgrp staff a b", "sed -i 's/a/b/' a b", "sed -ni 's/a/b/p' a b", "sed --in-place 's/a/b/' a b", "yq -i '.a=1' a b", "gunzip a b"}, want: []string{"w /p/a", "w /p/b"}},
+	{name: "yq e: the expression may be a file (kislyuk's yq reads it)", in: []string{"yq e '.x' a b", "yq eval '.x' a b"}, want: []string{"r /p/.x", "r /p/a", "r /p/b"}},
+	{name: "perl -i runs its script on the operands", in: []string{"perl -pi x.pl a b", "perl -i -p x.pl a b"}, want: []string{"r /p/x.pl", "w /p/a", "w /p/b"}},
+	{name: "sed -iSUFFIX and perl -iSUFFIX write a backup", in: []string{"sed -i.bak -e 's/a/b/' a b", "sed -ni.bak 's/a/b/p' a b", "sed --in-place=.bak 's/a/b/' a b", "sed -i'*.bak' 's/a/b/' a b"}, want: []string{"w /p/a", "w /p/a.bak", "w /p/b", "w /p/b.bak"}},
+	{name: "perl -i.bak", in: []string{"perl -i.bak -p x.pl a b", "perl -pi.bak x.pl a b"}, want: []string{"r /p/x.pl", "w /p/a", "w /p/a.bak", "w /p/b", "w /p/b.bak"}},
+	{name: "a backup named with *", in: []string{"sed -i'old_*' 's/a/b/' d/a"}, want: []string{"w /p/d/a", "w /p/d/old_a"}},
+	{name: "a backup in another directory is unknown", in: []string{"sed -i'bak/*' 's/a/b/' a"}, unknown: true},
+	{name: "an i inside -e's script is no -i", in: []string{"sed -es/i/x/ a"}, want: []string{"r /p/a"}},
+	{name: "a script file is read", in: []string{"sh s.sh", "bash -e s.sh", "python3 s.sh", "node s.sh", "perl s.sh", "python3 -u s.sh x"}, want: []string{"r /p/s.sh"}},
+	{name: "gzip replaces FILE with FILE.gz", in: []string{"gzip a", "gzip -9 a", "gzip -f -- a", "gzip --best a"}, want: []string{"w /p/a", "w /p/a.gz"}},
+	{name: "gzip -S names the suffix", in: []string{"gzip -S .z a", "gzip --suffix=.z a"}, want: []string{"w /p/a", "w /p/a.z"}},
+	{name: "bzip2, xz and lzma", in: []string{"bzip2 a", "bzip2 -z a"}, want: []string{"w /p/a", "w /p/a.bz2"}},
+	{name: "xz", in: []string{"xz a", "xz -T0 a", "xz -T 4 a", "xz -9e a"}, want: []string{"w /p/a", "w /p/a.xz"}},
+	{name: "lzma", in: []string{"lzma a"}, want: []string{"w /p/a", "w /p/a.lzma"}},
+	{name: "zstd keeps its input", in: []string{"zstd a", "zstd -19 a", "zstd -T0 a"}, want: []string{"r /p/a", "w /p/a.zst"}},
+	{name: "zstd --rm", in: []string{"zstd --rm a"}, want: []string{"w /p/a", "w /p/a.zst"}},
+	{name: "zstd -o names the output", in: []string{"zstd -o out a", "zstd a -o out"}, want: []string{"r /p/a", "w /p/out"}},
+	{name: "decompressing replaces FILE.gz with FILE", in: []string{"gunzip a.gz", "gzip -d a.gz", "gzip --decompress a.gz", "gunzip -f a.gz"}, want: []string{"w /p/a", "w /p/a.gz"}},
+	{name: "gunzip .tgz writes .tar", in: []string{"gunzip a.tgz"}, want: []string{"w /p/a.tar", "w /p/a.tgz"}},
+	{name: "bunzip2", in: []string{"bunzip2 a.bz2", "bzip2 -d a.bz2"}, want: []string{"w /p/a", "w /p/a.bz2"}},
+	{name: "unxz and unlzma", in: []string{"unxz a.xz", "xz -d a.xz"}, want: []string{"w /p/a", "w /p/a.xz"}},
+	{name: "unlzma", in: []string{"unlzma a.lzma"}, want: []string{"w /p/a", "w /p/a.lzma"}},
+	{name: "unzstd keeps its input", in: []string{"unzstd a.zst", "zstd -d a.zst"}, want: []string{"r /p/a.zst", "w /p/a"}},
+	{name: "-k keeps the input", in: []string{"gzip -k a", "gzip --keep a"}, want: []string{"r /p/a", "w /p/a.gz"}},
+	{name: "-r replaces every file below", in: []string{"gzip -r d", "gunzip -r d"}, want: []string{"wR /p/d"}},
+	{name: "compressors reading file lists or changing formats are unknown", in: []string{"xz --files=list", "zstd --filelist=list", "xz --format=lzma a", "zstd --output-dir-flat=o a", "gzip -S $S a"}, unknown: true},
 	{name: "recursive deletes", in: []string{"rm -rf a", "rm -r a", "rm -R -f a", "rm --recursive a"}, want: []string{"wR /p/a"}},
 	{name: "touch -r reads its reference", in: []string{"touch -r ref a", "touch --reference=ref a"}, want: []string{"r /p/ref", "w /p/a"}},
 	{name: "cp reads sources and writes the destination", in: []string{"cp a b d", "cp -a a b d", "cp -r a b d", "cp -t d a b", "cp --target-directory=d a b", "install -m 644 a b d", "rsync -avz a b d", "scp a b d"}, want: []string{"r /p/a", "r /p/b", "w /p/d"}},
@@ -101,19 +126,21 @@ var shellCases = []shellCase{
 	{name: "curl to stdout has no target", in: []string{"curl -s https://x", "curl -o - https://x"}},
 	{name: "wget -O writes", in: []string{"wget -O out https://x", "wget --output-document=out https://x"}, want: []string{"w /p/out"}},
 	{name: "wget writes into the working directory", in: []string{"wget https://x/f", "wget -q https://x"}, want: []string{"wR /p"}},
-	{name: "git paths", in: []string{"git checkout -- .env", "git restore .env", "git rm .env", "git rm --cached .env"}, want: []string{"w /p/.env"}},
-	{name: "git mv", in: []string{"git mv a b"}, want: []string{"w /p/a", "w /p/b"}},
-	{name: "git rewriting the work tree writes it", in: []string{"git checkout main", "git switch main", "git reset --hard", "git stash", "git pull", "git merge x", "git rebase main"}, want: []string{"w /p"}},
-	{name: "git clean", in: []string{"git clean -fdx"}, want: []string{"wR /p"}},
-	{name: "git reads hidden in revisions", in: []string{"git show HEAD:.env", "git cat-file -p HEAD:.env", "git diff -- .env", "git log -p -- .env", "git show HEAD -- .env"}, want: []string{"r /p/.env"}},
-	{name: "git internals are no targets", in: []string{"git status", "git log --oneline", "git diff", "git add -A", "git commit -m x", "git push origin main", "git fetch", "git branch -a"}},
+	{name: "git paths", in: []string{"git checkout -- .env", "git restore .env", "git rm .env", "git rm --cached .env"}, want: []string{"r /p", "w /p/.env"}},
+	{name: "git mv", in: []string{"git mv a b"}, want: []string{"r /p", "w /p/a", "w /p/b"}},
+	{name: "git rewriting the work tree writes it", in: []string{"git checkout main", "git switch main", "git reset --hard", "git stash", "git pull", "git merge x", "git rebase main"}, want: []string{"r /p", "w /p"}},
+	{name: "git clean", in: []string{"git clean -fdx"}, want: []string{"r /p", "wR /p"}},
+	{name: "git reads hidden in revisions", in: []string{"git show HEAD:.env", "git cat-file -p HEAD:.env", "git diff -- .env", "git log -p -- .env", "git show HEAD -- .env"}, want: []string{"r /p", "r /p/.env"}},
+	{name: "git reads the repository it works on", in: []string{"git status", "git log --oneline", "git diff", "git add -A", "git commit -m x", "git push origin main", "git fetch", "git branch -a", "git -c color.ui=false status", "git -c user.name=x commit -m y"}, want: []string{"r /p"}},
+	{name: "git reads a repository outside", in: []string{"git -C ../o log -p", "cd ../o && git status"}, want: []string{"r /o"}},
+	{name: "git without a repository", in: []string{"git --version", "git help log", "git version", "git ls-remote https://x/r.git"}},
 	{name: "git options and keys that run a command are inline code", in: []string{
 		"git -c core.fsmonitor='touch x' status", "git -c core.pager=x log", "git -c alias.st='!rm x' st", "git -c Core.SSHCommand=x fetch",
 		"git -c diff.external=x diff", "git -c filter.a.clean=x add .", "git -c credential.helper=x push", "git -c include.path=../x status",
 		"git --config-env=core.pager=P log", "git -c $K=v status", "git --exec-path=. status", "git --git-dir=../o/.git status",
 		"git config core.fsmonitor 'rm -rf ~'", "git config set core.hooksPath h", "git config --local alias.x '!sh'", "git config --global core.editor vim",
 		"git config edit"}, unknown: true},
-	{name: "harmless git -c keys", in: []string{"git -c color.ui=false status", "git -c user.name=x commit -m y", "git config user.email", "git config --get core.fsmonitor", "git config -l", "git config user.email a@b"}},
+	{name: "harmless git -c keys", in: []string{"git config user.email", "git config --get core.fsmonitor", "git config -l", "git config user.email a@b"}},
 	{name: "git config --global and --file write the file", in: []string{"git config --global user.email a@b", "git config --global --unset user.email"}, want: []string{"w /h/.gitconfig"}},
 	{name: "git config --file names the file", in: []string{"git config --file c user.email a@b"}, want: []string{"w /p/c"}},
 	{name: "variables naming a program or code make the command unknown", in: []string{
@@ -126,7 +153,7 @@ var shellCases = []shellCase{
 	{name: "safezone init --user writes the user's", in: []string{"safezone init --user"}, want: []string{"w /h/.claude/settings.json", "w /h/.config/safezone/policy.yaml"}},
 	{name: "other safezone commands only read", in: []string{"safezone init --dry-run", "safezone explain", "safezone validate", "safezone policy"}},
 	{name: "aliases and hashed paths change what a name runs", in: []string{"alias cat='rm -rf'", "hash -p ./x cat", "enable -f x.so y", "enable -n cd"}, unknown: true},
-	{name: "git -C moves the directory", in: []string{"git -C ../o checkout -- x"}, want: []string{"w /o/x"}},
+	{name: "git -C moves the directory", in: []string{"git -C ../o checkout -- x"}, want: []string{"r /o", "w /o/x"}},
 	{name: "git clone writes its destination", in: []string{"git clone https://x/repo.git", "git clone https://x/repo.git repo"}, want: []string{"wR /p/repo"}},
 	{name: "find -delete writes the start directory", in: []string{"find ../o -name '*.txt' -delete", "find ../o -delete"}, want: []string{"r /o", "wR /o"}},
 	{name: "find -exec applies the command's access to DIR/**/NAME", in: []string{"find . -name '*.pem' -exec rm {} \\;", "find . -name '*.pem' -exec rm -f {} +"}, want: []string{"r /p", "w /p", "wp /p/**/*.pem"}},
@@ -283,4 +310,36 @@ func TestShellRules(t *testing.T) {
 
 func shellCall(cmd string) *hookio.Call {
 	return &hookio.Call{Tool: "Bash", Kind: hookio.KindShell, Command: cmd, Cwd: "/p", Writes: true}
+}
+
+// TestShellRuns: a command that runs a program or script outside the
+// tables says so (ShellCommand.Runs); one in the tables does not.
+func TestShellRuns(t *testing.T) {
+	for in, want := range map[string]string{
+		"make":               "make",
+		"npm test":           "npm",
+		"./build.sh --fast":  "build.sh",
+		"go test ./...":      "go",
+		"sudo -u x make all": "make",
+		"sh s.sh":            "sh s.sh",
+		"python3 x.py":       "python3 x.py",
+		"python3 -m pytest":  "python3 -m pytest",
+		"perl -pi x.pl a":    "perl x.pl",
+		"cat a":              "",
+		"rm -rf x":           "",
+		"bash -c 'rm x'":     "",
+		"git status":         "",
+		"echo hi":            "",
+	} {
+		a := AnalyzeShell(in, shellEnv)
+		var got []string
+		for _, c := range a.Commands {
+			if c.Runs != "" {
+				got = append(got, c.Runs)
+			}
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("%q: runs %q, want %q", in, got, want)
+		}
+	}
 }
