@@ -17,7 +17,30 @@ import (
 // it the command's targets are unknown (issue "Shell commands").
 const maxGlobMatches = 1000
 
-var errTooManyMatches = errors.New("too many matches")
+// maxGlobDirs bounds the directories the globs of one shell command may
+// read while expanding: "cat /*/*/*/*/*/x*" would otherwise walk the whole
+// disk before the hook's deadline. Past it the command is unknown.
+const maxGlobDirs = 1000
+
+var (
+	errTooManyMatches = errors.New("too many matches")
+	errTooManyDirs    = errors.New("too many directories")
+)
+
+// budgetFS counts the directories a glob expansion reads (ReadDir), and
+// fails past the budget.
+type budgetFS struct {
+	fs.ReadLinkFS
+	left *int
+}
+
+func (b budgetFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if *b.left <= 0 {
+		return nil, errTooManyDirs
+	}
+	*b.left--
+	return fs.ReadDir(b.ReadLinkFS, name)
+}
 
 // shellTargets turns the analysis of a shell command into targets: plain
 // paths are resolved like any file tool's; a glob is expanded against the
@@ -28,6 +51,8 @@ var errTooManyMatches = errors.New("too many matches")
 // makes its command unknown.
 func shellTargets(sa *ShellAnalysis, fsys fs.ReadLinkFS) []Target {
 	var out []Target
+	dirs := maxGlobDirs
+	globFS := budgetFS{fsys, &dirs}
 	for ci := range sa.Commands {
 		cmd := &sa.Commands[ci]
 		for _, st := range cmd.Targets {
@@ -35,7 +60,7 @@ func shellTargets(sa *ShellAnalysis, fsys fs.ReadLinkFS) []Target {
 			case st.Pattern:
 				out = append(out, Target{Field: "command", Given: st.Given, Access: st.Access, Abs: st.Path, Globs: []string{st.Path}, Cmd: ci})
 			case st.Glob:
-				ts, why := expandShellGlob(st, ci, fsys)
+				ts, why := expandShellGlob(st, ci, globFS)
 				if why != "" && cmd.Unknown == "" {
 					cmd.Unknown = why
 				}
@@ -50,7 +75,7 @@ func shellTargets(sa *ShellAnalysis, fsys fs.ReadLinkFS) []Target {
 	return out
 }
 
-func expandShellGlob(st ShellTarget, ci int, fsys fs.ReadLinkFS) ([]Target, string) {
+func expandShellGlob(st ShellTarget, ci int, fsys budgetFS) ([]Target, string) {
 	// Without bash's globstar, "**" is "*".
 	pat := st.Path
 	for strings.Contains(pat, "**") {
@@ -85,6 +110,8 @@ func expandShellGlob(st ShellTarget, ci int, fsys fs.ReadLinkFS) ([]Target, stri
 	switch {
 	case errors.Is(err, errTooManyMatches):
 		return out, fmt.Sprintf("the glob %s matches more than %d paths", st.Given, maxGlobMatches)
+	case errors.Is(err, errTooManyDirs) || *fsys.left <= 0: // doublestar skips directories it cannot read
+		return out, fmt.Sprintf("the globs of the command read more than %d directories (%s)", maxGlobDirs, st.Given)
 	case err != nil:
 		return out, "the glob " + st.Given + " cannot be expanded: " + err.Error()
 	case len(matches) == 0:

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"sort"
@@ -340,6 +341,29 @@ func TestShellRuns(t *testing.T) {
 		}
 		if strings.Join(got, ",") != want {
 			t.Errorf("%q: runs %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestShellGlobBudget: the globs of one command read at most maxGlobDirs
+// directories; past that the command is unknown (asked), with a reason
+// that says so, instead of walking the disk until the hook's deadline.
+func TestShellGlobBudget(t *testing.T) {
+	var files []string
+	for i := range maxGlobDirs + 100 {
+		files = append(files, fmt.Sprintf("proj/d%04d/f.txt", i))
+	}
+	for _, tt := range []struct {
+		cmd  string
+		want policy.Decision
+		has  string
+	}{
+		{"cat */x*", policy.Ask, "read more than 1000 directories"},
+		{"cat d0001/*.txt d0002/*.txt", policy.Allow, ""},
+	} {
+		r := runDecide(t, decideCase{name: tt.cmd, fs: files, tool: "Bash", input: map[string]any{"command": tt.cmd}, flags: yesFlag})
+		if r.Decision != tt.want || !strings.Contains(r.Reason, tt.has) {
+			t.Errorf("%q: %v %q, want %v with %q", tt.cmd, r.Decision, r.Reason, tt.want, tt.has)
 		}
 	}
 }
