@@ -484,6 +484,13 @@ func (a *analyzer) word(w *syntax.Word, depth int) sword {
 	if w == nil {
 		return out
 	}
+	// Most words are one plain literal (rm, -rf, src/x.go): their value,
+	// pattern and source are the text itself.
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\*?[]{},~") {
+			return sword{lit: l.Value, pat: l.Value, src: l.Value}
+		}
+	}
 	var lit, pat strings.Builder
 	unknown := func(why string) {
 		if out.unknown == "" {
