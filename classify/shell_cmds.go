@@ -528,22 +528,17 @@ func installCmd(c *cmdCtx) {
 }
 
 // uniqCmd: uniq [INPUT [OUTPUT]].
-func uniqCmd(c *cmdCtx) {
-	if !c.getopt() {
-		return
-	}
-	if len(c.ops) > 0 {
-		c.add(c.ops[0], policy.Read)
-	}
-	if len(c.ops) > 1 {
-		c.add(c.ops[1], policy.Write)
-	}
-	c.cmd.ReadOnly = len(c.ops) < 2
-}
+func uniqCmd(c *cmdCtx) { inOutCmd(c) }
 
 // xxdCmd: xxd [INFILE [OUTFILE]].
 func xxdCmd(c *cmdCtx) {
 	c.spec = &cmdSpec{short: "abCeEiprudhuvR", shortArg: "cglosn", numeric: false}
+	inOutCmd(c)
+}
+
+// inOutCmd: CMD [INPUT [OUTPUT]]: the first operand is read, the second
+// written (stdin and stdout without them).
+func inOutCmd(c *cmdCtx) {
 	if !c.getopt() {
 		return
 	}
