@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"safezone/audit"
-	"safezone/classify"
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/audit"
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // auditGrace bounds the audit write of a call that already ran out of time

@@ -17,7 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"safezone/audit"
+	"github.com/safezonehq/safezone/audit"
 )
 
 // cmdRecords is the testscript command `records FILE N`: FILE holds exactly

@@ -17,9 +17,9 @@ import (
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
-	"safezone/classify"
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 const testUsage = `Usage:

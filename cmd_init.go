@@ -13,8 +13,8 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/pflag"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 const initUsage = `Usage:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 const policyUsage = `Usage:

@@ -18,9 +18,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"safezone/audit"
-	"safezone/policy"
-	"safezone/transcript"
+	"github.com/safezonehq/safezone/audit"
+	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/transcript"
 )
 
 const replayUsage = `Usage:

@@ -14,7 +14,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/spf13/pflag"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 const validateUsage = `Usage:

@@ -1,4 +1,4 @@
-module safezone
+module github.com/safezonehq/safezone
 
 go 1.26.0
 

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"safezone/classify"
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // judger turns the bytes of one hook input into a verdict: the one path by

@@ -35,9 +35,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"safezone/classify"
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 //go:embed policy.example.yaml

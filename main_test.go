@@ -19,7 +19,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 var update = flag.Bool("update", false, "update testscript golden files")

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"safezone/classify"
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // emitter prints the one answer of a run. The output conventions themselves

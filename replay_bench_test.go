@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"safezone/transcript/transcripttest"
+	"github.com/safezonehq/safezone/transcript/transcripttest"
 )
 
 // BenchmarkReplay replays a generated transcript of 5,000 calls (some

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"safezone/transcript/transcripttest"
+	"github.com/safezonehq/safezone/transcript/transcripttest"
 )
 
 // replayGolden replays files and compares the summary with golden (or

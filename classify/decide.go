@@ -12,8 +12,8 @@ import (
 	"path"
 	"strings"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Env is what Decide needs from the process environment.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // refPolicy is the conformance corpus's reference policy, rooted at "/".

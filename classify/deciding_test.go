@@ -3,7 +3,7 @@ package classify
 import (
 	"testing"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // TestDeciding: Result.Deciding names the rule, class or mode that decided

@@ -5,9 +5,9 @@ import (
 	"io/fs"
 	"testing/fstest"
 
-	"safezone/classify"
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 func ExampleDecide() {

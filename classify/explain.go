@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Explanation is a Result in the shape `safezone explain --json` prints

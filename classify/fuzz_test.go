@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // fuzzTree builds a real project on disk with every symlink form, for the

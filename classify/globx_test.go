@@ -7,7 +7,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 func TestGlobsIntersect(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // caseInsensitive is true on the platforms whose default file systems ignore

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Reason texts. The deny reason is what the model reads, so each one says

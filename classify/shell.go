@@ -8,7 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Limits of the shell analysis; past them a command is unknown.

@@ -6,8 +6,8 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // call analyses one simple command.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // unknownMakers are commands whose targets safezone cannot know (issue
@@ -84,7 +84,7 @@ func walk(t *testing.T, cmd string, env ShellEnv) {
 				after = after[i+1:]
 			}
 			origin, _, _ := strings.Cut(after, "\n")
-			if i := strings.Index(after, "safezone/classify."); i >= 0 && (!strings.Contains(origin, "mvdan.cc/sh") || i < strings.Index(after, "mvdan.cc/sh")) {
+			if i := strings.Index(after, "github.com/safezonehq/safezone/classify."); i >= 0 && (!strings.Contains(origin, "mvdan.cc/sh") || i < strings.Index(after, "mvdan.cc/sh")) {
 				t.Fatalf("the shell walk panicked on %q: %v\n%s", cmd, v, stack)
 			}
 		}

@@ -49,7 +49,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // kernelSyscalls are the system calls traced: every way a program names a

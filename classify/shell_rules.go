@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // longAliases maps a command's long options to the short ones they mean, for

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // This file holds, as data, what safezone knows of each command: which

@@ -9,8 +9,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // maxGlobMatches bounds the expansion of one glob in a shell command; past

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 var shellEnv = ShellEnv{Cwd: "/p", Home: "/h", ProjectDir: "/p"}

@@ -7,8 +7,8 @@ import (
 	"path"
 	"strings"
 
-	"safezone/hookio"
-	"safezone/policy"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // maxGlobAlternatives bounds the brace alternatives of one Glob pattern; each

@@ -13,7 +13,7 @@ import (
 	"errors"
 	"fmt"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Kind is the family of a tool, which decides how its arguments are judged.

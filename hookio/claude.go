@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // MaxInput caps the hook's stdin at 32 MiB. Claude Code sends the whole tool

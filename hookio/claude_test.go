@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 func TestDecodeClaudeTools(t *testing.T) {

@@ -47,7 +47,7 @@ import (
 	"fmt"
 	"strings"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Copilot is GitHub Copilot CLI's protocol (see the facts above). It also

@@ -38,7 +38,7 @@ import (
 	"fmt"
 	"strings"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Gemini is Gemini CLI's protocol (see the facts above). A deny forced by an

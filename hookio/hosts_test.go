@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/hosts")

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // decodeTop checks a host's raw input and parses it: it must be valid UTF-8

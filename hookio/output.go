@@ -28,7 +28,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"safezone/policy"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // Output is one decision as the host will see it.

@@ -18,7 +18,7 @@ import (
 	"io"
 	"os"
 
-	"safezone/transcript/transcripttest"
+	"github.com/safezonehq/safezone/transcript/transcripttest"
 )
 
 func main() {
