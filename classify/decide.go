@@ -12,6 +12,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/glob"
+
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -115,7 +117,7 @@ type decider struct {
 	modes   Modes
 	roots   []Root
 	anchors anchors
-	globs   globCache
+	globs   glob.Cache
 	// resolved caches resolvedPattern.
 	resolved map[*policy.Pattern][]string
 	// shell is the analysis of a shell call; nil for other tools.
@@ -129,7 +131,7 @@ type decider struct {
 // rule that matches another target still wins over on_error: ask.
 func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Result {
 	fsys = newMemoFS(fsys)
-	d := &decider{call: c, pol: p, env: env, fsys: fsys, globs: globCache{}}
+	d := &decider{call: c, pol: p, env: env, fsys: fsys, globs: glob.Cache{}}
 	r := &Result{call: c, pol: p, env: env}
 	d.modes = modesOf(p, c)
 	r.Modes = d.modes
@@ -564,7 +566,7 @@ func (d *decider) ruleMatches(r *policy.Rule, t *Target, widen bool) (string, bo
 	if len(t.Globs) > 0 {
 		for _, tg := range t.Globs {
 			for _, pg := range patternGlobs(&r.Path, &d.anchors) {
-				if globsMeet(d.globs, fold(tg), fold(pg.glob), pg.neutral, true) {
+				if d.globs.Names(fold(tg), fold(pg.glob), pg.neutral) {
 					return tg, true
 				}
 			}
@@ -601,7 +603,7 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 	if out, ok := d.resolved[p]; ok {
 		return out
 	}
-	lit := unescape(p.Glob)
+	lit := glob.Unescape(p.Glob)
 	var cands []string
 	switch p.Anchor {
 	case policy.Absolute:

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/glob"
+
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/safezonehq/safezone/policy"
@@ -171,7 +173,7 @@ func patternGlobs(p *policy.Pattern, a *anchors) []patternGlob {
 	}
 	var out []patternGlob
 	for _, b := range bases {
-		prefix := strings.TrimSuffix(policy.EscapeGlob(b), "/") + "/"
+		prefix := strings.TrimSuffix(glob.Escape(b), "/") + "/"
 		if p.Glob == "" {
 			out = append(out, patternGlob{prefix + "**", len(prefix)})
 			continue

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/glob"
+
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/safezonehq/safezone/policy"
@@ -499,7 +501,7 @@ func (a *analyzer) word(w *syntax.Word, depth int) sword {
 	}
 	addQuoted := func(s string) {
 		lit.WriteString(s)
-		pat.WriteString(policy.EscapeGlob(s))
+		pat.WriteString(glob.Escape(s))
 	}
 	for i, part := range w.Parts {
 		switch p := part.(type) {
@@ -601,7 +603,7 @@ func (a *analyzer) unquotedLit(v string, lit, pat *strings.Builder, out *sword) 
 				continue
 			}
 			lit.WriteByte(v[i])
-			pat.WriteString(policy.EscapeGlob(string(v[i])))
+			pat.WriteString(glob.Escape(string(v[i])))
 		case c == '*' || c == '?' || c == '[':
 			out.glob = true
 			lit.WriteByte(c)
@@ -723,27 +725,27 @@ func (a *analyzer) targets(w sword, access policy.Access) ([]ShellTarget, string
 	alts := []string{w.pat}
 	if w.brace && hasBraceList(w.pat) {
 		var ok bool
-		alts, ok = expandBraces(w.pat, maxAlternatives)
+		alts, ok = glob.ExpandBraces(w.pat, glob.MaxAlternatives)
 		if !ok {
 			return nil, "too many brace alternatives in " + w.src
 		}
 	}
 	var out []ShellTarget
 	for _, alt := range alts {
-		glob := w.glob && hasMeta(alt)
+		isGlob := w.glob && glob.HasMeta(alt)
 		p := alt
-		if !glob {
-			p = unescape(alt)
+		if !isGlob {
+			p = glob.Unescape(alt)
 		}
 		if p == "" {
 			continue
 		}
 		given := p
-		if !glob {
-			given = unescape(alt)
+		if !isGlob {
+			given = glob.Unescape(alt)
 		}
 		if strings.HasPrefix(p, "/") {
-			out = append(out, ShellTarget{Path: p, Given: given, Access: access, Glob: glob})
+			out = append(out, ShellTarget{Path: p, Given: given, Access: access, Glob: isGlob})
 			continue
 		}
 		if a.cwd == nil {
@@ -751,10 +753,10 @@ func (a *analyzer) targets(w sword, access policy.Access) ([]ShellTarget, string
 		}
 		for _, d := range a.cwd {
 			base := d
-			if glob {
-				base = policy.EscapeGlob(d)
+			if isGlob {
+				base = glob.Escape(d)
 			}
-			out = append(out, ShellTarget{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: glob})
+			out = append(out, ShellTarget{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
 		}
 	}
 	return out, ""

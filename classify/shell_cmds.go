@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/glob"
+
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/safezonehq/safezone/hookio"
@@ -235,7 +237,7 @@ func cdCmd(c *cmdCtx) {
 		break
 	}
 	if dir == nil {
-		home := sword{lit: c.a.env.Home, pat: policy.EscapeGlob(c.a.env.Home), src: "~"}
+		home := sword{lit: c.a.env.Home, pat: glob.Escape(c.a.env.Home), src: "~"}
 		if c.a.env.Home == "" {
 			home.unknown = "HOME is not set"
 		}
@@ -470,7 +472,7 @@ func optionValue(ws []sword, names ...string) (sword, bool) {
 				return ws[i+1], true
 			}
 			if v, ok := strings.CutPrefix(w.text(), n+"="); ok {
-				return sword{lit: v, pat: policy.EscapeGlob(v), src: v}, true
+				return sword{lit: v, pat: glob.Escape(v), src: v}, true
 			}
 		}
 	}
@@ -563,7 +565,7 @@ func ddCmd(c *cmdCtx) {
 		if !ok {
 			continue
 		}
-		val := sword{lit: v, pat: policy.EscapeGlob(v), src: v}
+		val := sword{lit: v, pat: glob.Escape(v), src: v}
 		switch k {
 		case "if":
 			c.add(val, policy.Read)
@@ -688,7 +690,7 @@ func compressCmd(c *cmdCtx) {
 				if base, ok := strings.CutSuffix(w.lit, st[0]); ok && base != "" && !strings.HasSuffix(base, "/") {
 					out := w
 					out.lit = base
-					out.pat = strings.TrimSuffix(w.pat, policy.EscapeGlob(st[0]))
+					out.pat = strings.TrimSuffix(w.pat, glob.Escape(st[0]))
 					out.src = strings.TrimSuffix(w.src, st[0])
 					c.add(withSuffix(out, st[1]), policy.Write)
 					break
@@ -703,7 +705,7 @@ func compressCmd(c *cmdCtx) {
 // withSuffix returns the static word w with suf appended.
 func withSuffix(w sword, suf string) sword {
 	w.lit += suf
-	w.pat += policy.EscapeGlob(suf)
+	w.pat += glob.Escape(suf)
 	w.src += suf
 	return w
 }
@@ -756,14 +758,14 @@ func grepCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 }
 
-// filter adds a pattern target: the files below dir that glob selects
+// filter adds a pattern target: the files below dir that pattern selects
 // (a glob without "/" matches names at any depth).
-func (c *cmdCtx) filter(dir, glob sword, access policy.Access) {
-	if dir.unknown != "" || glob.unknown != "" {
+func (c *cmdCtx) filter(dir, pattern sword, access policy.Access) {
+	if dir.unknown != "" || pattern.unknown != "" {
 		c.unknown("a search directory or glob is not static")
 		return
 	}
-	g := glob.lit
+	g := pattern.lit
 	if strings.HasPrefix(g, "!") {
 		return
 	}
@@ -778,9 +780,9 @@ func (c *cmdCtx) filter(dir, glob sword, access policy.Access) {
 	for _, t := range ts {
 		base := t.Path
 		if !t.Glob {
-			base = policy.EscapeGlob(path.Clean(t.Path))
+			base = glob.Escape(path.Clean(t.Path))
 		}
-		c.cmd.Targets = append(c.cmd.Targets, ShellTarget{Path: strings.TrimSuffix(base, "/") + "/" + g, Given: path.Join(t.Given, glob.lit), Access: access, Pattern: true})
+		c.cmd.Targets = append(c.cmd.Targets, ShellTarget{Path: strings.TrimSuffix(base, "/") + "/" + g, Given: path.Join(t.Given, pattern.lit), Access: access, Pattern: true})
 	}
 }
 
@@ -958,7 +960,7 @@ func (c *cmdCtx) addBackup(w sword, suffix string) {
 	}
 	dir, base := path.Split(w.lit)
 	name := dir + strings.ReplaceAll(suffix, "*", base)
-	c.add(sword{lit: name, pat: policy.EscapeGlob(name), src: name}, policy.Write)
+	c.add(sword{lit: name, pat: glob.Escape(name), src: name}, policy.Write)
 }
 
 // sedScriptEffects reports sed commands that touch files or run commands:
@@ -1346,18 +1348,18 @@ func curlCmd(c *cmdCtx) {
 		switch {
 		case dataOpts[o.name] && v.unknown == "" && strings.HasPrefix(v.lit, "@"):
 			f := strings.TrimPrefix(v.lit, "@")
-			c.add(sword{lit: f, pat: policy.EscapeGlob(f), src: f}, policy.Read)
+			c.add(sword{lit: f, pat: glob.Escape(f), src: f}, policy.Read)
 		case o.name == "data-urlencode" && v.unknown == "" && strings.Contains(v.lit, "@"):
 			f := v.lit[strings.IndexByte(v.lit, '@')+1:]
-			c.add(sword{lit: f, pat: policy.EscapeGlob(f), src: f}, policy.Read)
+			c.add(sword{lit: f, pat: glob.Escape(f), src: f}, policy.Read)
 		case (o.name == "F" || o.name == "form") && v.unknown == "":
 			if _, val, ok := strings.Cut(v.lit, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
 				f := strings.SplitN(val[1:], ";", 2)[0]
-				c.add(sword{lit: f, pat: policy.EscapeGlob(f), src: f}, policy.Read)
+				c.add(sword{lit: f, pat: glob.Escape(f), src: f}, policy.Read)
 			}
 		case (o.name == "H" || o.name == "header") && v.unknown == "" && strings.HasPrefix(v.lit, "@"):
 			f := strings.TrimPrefix(v.lit, "@")
-			c.add(sword{lit: f, pat: policy.EscapeGlob(f), src: f}, policy.Read)
+			c.add(sword{lit: f, pat: glob.Escape(f), src: f}, policy.Read)
 		case (o.name == "d" || o.name == "data") && v.unknown != "":
 			c.unknown("a curl data value is not static")
 		}
@@ -1678,7 +1680,7 @@ sub:
 					if !strings.HasPrefix(p, "/") && strings.HasPrefix(p, "./") {
 						p = strings.TrimPrefix(p, "./")
 					}
-					c.add(sword{lit: p, pat: policy.EscapeGlob(p), src: p}, policy.Read)
+					c.add(sword{lit: p, pat: glob.Escape(p), src: p}, policy.Read)
 				}
 			}
 		}
@@ -1731,7 +1733,7 @@ sub:
 			c.addT(ps[1], policy.Write, true)
 		} else if len(ps) == 1 && ps[0].unknown == "" {
 			name := strings.TrimSuffix(path.Base(strings.TrimSuffix(ps[0].lit, "/")), ".git")
-			c.addT(sword{lit: name, pat: policy.EscapeGlob(name), src: name}, policy.Write, true)
+			c.addT(sword{lit: name, pat: glob.Escape(name), src: name}, policy.Write, true)
 		} else {
 			c.unknown("git clone's destination is not static")
 		}
@@ -1765,7 +1767,7 @@ func gitConfigCmd(c *cmdCtx, rest []sword) {
 				return
 			}
 			g := c.a.env.Home + "/.gitconfig"
-			file, fileGiven = sword{lit: g, pat: policy.EscapeGlob(g), src: "~/.gitconfig"}, true
+			file, fileGiven = sword{lit: g, pat: glob.Escape(g), src: "~/.gitconfig"}, true
 		case t == "--system":
 			file, fileGiven = sword{lit: "/etc/gitconfig", src: "/etc/gitconfig"}, true
 		case t == "-f" || t == "--file" || t == "--blob":
@@ -1775,7 +1777,7 @@ func gitConfigCmd(c *cmdCtx, rest []sword) {
 			}
 		case strings.HasPrefix(t, "--file="):
 			v := strings.TrimPrefix(t, "--file=")
-			file, fileGiven = sword{lit: v, pat: policy.EscapeGlob(v), src: v}, true
+			file, fileGiven = sword{lit: v, pat: glob.Escape(v), src: v}, true
 		case strings.HasPrefix(t, "-"):
 		default:
 			ops = append(ops, w)
@@ -1868,7 +1870,7 @@ func safezoneCmd(c *cmdCtx) {
 		if !strings.HasPrefix(f, "/") {
 			f = base + "/" + f
 		}
-		c.add(sword{lit: f, pat: policy.EscapeGlob(f), src: f}, policy.Write)
+		c.add(sword{lit: f, pat: glob.Escape(f), src: f}, policy.Write)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/glob"
+
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -200,7 +202,7 @@ func (c *cmdCtx) getopt() bool {
 			switch {
 			case containsStr(s.longArg, name):
 				if hasVal {
-					c.opts = append(c.opts, opt{name: name, val: sword{lit: val, pat: policy.EscapeGlob(val), src: val}, has: true})
+					c.opts = append(c.opts, opt{name: name, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
 				} else if i+1 < len(args) {
 					i++
 					c.opts = append(c.opts, opt{name: name, val: args[i], has: true})
@@ -228,7 +230,7 @@ func (c *cmdCtx) getopt() bool {
 				}
 			case strings.IndexByte(s.shortArg, l) >= 0:
 				if rest := letters[j+1:]; rest != "" {
-					c.opts = append(c.opts, opt{name: string(l), val: sword{lit: rest, pat: policy.EscapeGlob(rest), src: rest}, has: true})
+					c.opts = append(c.opts, opt{name: string(l), val: sword{lit: rest, pat: glob.Escape(rest), src: rest}, has: true})
 				} else if i+1 < len(args) {
 					i++
 					c.opts = append(c.opts, opt{name: string(l), val: args[i], has: true})
@@ -339,7 +341,7 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 		if len(ops) == 1 && c.spec.role == roleLink {
 			// ln TARGET: a link named after it, in the working directory.
 			if ops[0].unknown == "" {
-				c.add(sword{lit: path.Base(ops[0].lit), pat: policy.EscapeGlob(path.Base(ops[0].lit)), src: ops[0].src}, policy.Write)
+				c.add(sword{lit: path.Base(ops[0].lit), pat: glob.Escape(path.Base(ops[0].lit)), src: ops[0].src}, policy.Write)
 			}
 		} else {
 			dest, ops = ops[len(ops)-1], ops[:len(ops)-1]

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/glob"
+
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/safezonehq/safezone/hookio"
@@ -81,7 +83,7 @@ func expandShellGlob(st ShellTarget, ci int, fsys budgetFS) ([]Target, string) {
 	for strings.Contains(pat, "**") {
 		pat = strings.ReplaceAll(pat, "**", "*")
 	}
-	prefix, rest := literalPrefix(pat)
+	prefix, rest := glob.LiteralPrefix(pat)
 	out := []Target{{Field: "command", Given: st.Given, Access: st.Access, Abs: path.Clean(pat), Globs: []string{pat}, Cmd: ci}}
 	dir := newTarget(fsys, "command", path.Dir(st.Given)+" (the directory of "+st.Given+")", prefix, st.Access)
 	dir.Cmd = ci
@@ -97,7 +99,7 @@ func expandShellGlob(st ShellTarget, ci int, fsys budgetFS) ([]Target, string) {
 	base := strings.TrimPrefix(dir.Res.Path, "/")
 	full := rest
 	if base != "" {
-		full = policy.EscapeGlob(base) + "/" + rest
+		full = glob.Escape(base) + "/" + rest
 	}
 	var matches []string
 	err := doublestar.GlobWalk(fsys, full, func(p string, _ fs.DirEntry) error {
@@ -207,7 +209,7 @@ func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
 	if p.Anchor == policy.AnyDepth {
 		return "", false
 	}
-	prefix, _ := literalPrefix(p.Glob)
+	prefix, _ := glob.LiteralPrefix(p.Glob)
 	var cands []string
 	switch p.Anchor {
 	case policy.Absolute:

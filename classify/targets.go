@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/glob"
+
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -192,14 +194,14 @@ func globTargets(c *hookio.Call, a hookio.Arg, home string, fsys fs.ReadLinkFS) 
 	if err != nil {
 		return []Target{{Field: a.Field, Given: a.Value, Access: a.Access, Err: err}}
 	}
-	alts, ok := expandBraces(a.Value, maxGlobAlternatives)
+	alts, ok := glob.ExpandBraces(a.Value, maxGlobAlternatives)
 	if !ok {
 		return []Target{{Field: a.Field, Given: a.Value, Access: a.Access,
 			Err: fmt.Errorf("glob pattern %q has unbalanced braces or more than %d alternatives", a.Value, maxGlobAlternatives)}}
 	}
 	var out []Target
 	for _, alt := range alts {
-		prefix, rest := literalPrefix(alt)
+		prefix, rest := glob.LiteralPrefix(alt)
 		for _, el := range strings.Split(rest, "/") {
 			if el == ".." {
 				if prefix == "" {
@@ -252,7 +254,7 @@ func filterTargets(c *hookio.Call, a hookio.Arg, home string, fsys fs.ReadLinkFS
 		g = "**/" + g
 	}
 	for _, dir := range []string{res.Path, t.Abs} {
-		glob := strings.TrimSuffix(policy.EscapeGlob(dir), "/") + "/" + g
+		glob := strings.TrimSuffix(glob.Escape(dir), "/") + "/" + g
 		if len(t.Globs) == 0 || t.Globs[0] != glob {
 			t.Globs = append(t.Globs, glob)
 		}

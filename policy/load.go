@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
+
+	"github.com/safezonehq/safezone/classify/glob"
 )
 
 // File names at the project root.
@@ -188,7 +189,7 @@ func ClaudeSettingsFiles(loc Locations) []SettingsFile {
 	var out []SettingsFile
 	if loc.ClaudeManaged != "" {
 		dir := filepath.Dir(loc.ClaudeManaged)
-		managed := ClaudeSource{Scope: ScopeManaged, SlashBase: EscapeGlob(dir) + "/", DirBase: dir}
+		managed := ClaudeSource{Scope: ScopeManaged, SlashBase: glob.Escape(dir) + "/", DirBase: dir}
 		out = append(out, SettingsFile{loc.ClaudeManaged, managed})
 		if more, err := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json")); err == nil {
 			slices.Sort(more)
@@ -249,7 +250,7 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 	}
 	addAbs := func(path string) {
 		if path != "" && filepath.IsAbs(path) {
-			add(EscapeGlob(filepath.ToSlash(filepath.Clean(path))))
+			add(glob.Escape(filepath.ToSlash(filepath.Clean(path))))
 		}
 	}
 	// Relative to the project root, whatever spelling reaches it.
@@ -294,7 +295,7 @@ func protectAuditLog(l *Layer, file string) {
 		return
 	}
 	pos := Pos{File: SelfProtectionSource}
-	lit := EscapeGlob(filepath.ToSlash(filepath.Clean(file)))
+	lit := glob.Escape(filepath.ToSlash(filepath.Clean(file)))
 	if p, err := CompilePattern(lit, pos); err == nil {
 		p.Resolve = true
 		l.Protected = append(l.Protected, p)
@@ -309,20 +310,4 @@ func join(dir, name string) string {
 		return ""
 	}
 	return filepath.Join(dir, name)
-}
-
-// EscapeGlob quotes every glob metacharacter in a literal path, so that it
-// can be used in, or joined to, a pattern.
-func EscapeGlob(s string) string {
-	if !strings.ContainsAny(s, `*?[]{}\`) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

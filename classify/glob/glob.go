@@ -1,23 +1,27 @@
-package classify
+// Package glob is the algebra of glob patterns that safezone needs beyond
+// matching one path (which doublestar does): brace expansion, the literal
+// prefix of a pattern, escaping a literal path into a pattern, and deciding
+// whether two patterns can match a common path.
+//
+// Syntax (doublestar's, which the policy uses): "*" any run of non-slash
+// characters, "?" one non-slash character, "[...]" a class ("[!...]" or
+// "[^...]" negated, ranges "a-z", "\" escapes), "{a,b}" alternatives, "**"
+// as a whole path element any number of elements, "\x" a literal x.
+package glob
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// This file decides whether two glob patterns can match a common path, by
-// running both as automata in lockstep (a product construction). It answers
-// questions such as "can Grep's glob .env* select a file that Read(.env*)
-// denies?" exactly, without listing the file system.
-//
-// Syntax (doublestar's, which the policy uses): "*" any run of non-slash
-// characters, "?" one non-slash character, "[...]" a class ("[!...]" or
-// "[^...]" negated, ranges "a-z", "\" escapes), "{a,b}" alternatives, "**"
-// as a whole path element any number of elements, "\x" a literal x.
+// Whether two patterns meet is decided by running both as automata in
+// lockstep (a product construction). It answers questions such as "can
+// Grep's glob .env* select a file that Read(.env*) denies?" exactly, without
+// listing the file system.
 
-// maxAlternatives bounds brace expansion; a pattern with more alternatives is
-// treated as matching anything (the safe answer for a deny check).
-const maxAlternatives = 256
+// MaxAlternatives bounds brace expansion; a pattern with more alternatives
+// is treated as matching anything (the safe answer for a deny check).
+const MaxAlternatives = 256
 
 // runeSet is a set of characters: intervals, possibly negated, optionally
 // excluding '/'.
@@ -149,7 +153,7 @@ var anyNoSlash = &runeSet{negate: true, noSlash: true}
 func (n *nfa) add(from int, e edge) { n.edges[from] = append(n.edges[from], e) }
 
 // compileGlob builds an automaton for one brace-free pattern. Characters in
-// the first neutral bytes never count as literal (see [GlobNames]). ok is
+// the first neutral bytes never count as literal (see [Cache.Names]). ok is
 // false for a malformed pattern.
 func compileGlob(p string, neutral int) (n *nfa, ok bool) {
 	n = &nfa{edges: make([][]edge, 0, len(p)+8), eps: make([][]int, 0, len(p)+8), pool: make([]edge, 2*len(p)+16)}
@@ -381,40 +385,44 @@ func intersect(a, b *nfa, aligned bool) bool {
 	return false
 }
 
-// GlobsIntersect reports whether some path matches both glob patterns a and
-// b. A malformed pattern, or one with more than maxAlternatives brace
+// intersects reports whether some path matches both glob patterns a and
+// b. A malformed pattern, or one with more than MaxAlternatives brace
 // alternatives, intersects everything: callers use the answer to apply deny
 // rules, and an answer that cannot be computed must not let a deny slip.
-func GlobsIntersect(a, b string) bool { return globsMeet(nil, a, b, 0, false) }
+func intersects(a, b string) bool { return meet(nil, a, b, 0, false) }
 
-// GlobNames reports whether the glob target names a path that pattern
-// matches: some path matches both, and in it at least one character that
-// pattern spells literally is also spelled literally by target (the first
-// neutral bytes of pattern, its anchor directory, do not count). So ".env*",
-// ".e*" and "*.env" name ".env*" files, while "*.go" and "**" do not, though
-// they could select a file called ".env.go": choosing by wildcard alone is a
-// search of a whole directory, judged by that directory.
-func GlobNames(target, pattern string, neutral int) bool {
-	return globsMeet(nil, target, pattern, neutral, true)
-}
+// Cache holds compiled automata; the zero value is not usable, make one with
+// make(glob.Cache). It is not safe for concurrent use: safezone keeps one for
+// the length of one decision.
+type Cache map[cacheKey][]*nfa
 
-// globCache holds compiled automata for the length of one decision.
-type globCache map[globKey][]*nfa
-
-type globKey struct {
+type cacheKey struct {
 	glob    string
 	neutral int
 }
 
+// Names reports whether the glob target names a path that pattern matches:
+// some path matches both, and in it at least one character that pattern
+// spells literally is also spelled literally by target (the first neutral
+// bytes of pattern, its anchor directory, do not count). So ".env*", ".e*"
+// and "*.env" name ".env*" files, while "*.go" and "**" do not, though they
+// could select a file called ".env.go": choosing by wildcard alone is a
+// search of a whole directory, judged by that directory. A malformed
+// pattern, or one with more than MaxAlternatives brace alternatives, names
+// everything. A nil Cache compiles afresh each time.
+func (c Cache) Names(target, pattern string, neutral int) bool {
+	return meet(c, target, pattern, neutral, true)
+}
+
 // compiled returns the automata of every brace alternative of glob; nil
 // with ok false for a pattern that cannot be compiled.
-func (c globCache) compiled(glob string, neutral int) ([]*nfa, bool) {
-	k := globKey{glob, neutral}
+func (c Cache) compiled(glob string, neutral int) ([]*nfa, bool) {
+	k := cacheKey{glob, neutral}
 	if ns, ok := c[k]; ok {
 		return ns, ns != nil
 	}
 	var out []*nfa
-	alts, ok := expandBraces(glob, maxAlternatives)
+	alts, ok := ExpandBraces(glob, MaxAlternatives)
 	if ok {
 		for _, alt := range alts {
 			n, good := compileGlob(alt, neutral)
@@ -431,7 +439,7 @@ func (c globCache) compiled(glob string, neutral int) ([]*nfa, bool) {
 	return out, ok
 }
 
-func globsMeet(c globCache, a, b string, neutral int, aligned bool) bool {
+func meet(c Cache, a, b string, neutral int, aligned bool) bool {
 	as, okA := c.compiled(a, 0)
 	bs, okB := c.compiled(b, neutral)
 	if !okA || !okB {
@@ -447,10 +455,10 @@ func globsMeet(c globCache, a, b string, neutral int, aligned bool) bool {
 	return false
 }
 
-// expandBraces expands "{a,b}" alternatives (nested, "\" escapes honoured)
+// ExpandBraces expands "{a,b}" alternatives (nested, "\" escapes honoured)
 // into at most limit patterns; ok is false past the limit or on an unclosed
 // "{". A stray "}" is literal.
-func expandBraces(p string, limit int) ([]string, bool) {
+func ExpandBraces(p string, limit int) ([]string, bool) {
 	open := -1
 	depth := 0
 	for i := 0; i < len(p); i++ {
@@ -476,7 +484,7 @@ func expandBraces(p string, limit int) ([]string, bool) {
 				var out []string
 				pre, post := p[:open], p[i+1:]
 				for _, alt := range splitAlternatives(p[open+1 : i]) {
-					more, ok := expandBraces(pre+alt+post, limit-len(out))
+					more, ok := ExpandBraces(pre+alt+post, limit-len(out))
 					if !ok {
 						return nil, false
 					}
@@ -537,20 +545,20 @@ func splitAlternatives(s string) []string {
 	return append(out, s[start:])
 }
 
-// literalPrefix returns the leading elements of a brace-free pattern that
+// LiteralPrefix returns the leading elements of a brace-free pattern that
 // hold no glob metacharacter, unescaped, joined with "/" (absolute patterns
 // keep their leading "/"), and the rest of the pattern.
-func literalPrefix(p string) (prefix, rest string) {
+func LiteralPrefix(p string) (prefix, rest string) {
 	els := strings.Split(p, "/")
 	i := 0
 	for ; i < len(els); i++ {
-		if hasMeta(els[i]) {
+		if HasMeta(els[i]) {
 			break
 		}
 	}
 	lits := make([]string, i)
 	for j := 0; j < i; j++ {
-		lits[j] = unescape(els[j])
+		lits[j] = Unescape(els[j])
 	}
 	prefix = strings.Join(lits, "/")
 	if strings.HasPrefix(p, "/") && prefix == "" {
@@ -559,7 +567,9 @@ func literalPrefix(p string) (prefix, rest string) {
 	return prefix, strings.Join(els[i:], "/")
 }
 
-func hasMeta(el string) bool {
+// HasMeta reports whether the path element el holds an unescaped glob
+// metacharacter: *, ?, [ or {.
+func HasMeta(el string) bool {
 	for i := 0; i < len(el); i++ {
 		switch el[i] {
 		case '\\':
@@ -571,7 +581,9 @@ func hasMeta(el string) bool {
 	return false
 }
 
-func unescape(el string) string {
+// Unescape removes the backslash escapes of a pattern (element): `a\*b`
+// is "a*b". It is the literal text of a pattern that has no metacharacter.
+func Unescape(el string) string {
 	if !strings.Contains(el, `\`) {
 		return el
 	}
@@ -581,6 +593,22 @@ func unescape(el string) string {
 			i++
 		}
 		b.WriteByte(el[i])
+	}
+	return b.String()
+}
+
+// Escape quotes every glob metacharacter in a literal path, so that it can
+// be used in, or joined to, a pattern: Escape("/a[1]") is `/a\[1\]`.
+func Escape(s string) string {
+	if !strings.ContainsAny(s, `*?[]{}\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }
