@@ -121,7 +121,7 @@ func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
 		got, _ := outcome(v)
 		rule, trace := "on_error", ""
 		if v.res != nil {
-			trace = v.res.Explain().Text()
+			trace = explanation(v.res, v.call, v.pol).Text()
 			if v.res.Row != classify.RowError {
 				rule = v.res.Deciding.Rule
 			}

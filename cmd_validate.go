@@ -32,60 +32,6 @@ Each problem is printed as file:line:col: field: message; warnings say
 "warning:". The exit status is 1 when there is an error, else 0.
 `
 
-// finding is one problem validate reports.
-type finding struct {
-	file    string
-	line    int
-	col     int
-	field   string
-	msg     string
-	warning bool
-}
-
-func (f finding) String() string {
-	loc := f.file
-	if f.line > 0 {
-		loc += fmt.Sprintf(":%d", f.line)
-		if f.col > 0 {
-			loc += fmt.Sprintf(":%d", f.col)
-		}
-	}
-	var b strings.Builder
-	b.WriteString(loc + ": ")
-	if f.field != "" {
-		b.WriteString(f.field + ": ")
-	}
-	if f.warning {
-		b.WriteString("warning: ")
-	}
-	b.WriteString(f.msg)
-	return b.String()
-}
-
-// findings turns a (possibly joined) error into findings, one per problem.
-func findings(err error, warning bool) []finding {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []finding
-		for _, e := range j.Unwrap() {
-			out = append(out, findings(e, warning)...)
-		}
-		if p, ok := err.(*policy.Problems); ok {
-			for _, w := range p.Warnings {
-				out = append(out, findings(w, true)...)
-			}
-		}
-		return out
-	}
-	var pe *policy.Error
-	if errors.As(err, &pe) {
-		return []finding{{file: pe.File, line: pe.Line, col: pe.Col, field: pe.Field, msg: pe.Err.Error(), warning: warning}}
-	}
-	return []finding{{msg: err.Error(), warning: warning}}
-}
-
 // validated is one file validate looked at.
 type validated struct {
 	path  string
@@ -199,13 +145,6 @@ func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 1
 	}
 	return 0
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // shadowedAllows finds allow rules that can never fire because a deny rule

@@ -33,7 +33,7 @@ func (e *emitter) emit(v verdict) int {
 	}
 	r := v.res
 	if e.explain {
-		return e.printExplain(r.Explain())
+		return e.printExplain(explanation(r, v.call, v.pol))
 	}
 	isErr := r.Row == classify.RowError
 	if isErr {
@@ -50,8 +50,8 @@ func (e *emitter) emit(v verdict) int {
 func (e *emitter) fail(d policy.Decision, err error) int {
 	d, reason := failReason(d, err)
 	if e.explain {
-		e.printExplain(classify.Explanation{Decision: d, Row: classify.RowError, Reason: reason, Error: err.Error(),
-			Targets: []classify.ExplainTarget{}, Matched: []classify.ExplainMatch{}})
+		e.printExplain(Explanation{Decision: d, Row: int(classify.RowError), Reason: reason, Error: err.Error(),
+			Targets: []ExplainTarget{}, Matched: []ExplainMatch{}})
 		if d == policy.Deny {
 			return 2
 		}
@@ -72,7 +72,7 @@ func failReason(d policy.Decision, err error) (policy.Decision, string) {
 	return d, fmt.Sprintf("safezone: %s: %v; safezone fails closed on errors (on_error: %s)", d, err, d)
 }
 
-func (e *emitter) printExplain(x classify.Explanation) int {
+func (e *emitter) printExplain(x Explanation) int {
 	if e.json {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -98,4 +98,12 @@ func (e *emitter) write(b []byte) {
 	if len(b) > 0 {
 		e.stdout.Write(b)
 	}
+}
+
+// outcome is the decision v prints and its reason.
+func outcome(v verdict) (policy.Decision, string) {
+	if v.err != nil {
+		return failReason(v.onError, v.err)
+	}
+	return v.res.Decision, v.res.Reason
 }

@@ -23,7 +23,7 @@ import (
 	"strconv"
 )
 
-// Record is one audit line (issue 5, "Audit log"). Decision is what was
+// Record is one audit line (README, "Audit log"). Decision is what was
 // printed; in a dry run it is "abstain" and WouldDecide holds the decision
 // safezone would have made.
 type Record struct {

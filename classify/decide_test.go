@@ -2,6 +2,7 @@ package classify
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ type decideCase struct {
 	flags *policy.Layer  // the flag layer
 	env   *Env           // default: ProjectDir /proj, Home /home
 	want  policy.Decision
-	row   int      // the deciding row, when non-zero
+	row   Row      // the deciding row, when non-zero
 	has   []string // substrings the reason must contain
 	warn  bool     // a warning is expected
 }
@@ -301,7 +302,7 @@ func TestDecide(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := runDecide(t, tt)
 			if r.Decision != tt.want {
-				t.Fatalf("decision = %s (row %d), want %s\nreason: %s\n%s", r.Decision, r.Row, tt.want, r.Reason, r.Explain().Text())
+				t.Fatalf("decision = %s (row %d), want %s\nreason: %s\n%s", r.Decision, r.Row, tt.want, r.Reason, trace(r))
 			}
 			if tt.row != 0 && r.Row != tt.row {
 				t.Errorf("row = %d, want %d\nreason: %s", r.Row, tt.row, r.Reason)
@@ -334,31 +335,27 @@ func TestDenyReasonNamesEverything(t *testing.T) {
 	}
 }
 
-func TestExplainLists(t *testing.T) {
+// TestReasonsList: every matching rule is reported, not only the first,
+// with the target as resolved.
+func TestReasonsList(t *testing.T) {
 	r := runDecide(t, decideCase{tool: "Read", input: read("/proj/.env")})
-	e := r.Explain()
-	if len(e.Targets) != 1 || e.Targets[0].Resolved != "/proj/.env" || !e.Targets[0].Inside {
-		t.Errorf("targets = %+v", e.Targets)
+	if len(r.Targets) != 1 || r.Targets[0].Res.Path != "/proj/.env" || !r.Targets[0].Inside {
+		t.Errorf("targets = %+v", r.Targets)
 	}
 	var rules []string
-	for _, m := range e.Matched {
+	for _, m := range r.Reasons {
 		rules = append(rules, m.Rule)
 	}
-	// Every matching rule is reported, not only the first.
 	for _, want := range []string{"Read(.env*)", "read inside the sandbox"} {
-		found := false
-		for _, r := range rules {
-			found = found || r == want
-		}
-		if !found {
-			t.Errorf("matched %q lacks %q", rules, want)
+		if !slices.Contains(rules, want) {
+			t.Errorf("reasons %q lack %q", rules, want)
 		}
 	}
-	if len(e.Roots) != 2 || e.Roots[0].Path != "/proj" || e.Roots[1].Path != "/shared" {
-		t.Errorf("roots = %+v", e.Roots)
+	if len(r.Roots) != 2 || r.Roots[0].Path != "/proj" || r.Roots[1].Path != "/shared" {
+		t.Errorf("roots = %+v", r.Roots)
 	}
-	if !strings.Contains(e.Text(), "decision   deny (row 2)") {
-		t.Errorf("text trace:\n%s", e.Text())
+	if r.Row != RowDeny || r.TargetDecision(0) != policy.Deny {
+		t.Errorf("row %d, target decision %v; want row 2, deny", r.Row, r.TargetDecision(0))
 	}
 }
 

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing/fstest"
@@ -36,4 +37,20 @@ var baseFS = []string{
 	"proj/.git/hooks/", "proj/docs/", "proj/tests/", "proj/agent_sandbox/",
 	"proj/node_modules/lodash/", "shared/", "outside/secret.txt", "outside/deep/",
 	"home/.ssh/id_rsa",
+}
+
+// trace lists a result's reasons and targets, for test failure messages.
+func trace(r *Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "decision %s (row %d): %s\n", r.Decision, r.Row, r.Reason)
+	for i, t := range r.Targets {
+		fmt.Fprintf(&b, "target %d: %s %s %q -> %s (inside %v, class %q, err %v)\n", i, t.Field, t.Access, t.Given, t.Res.Path, t.Inside, t.Class, t.Err)
+	}
+	for _, x := range r.Reasons {
+		fmt.Fprintf(&b, "  target %d row %d %s: %s (%s) %s %s\n", x.Target, x.Row, x.Effect, x.Rule, x.Source, x.Path, x.Note)
+	}
+	if r.Shell != nil {
+		fmt.Fprintf(&b, "shell: known %v (%s)\n", r.Shell.Known(), r.Shell.Why())
+	}
+	return b.String()
 }

@@ -176,7 +176,7 @@ rules:
 				inside = inside || within(root, pl)
 			}
 			if !inside {
-				t.Fatalf("allowed %s %q, which the kernel resolves to %s, outside %v\n%s", tool, p, pl, roots, r.Explain().Text())
+				t.Fatalf("allowed %s %q, which the kernel resolves to %s, outside %v\n%s", tool, p, pl, roots, trace(r))
 			}
 		}
 	})

@@ -59,10 +59,10 @@ rules:
 				call := &hookio.Call{Tool: "Bash", Kind: hookio.KindShell, Command: line, Cwd: dir + "/proj", Writes: true, PermissionMode: mode}
 				r := Decide(call, pol, env, fsys)
 				if i == 1 && (r.Shell == nil || r.Shell.Known()) && r.Decision != policy.Deny {
-					t.Fatalf("%q holds the unknown-maker %q but its analysis is known\n%s", line, maker, r.Explain().Text())
+					t.Fatalf("%q holds the unknown-maker %q but its analysis is known\n%s", line, maker, trace(r))
 				}
 				if r.Decision == policy.Allow && (i == 1 || !r.Shell.Known()) {
-					t.Fatalf("allowed %q, whose targets safezone cannot know, outside agi\n%s", line, r.Explain().Text())
+					t.Fatalf("allowed %q, whose targets safezone cannot know, outside agi\n%s", line, trace(r))
 				}
 			}
 		}

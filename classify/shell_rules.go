@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify/shell"
+	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -124,4 +126,97 @@ func matchRawCommand(r *policy.Rule, cmd string) bool {
 		return cmd == pat || strings.HasPrefix(cmd, pat+" ") || wildcard(pat+" *", cmd)
 	}
 	return wildcard(pat, cmd) || wildcard(pat, strings.TrimSpace(cmd))
+}
+
+// wildcard matches s against a pattern whose only metacharacter is "*"
+// (any text, spaces included).
+func wildcard(pat, s string) bool {
+	parts := strings.Split(pat, "*")
+	if len(parts) == 1 {
+		return pat == s
+	}
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return strings.HasSuffix(s, parts[len(parts)-1])
+}
+
+// callWrites reports whether the call may change files, for read mode: a
+// shell command unless every command in it is a known read-only one with
+// known targets.
+func (d *decider) callWrites() bool {
+	if d.shell == nil {
+		return d.call.Writes
+	}
+	if !d.shell.Known() {
+		return true
+	}
+	for i := range d.shell.Commands {
+		if !d.shell.Commands[i].ReadOnly {
+			return true
+		}
+	}
+	return false
+}
+
+// shellFallback is the last row for a shell command: unknown targets or inline code ask (allow in agi); known
+// targets all inside, or none, abstain in write mode (the host asks per
+// command) and are allowed with -y, auto_approve, agi or host
+// bypassPermissions. acceptEdits covers file edits, not shell commands, and
+// the safe class does not apply.
+func (d *decider) shellFallback() (policy.Decision, string, string) {
+	if !d.shell.Known() {
+		why := d.shell.Why()
+		if d.modes.AGI {
+			return policy.Allow, "unknown targets, allowed in agi mode", why
+		}
+		return policy.Ask, "targets safezone cannot know", why
+	}
+	if !d.modes.Read.On && (d.modes.AGI || d.pol.AutoApprove.Value || d.call.PermissionMode == hookio.PermBypass) {
+		src := d.modes.AutoApprove.Source
+		if d.call.PermissionMode == hookio.PermBypass && !d.modes.AGI && !d.pol.AutoApprove.Value {
+			src = "host permission_mode bypassPermissions"
+		}
+		return policy.Allow, "auto-approve (" + src + ")", ""
+	}
+	return policy.Abstain, "known targets inside the sandbox", "the host asks as usual"
+}
+
+// shellRuleMatches applies a Bash(...) or PowerShell(...) rule: to every
+// simple command of the analysis (an allow rule must cover all of them), or,
+// when the command could not be parsed, to the whole command text (deny and
+// ask only).
+func (d *decider) shellRuleMatches(r *policy.Rule, allow bool) bool {
+	if d.shell == nil {
+		return false
+	}
+	var cmds []*shell.Command
+	for i := range d.shell.Commands {
+		c := &d.shell.Commands[i]
+		if len(c.Argv) == 0 || strings.HasSuffix(c.Argv[0], "=") || c.Argv[0] == "(redirection)" {
+			continue
+		}
+		cmds = append(cmds, c)
+	}
+	if len(cmds) == 0 {
+		return !allow && matchRawCommand(r, d.call.Command)
+	}
+	for _, c := range cmds {
+		m := matchShellRule(r, c.Argv, allow)
+		if allow && !m {
+			return false
+		}
+		if !allow && m {
+			return true
+		}
+	}
+	return allow
 }

@@ -12,12 +12,11 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
 
 // maxGlobMatches bounds the expansion of one glob in a shell command; past
-// it the command's targets are unknown (issue "Shell commands").
+// it the command's targets are unknown.
 const maxGlobMatches = 1000
 
 // maxGlobDirs bounds the directories the globs of one shell command may
@@ -126,115 +125,6 @@ func expandShellGlob(st shell.Target, ci int, fsys budgetFS) ([]Target, string) 
 		out = append(out, t)
 	}
 	return out, ""
-}
-
-// callWrites reports whether the call may change files, for read mode: a
-// shell command unless every command in it is a known read-only one with
-// known targets.
-func (d *decider) callWrites() bool {
-	if d.shell == nil {
-		return d.call.Writes
-	}
-	if !d.shell.Known() {
-		return true
-	}
-	for i := range d.shell.Commands {
-		if !d.shell.Commands[i].ReadOnly {
-			return true
-		}
-	}
-	return false
-}
-
-// shellFallback is the last row for a shell command (issue "Shell
-// commands"): unknown targets or inline code ask (allow in agi); known
-// targets all inside, or none, abstain in write mode (the host asks per
-// command) and are allowed with -y, auto_approve, agi or host
-// bypassPermissions. acceptEdits covers file edits, not shell commands, and
-// the safe class does not apply.
-func (d *decider) shellFallback() (policy.Decision, string, string) {
-	if !d.shell.Known() {
-		why := d.shell.Why()
-		if d.modes.AGI {
-			return policy.Allow, "unknown targets, allowed in agi mode", why
-		}
-		return policy.Ask, "targets safezone cannot know", why
-	}
-	if !d.modes.Read && (d.modes.AGI || d.pol.AutoApprove.Value || d.call.PermissionMode == hookio.PermBypass) {
-		src := d.modes.AutoSource
-		if d.call.PermissionMode == hookio.PermBypass && !d.modes.AGI && !d.pol.AutoApprove.Value {
-			src = "host permission_mode bypassPermissions"
-		}
-		return policy.Allow, "auto-approve (" + src + ")", ""
-	}
-	return policy.Abstain, "known targets inside the sandbox", "the host asks as usual"
-}
-
-// shellRuleMatches applies a Bash(...) or PowerShell(...) rule: to every
-// simple command of the analysis (an allow rule must cover all of them), or,
-// when the command could not be parsed, to the whole command text (deny and
-// ask only).
-func (d *decider) shellRuleMatches(r *policy.Rule, allow bool) bool {
-	if d.shell == nil {
-		return false
-	}
-	var cmds []*shell.Command
-	for i := range d.shell.Commands {
-		c := &d.shell.Commands[i]
-		if len(c.Argv) == 0 || strings.HasSuffix(c.Argv[0], "=") || c.Argv[0] == "(redirection)" {
-			continue
-		}
-		cmds = append(cmds, c)
-	}
-	if len(cmds) == 0 {
-		return !allow && matchRawCommand(r, d.call.Command)
-	}
-	for _, c := range cmds {
-		m := matchShellRule(r, c.Argv, allow)
-		if allow && !m {
-			return false
-		}
-		if !allow && m {
-			return true
-		}
-	}
-	return allow
-}
-
-// protectedBelow reports whether a recursive write of t reaches a protected
-// path that exists: for patterns anchored at a place (".git/**", an
-// absolute path), the literal part of the pattern below t. Patterns that
-// match names anywhere (".env*") would need a walk of the tree and are not
-// checked here.
-func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
-	if p.Anchor == policy.AnyDepth {
-		return "", false
-	}
-	prefix, _ := glob.LiteralPrefix(p.Glob)
-	var cands []string
-	switch p.Anchor {
-	case policy.Absolute:
-		cands = []string{prefix}
-	case policy.ProjectRoot, policy.Home:
-		bases := d.anchors.project
-		if p.Anchor == policy.Home {
-			bases = d.anchors.home
-		}
-		for _, b := range bases {
-			cands = append(cands, path.Join(b, prefix))
-		}
-	}
-	for _, v := range t.placeViews() {
-		for _, c := range cands {
-			if c == v || !within(v, c) {
-				continue
-			}
-			if _, err := d.fsys.Lstat(strings.TrimPrefix(c, "/")); err == nil {
-				return c, true
-			}
-		}
-	}
-	return "", false
 }
 
 // accessOf is the policy's access for a shell target's.

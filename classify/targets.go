@@ -20,6 +20,23 @@ const maxGlobAlternatives = 64
 // ErrNoHome is returned for "~" paths when the home directory is unknown.
 var ErrNoHome = errors.New("path starts with ~ but HOME is not set")
 
+// Class is the path class of a write target (policy paths.protected,
+// paths.warned, paths.safe), the first that matches in that order.
+type Class uint8
+
+// The path classes.
+const (
+	ClassNone Class = iota
+	ClassProtected
+	ClassWarned
+	ClassSafe
+)
+
+var classNames = [...]string{ClassNone: "", ClassProtected: "protected", ClassWarned: "warned", ClassSafe: "safe"}
+
+// String returns "protected", "warned", "safe", or "" for none.
+func (c Class) String() string { return classNames[c] }
+
 // Target is one path a call reads or writes, with every spelling under which
 // the kernel or the host may reach it.
 type Target struct {
@@ -40,11 +57,8 @@ type Target struct {
 	// and ask rules only; its directory is a target of its own.
 	Globs []string
 
-	Inside    bool   // every view is within a sandbox root (or the sandbox is off)
-	Protected bool   // a write target matched paths.protected
-	Warned    bool   // a write target matched paths.warned
-	Safe      bool   // every view of a write target matched paths.safe
-	Class     string // "protected", "warned", "safe" or ""
+	Inside bool  // every view is within a sandbox root (or the sandbox is off)
+	Class  Class // the path class of a write target
 	// Err is set when the target could not be resolved; the call is then an
 	// error (decision row 1).
 	Err error

@@ -48,8 +48,8 @@ type hookBuild uint8
 
 const (
 	normalBuild       hookBuild = iota // go build, registered as hooks.json does
-	brokenBuild                        // -tags safezone_broken (exits 1), registered as hooks.json does
-	brokenNoOnFailure                  // the broken build, registered without "onFailure"
+	brokenBuild                        // a hook that exits 1 at once, registered as hooks.json does
+	brokenNoOnFailure                  // the broken hook, registered without "onFailure"
 )
 
 // modes are the permission modes every case runs in.

@@ -28,7 +28,7 @@ type setup struct {
 	claudeVersion string // as it reports itself
 	pinned        string // the version in claude-code-version
 	safezone      string // a normal build of the module under test
-	broken        string // the same module built with -tags safezone_broken
+	broken        string // a hook that exits 1 at once, like a crashed safezone
 	hooksJSON     []byte // the repository's hooks.json
 	skip          string // why the suite cannot run, when it cannot
 }
@@ -89,16 +89,17 @@ func prepare(s *setup, dir string) error {
 		return err
 	}
 	s.safezone, s.broken = filepath.Join(dir, "safezone"), filepath.Join(dir, "safezone-broken")
-	for _, b := range []struct{ out, tags string }{{s.safezone, ""}, {s.broken, "safezone_broken"}} {
-		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, ".")
-		cmd.Dir = root
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("go build -tags %q: %v\n%s", b.tags, err, stderr.Bytes())
-		}
+	cmd := exec.Command("go", "build", "-o", s.safezone, ".")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, stderr.Bytes())
 	}
-	return nil
+	// The broken hook stands for a safezone that crashes before it can
+	// print anything (a bad build, a missing library): it exits 1, which
+	// Claude Code reads as "hook failed".
+	return os.WriteFile(s.broken, []byte("#!/bin/sh\nexit 1\n"), 0o755)
 }
 
 // checkLoopback makes sure the fake API can be reached on 127.0.0.1, so a

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -16,6 +13,9 @@ import (
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
+
+// The audit record of a hook call (audit: in the policy, --audit): what the
+// hook's exit path (conclude) writes before it prints.
 
 // auditGrace bounds the audit write of a call that already ran out of time
 // (the deadline's own deny is worth a record); the host's timeout is
@@ -56,65 +56,6 @@ func (k *known) policyLoaded(p *policy.Policy, root string) {
 
 func (k *known) set(p *policy.Policy, root, host string) {
 	k.audit.Store(&auditSettings{Audit: p.Audit, file: p.Audit.File(k.sys.getenv("HOME"), root), host: host, onError: p.OnError})
-}
-
-// auditFlag checks --audit FILE and makes it absolute (relative to the
-// working directory, like --policy).
-func auditFlag(path string) (string, error) {
-	switch {
-	case path == "" || strings.ContainsRune(path, 0):
-		return "", errors.New("--audit needs a file name")
-	case path == "~" || strings.HasPrefix(path, "~/"):
-		return path, nil
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", fmt.Errorf("--audit %s: %w", path, err)
-	}
-	return abs, nil
-}
-
-// conclude is the hook's exit path for v: it writes the audit record
-// (bounded by expired), applies a dry run, and prints the decision once.
-//
-// A failed audit write leaves the decision as it is and says so on stderr,
-// unless audit.required is true: then the call is denied with the reason.
-// A dry run prints nothing whatever the decision (errors included; only a
-// bad command line, read before anything is known, still denies) and
-// writes the would-be decision on stderr and in the record.
-func conclude(v verdict, k *known, out *emitter, expired <-chan time.Time, stderr io.Writer, sys *system) int {
-	if out.explain {
-		return out.emit(v)
-	}
-	a := k.audit.Load()
-	if a.Enabled() || a.Required.Value {
-		if err := writeAudit(v, a, sys.now(), expired); err != nil {
-			switch {
-			case errors.Is(err, audit.ErrRotate):
-				fmt.Fprintf(stderr, "safezone: audit: %v; the record was written, the decision stands\n", err)
-			case !a.Required.Value:
-				fmt.Fprintf(stderr, "safezone: audit: %v; the decision stands (audit.required is false)\n", err)
-			case a.DryRun.Value:
-				fmt.Fprintf(stderr, "safezone: audit: %v; audit.required is true, but this is a dry run\n", err)
-			default:
-				v = verdict{err: fmt.Errorf("the audit record could not be written: %w; audit.required is true (%s)", err, a.Required.Pos), onError: policy.Deny}
-			}
-		}
-	}
-	if a.DryRun.Value {
-		d, reason := outcome(v)
-		fmt.Fprintf(stderr, "safezone: dry run (%s): would %s: %s\n", a.DryRun.Pos, d, reason)
-		return 0
-	}
-	return out.emit(v)
-}
-
-// outcome is the decision v prints and its reason.
-func outcome(v verdict) (policy.Decision, string) {
-	if v.err != nil {
-		return failReason(v.onError, v.err)
-	}
-	return v.res.Decision, v.res.Reason
 }
 
 // writeAudit writes v's record to every sink a configures, unless it is an

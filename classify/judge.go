@@ -1,0 +1,325 @@
+package classify
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// judge applies the decision table to one target and returns every matching
+// row, in the order of the table; the lowest row, among these and the call's
+// own rules, decides.
+func (d *decider) judge(i int, t *Target) []Reason {
+	j := &judgement{d: d, i: i, t: t}
+	j.rules(d.pol.Deny, RowDeny, policy.Deny, true)
+	if len(t.Globs) > 0 {
+		// A pattern target only carries deny and ask rules; its directory
+		// is judged as a target of its own.
+		t.Inside = true
+		j.rules(d.pol.Ask, RowAsk, policy.Ask, true)
+		j.add(RowRead, policy.Allow, "pattern", "", "", "checked against deny and ask rules only")
+		return j.out
+	}
+	if t.Access == policy.Write {
+		t.Class = j.classes()
+	}
+	if d.modes.Read.On && (t.Access == policy.Write || d.callWrites()) {
+		j.add(RowReadMode, policy.Deny, "read mode", d.modes.Read.Source, "", "")
+	}
+	j.outside()
+	j.rules(d.pol.Ask, RowAsk, policy.Ask, true)
+	j.rules(d.pol.Allow, RowAllow, policy.Allow, false)
+	j.fallback()
+	return j.out
+}
+
+// judgement collects the rows that match one target.
+type judgement struct {
+	d    *decider
+	i    int // the target's index
+	t    *Target
+	out  []Reason
+	safe bool // every view of a write target is in a safe path (whatever its class)
+}
+
+func (j *judgement) add(row Row, eff policy.Decision, rule, src, p, note string) *Reason {
+	j.out = append(j.out, Reason{Row: row, Effect: eff, Rule: rule, Source: src, Target: j.i, Path: p, Note: note})
+	return &j.out[len(j.out)-1]
+}
+
+// rules adds every path rule of a list that matches the target (widen: a
+// Read rule also covers a write of the same path, for deny and ask lists).
+func (j *judgement) rules(list []policy.Rule, row Row, eff policy.Decision, widen bool) {
+	for k := range list {
+		r := &list[k]
+		if p, ok := j.d.ruleMatches(r, j.t, widen); ok {
+			j.add(row, eff, r.Text, r.Pos.String(), p, "")
+		}
+	}
+}
+
+// classes adds the protected (row 3) and warned (a warning only) rows of a
+// write target and returns its class.
+func (j *judgement) classes() Class {
+	d, t := j.d, j.t
+	class := ClassNone
+	for k := range d.pol.Protected {
+		pt := &d.pol.Protected[k]
+		if p, ok := d.anyView(pt, t); ok {
+			class = ClassProtected
+			rule := fmt.Sprintf("paths.protected %q", pt.Text)
+			if pt.Pos.File == policy.SelfProtectionSource {
+				rule = fmt.Sprintf("self-protection %q", pt.Text)
+			}
+			j.add(RowProtected, policy.Deny, rule, pt.Pos.String(), p, "")
+		}
+	}
+	if t.Recursive {
+		for k := range d.pol.Protected {
+			pt := &d.pol.Protected[k]
+			if p, ok := d.protectedBelow(pt, t); ok {
+				class = ClassProtected
+				j.add(RowProtected, policy.Deny, fmt.Sprintf("paths.protected %q", pt.Text), pt.Pos.String(), p,
+					"a recursive write reaches "+p)
+			}
+		}
+	}
+	warned := false
+	for k := range d.pol.Warned {
+		pt := &d.pol.Warned[k]
+		if p, ok := d.anyView(pt, t); ok {
+			warned = true
+			j.add(RowWrite, policy.Abstain, fmt.Sprintf("paths.warned %q", pt.Text), pt.Pos.String(), p, "").Warning = true
+		}
+	}
+	j.safe = d.allViewsSafe(t)
+	switch {
+	case class == ClassProtected:
+	case warned:
+		class = ClassWarned
+	case j.safe:
+		class = ClassSafe
+	}
+	return class
+}
+
+// outside adds row 5 for a target outside every sandbox root, and sets
+// t.Inside.
+func (j *judgement) outside() {
+	d, t := j.d, j.t
+	t.Inside = true
+	if !d.modes.Sandbox.On {
+		return
+	}
+	for _, v := range t.placeViews() {
+		if !d.inside(v) {
+			t.Inside = false
+			s, name := d.pol.OutsideRead, "sandbox.outside_read"
+			if t.Access == policy.Write {
+				s, name = d.pol.OutsideWrite, "sandbox.outside_write"
+			}
+			j.add(RowOutside, s.Value, name, s.Pos.String(), v, "")
+			return
+		}
+	}
+}
+
+// fallback adds the last row that applies to the target: rows 8 to 10.
+func (j *judgement) fallback() {
+	d, t := j.d, j.t
+	switch {
+	case d.call.Kind.Builtin() && t.Access == policy.Read:
+		j.add(RowRead, policy.Allow, "read inside the sandbox", "", "", "")
+	case d.call.Kind.Builtin() && t.Access == policy.Write:
+		switch {
+		case j.safe:
+			// Safe decides a write even in a warned path.
+			j.add(RowWrite, policy.Allow, "safe path", d.safeSource(t), "", "")
+		case d.modes.AutoApprove.On:
+			j.add(RowWrite, policy.Allow, "auto-approve", d.modes.AutoApprove.Source, "", "")
+		default:
+			j.add(RowWrite, policy.Abstain, "not auto-approved", "", "", "the host asks as usual")
+		}
+	case d.shell != nil:
+		eff, rule, note := d.shellFallback()
+		j.add(RowOther, eff, rule, "", "", note)
+	default:
+		j.add(RowOther, policy.Abstain, d.otherRule(), "", "", "")
+	}
+}
+
+// judgeCall applies the table to a call without targets.
+func (d *decider) judgeCall() []Reason {
+	var out []Reason
+	if d.modes.Read.On && d.callWrites() {
+		out = append(out, Reason{Row: RowReadMode, Effect: policy.Deny, Rule: "read mode", Source: d.modes.Read.Source, Target: -1})
+	}
+	if d.shell != nil {
+		eff, rule, note := d.shellFallback()
+		return append(out, Reason{Row: RowOther, Effect: eff, Rule: rule, Target: -1, Note: note})
+	}
+	out = append(out, Reason{Row: RowOther, Effect: policy.Abstain, Rule: d.otherRule(), Target: -1})
+	return out
+}
+
+func (d *decider) otherRule() string {
+	switch d.call.Kind {
+	case hookio.KindMCP:
+		return "MCP tool: never allowed by safezone"
+	case hookio.KindShell:
+		return "shell command: no targets known"
+	case hookio.KindPowerShell:
+		return "PowerShell command: safezone cannot parse it"
+	}
+	return "tool safezone does not judge"
+}
+
+// ruleMatches reports whether a path rule applies to target t, and the
+// view that matched. Read(...) rules apply to reads and, in deny and ask
+// lists (widen), to writes of the same path: you may not overwrite what
+// you may not read.
+func (d *decider) ruleMatches(r *policy.Rule, t *Target, widen bool) (string, bool) {
+	if r.Kind != policy.RulePath {
+		return "", false
+	}
+	if !r.AnyAccess && !r.NamesTool(d.call.Tool) {
+		return "", false
+	}
+	if r.Access != t.Access && !(widen && r.Access == policy.Read) {
+		return "", false
+	}
+	if len(t.Globs) > 0 {
+		for _, tg := range t.Globs {
+			for _, pg := range patternGlobs(&r.Path, &d.anchors) {
+				if d.globs.Names(fold(tg), fold(pg.glob), pg.neutral) {
+					return tg, true
+				}
+			}
+		}
+		return "", false
+	}
+	return d.anyView(&r.Path, t)
+}
+
+func (d *decider) anyView(p *policy.Pattern, t *Target) (string, bool) {
+	for _, v := range t.views() {
+		if matchPattern(p, v, &d.anchors) {
+			return v, true
+		}
+	}
+	if p.Resolve && t.Access == policy.Write {
+		for _, rp := range d.resolvedPattern(p) {
+			for _, v := range t.views() {
+				if within(rp, v) {
+					return v, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// resolvedPattern returns where the literal path of a Resolve pattern leads
+// when that differs from the path itself (a symlinked file or directory), for
+// every spelling of its anchor. It is computed once per decision, on the
+// memoised file-system view; a path that cannot be resolved adds nothing
+// (the pattern still matches the path as written).
+func (d *decider) resolvedPattern(p *policy.Pattern) []string {
+	if out, ok := d.resolved[p]; ok {
+		return out
+	}
+	lit := glob.Unescape(p.Glob)
+	var cands []string
+	switch p.Anchor {
+	case policy.Absolute:
+		cands = []string{lit}
+	case policy.ProjectRoot, policy.Home:
+		bases := d.anchors.project
+		if p.Anchor == policy.Home {
+			bases = d.anchors.home
+		}
+		for _, b := range bases {
+			cands = append(cands, strings.TrimSuffix(b, "/")+"/"+lit)
+		}
+	}
+	var out []string
+	for _, c := range cands {
+		if res, err := Resolve(d.fsys, c); err == nil && res.Path != path.Clean(c) {
+			out = append(out, res.Path)
+		}
+	}
+	if d.resolved == nil {
+		d.resolved = map[*policy.Pattern][]string{}
+	}
+	d.resolved[p] = out
+	return out
+}
+
+// allViewsSafe reports whether every view of t is in a safe path.
+func (d *decider) allViewsSafe(t *Target) bool {
+	if len(d.pol.Safe) == 0 {
+		return false
+	}
+	for _, v := range t.views() {
+		ok := false
+		for j := range d.pol.Safe {
+			if matchPattern(&d.pol.Safe[j], v, &d.anchors) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *decider) safeSource(t *Target) string {
+	for j := range d.pol.Safe {
+		if matchPattern(&d.pol.Safe[j], t.Res.Path, &d.anchors) {
+			return fmt.Sprintf("paths.safe %q (%s)", d.pol.Safe[j].Text, d.pol.Safe[j].Pos)
+		}
+	}
+	return "paths.safe"
+}
+
+// protectedBelow reports whether a recursive write of t reaches a protected
+// path that exists: for patterns anchored at a place (".git/**", an
+// absolute path), the literal part of the pattern below t. Patterns that
+// match names anywhere (".env*") would need a walk of the tree and are not
+// checked here.
+func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
+	if p.Anchor == policy.AnyDepth {
+		return "", false
+	}
+	prefix, _ := glob.LiteralPrefix(p.Glob)
+	var cands []string
+	switch p.Anchor {
+	case policy.Absolute:
+		cands = []string{prefix}
+	case policy.ProjectRoot, policy.Home:
+		bases := d.anchors.project
+		if p.Anchor == policy.Home {
+			bases = d.anchors.home
+		}
+		for _, b := range bases {
+			cands = append(cands, path.Join(b, prefix))
+		}
+	}
+	for _, v := range t.placeViews() {
+		for _, c := range cands {
+			if c == v || !within(v, c) {
+				continue
+			}
+			if _, err := d.fsys.Lstat(strings.TrimPrefix(c, "/")); err == nil {
+				return c, true
+			}
+		}
+	}
+	return "", false
+}

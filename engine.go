@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// The hook engine: the bytes of one hook input in, a verdict out. The hook,
+// `safezone explain`, `safezone replay` and `safezone test` all judge calls
+// through it.
+
+//go:embed policy.example.yaml
+var defaultPolicy []byte
+
+// deadline bounds one hook call from start to printed decision. The host's
+// own timeout (10 s in hooks.json) would make it ignore the hook, which fails
+// open; finishing well before it with a deny fails closed instead.
+const deadline = 2 * time.Second
+
+// system is everything run takes from the process: tests replace it.
+type system struct {
+	getenv     func(string) string
+	executable string // safezone's own binary, symlinks resolved (self-protection)
+	getwd      func() (string, error)
+	fsys       fs.ReadLinkFS
+	now        func() time.Time
+	deadline   time.Duration
+}
+
+func osSystem() *system {
+	exe, _ := os.Executable()
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return &system{
+		executable: exe,
+		getenv:     os.Getenv,
+		getwd:      os.Getwd,
+		fsys:       os.DirFS("/").(fs.ReadLinkFS),
+		now:        time.Now,
+		deadline:   deadline,
+	}
+}
+
+// projectRoot is the project root of a subcommand run by hand:
+// $CLAUDE_PROJECT_DIR, else the working directory.
+func (s *system) projectRoot() string {
+	if root := s.getenv("CLAUDE_PROJECT_DIR"); root != "" {
+		return root
+	}
+	root, _ := s.getwd()
+	return root
+}
+
+// verdict is what the worker hands back: a result, or an error with the
+// on_error decision that applies to it.
+type verdict struct {
+	res     *classify.Result
+	pol     *policy.Policy // the policy res was decided under
+	err     error
+	onError policy.Decision
+	host    hookio.Host // the host that sent the input, when it differs from --host
+
+	// call is the decoded call (nil when the input was unusable) and input
+	// the raw input when it was (for the audit record).
+	call  *hookio.Call
+	input []byte
+}
+
+// judger turns the bytes of one hook input into a verdict: the one path by
+// which the hook, `safezone replay` and `safezone test` judge calls. The
+// hook judges one input per process; replay and test judge many and load
+// each project root's policy once (cache).
+type judger struct {
+	opts *options
+	sys  *system
+	// cache keeps the loaded policy per project root; nil loads it for
+	// every input.
+	cache map[string]loadedPolicy
+	// loaded, when set, is told the policy as soon as it is loaded, before
+	// deciding (the hook's deadline path needs on_error and the audit
+	// settings even when deciding hangs).
+	loaded func(p *policy.Policy, root string)
+}
+
+// errUnusablePolicy is wrapped by the error of a verdict whose policy could
+// not be loaded.
+var errUnusablePolicy = errors.New("unusable policy")
+
+type loadedPolicy struct {
+	pol *policy.Policy
+	err error
+}
+
+// decide judges data, the hook input as the host sends it on stdin; inErr
+// is an error reading it. The project root is projectDir, else
+// $CLAUDE_PROJECT_DIR, else the call's cwd, else the working directory, as
+// in the hook. The policy is that root's (see loadPolicy); an unusable one
+// denies, an unusable input gets the policy's on_error.
+func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
+	// A host whose registration another host also runs names the sender
+	// (VS Code runs Claude Code's .claude/settings.json hooks).
+	host := j.opts.host
+	if d, ok := host.(hookio.Delegator); ok && inErr == nil {
+		host = d.HostFor(data)
+	}
+	var call *hookio.Call
+	if inErr == nil {
+		call, inErr = host.Decode(data)
+	}
+	if projectDir == "" {
+		projectDir = j.sys.getenv("CLAUDE_PROJECT_DIR")
+	}
+	// Codex sets no project variable and moves cwd with a command's
+	// workdir: its sandbox is anchored at the hook's working directory.
+	if a, ok := host.(hookio.ProjectAnchor); ok && projectDir == "" && a.ProjectIsWorkingDir() {
+		projectDir, _ = j.sys.getwd()
+	}
+	env := classify.Env{
+		ProjectDir: projectDir,
+		Home:       j.sys.getenv("HOME"),
+		Today:      j.sys.now().Format("2006-01-02"),
+	}
+	root := env.ProjectDir
+	if root == "" && call != nil {
+		root = call.Cwd
+	}
+	if root == "" {
+		root, _ = j.sys.getwd()
+	}
+	pol, err := j.policy(root)
+	if err != nil {
+		return verdict{err: fmt.Errorf("%w: %w", errUnusablePolicy, err), onError: policy.Deny, input: data, host: host}
+	}
+	if j.loaded != nil {
+		j.loaded(pol, root)
+	}
+	if inErr != nil {
+		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
+	}
+	return verdict{res: classify.Decide(call, pol, env, j.sys.fsys), pol: pol, call: call, host: host}
+}
+
+// policy returns root's effective policy, from the cache when there is one.
+func (j *judger) policy(root string) (*policy.Policy, error) {
+	if j.cache == nil {
+		return loadPolicy(j.opts, root, j.sys)
+	}
+	l, ok := j.cache[root]
+	if !ok {
+		l.pol, l.err = loadPolicy(j.opts, root, j.sys)
+		j.cache[root] = l
+	}
+	return l.pol, l.err
+}
+
+// loadPolicy returns the effective policy: every layer found (see
+// policy.LoadLayers), the embedded default when there is none, Claude
+// Code's settings, self-protection, and the flags on top.
+func loadPolicy(opts *options, projectRoot string, sys *system) (*policy.Policy, error) {
+	loc := policy.DefaultLocations(sys.getenv, projectRoot, sys.getenv("HOME"))
+	loc.Files = opts.policies
+	loc.Executable = sys.executable
+	layers, err := policy.LoadLayers(loc, blankComments(defaultPolicy), opts.flags)
+	if err != nil {
+		return nil, err
+	}
+	return policy.Merge(layers...), nil
+}
+
+// blankComments empties every line of data that holds only a YAML comment,
+// keeping the newline so positions stay right. yaml.v3 spends half its time
+// on the embedded default's comments; the file has no block scalars, where a
+// "#" line would be content (TestEmbeddedDefaultBlanked checks the result is
+// the same policy).
+func blankComments(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '#' {
+			if line[len(line)-1] == '\n' {
+				out = append(out, '\n')
+			}
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}

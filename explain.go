@@ -1,0 +1,392 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/classify/shell"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// Explanation is a classify.Result in the shape `safezone explain --json`
+// prints: the decision, the reason, the roots, every target as
+// given and resolved, and every rule, class or mode that matched.
+type Explanation struct {
+	Decision policy.Decision `json:"decision"`
+	Row      int             `json:"row"`
+	Reason   string          `json:"reason"`
+	Warning  string          `json:"warning,omitempty"`
+	Error    string          `json:"error,omitempty"`
+	Tool     string          `json:"tool"`
+	Kind     string          `json:"kind"`
+	Mode     ExplainMode     `json:"mode"`
+	Policy   []string        `json:"policy"`
+	Roots    []classify.Root `json:"roots"`
+	Targets  []ExplainTarget `json:"targets"`
+	// Unknown is true when some target of a shell command could not be
+	// known statically; UnknownWhy says why (the first reason).
+	Unknown    bool   `json:"unknown"`
+	UnknownWhy string `json:"unknown_why,omitempty"`
+	// Commands are the simple commands of a shell command line (Bash),
+	// after wrapper stripping, each with what it reads and writes.
+	Commands []ExplainCommand `json:"commands,omitempty"`
+	Matched  []ExplainMatch   `json:"matched"`
+	Notes    []string         `json:"notes,omitempty"`
+	// Ignored lists values that a managed lock kept out of the policy.
+	Ignored []string `json:"ignored,omitempty"`
+}
+
+// ExplainMode is the effective mode and where each part came from.
+type ExplainMode struct {
+	PermissionMode string `json:"permission_mode"`
+	Read           bool   `json:"read"`
+	ReadSource     string `json:"read_source,omitempty"`
+	AutoApprove    bool   `json:"auto_approve"`
+	AutoSource     string `json:"auto_source,omitempty"`
+	Sandbox        bool   `json:"sandbox"`
+	SandboxSource  string `json:"sandbox_source"`
+}
+
+// ExplainTarget is one target as explain shows it.
+type ExplainTarget struct {
+	Field    string         `json:"field"`
+	Given    string         `json:"given"`
+	Access   policy.Access  `json:"access"`
+	Abs      string         `json:"abs,omitempty"`
+	Resolved string         `json:"resolved,omitempty"`
+	Location string         `json:"location,omitempty"` // the link's own location, when it differs
+	Lexical  string         `json:"lexical,omitempty"`  // resolution after applying ".." first, when it differs
+	Exists   bool           `json:"exists"`
+	Ancestor string         `json:"ancestor,omitempty"` // deepest existing directory of a new path
+	Hops     []classify.Hop `json:"hops,omitempty"`
+	Globs    []string       `json:"globs,omitempty"`
+	Inside   bool           `json:"inside"`
+	Class    string         `json:"class"`
+	Decision string         `json:"decision,omitempty"`
+	Error    string         `json:"error,omitempty"`
+}
+
+// ExplainCommand is one simple command of a shell command line.
+type ExplainCommand struct {
+	// Argv is the command after wrapper stripping, static words made
+	// literal and the others shown as written ("$X").
+	Argv []string `json:"argv"`
+	// Cwd is the directory the command runs in, "" when unknown (cd to a
+	// variable). CwdAlso lists the other directories it may run in, when
+	// an earlier cd may have failed ("cd x; rm f").
+	Cwd     string               `json:"cwd"`
+	CwdAlso []string             `json:"cwd_also,omitempty"`
+	Targets []ExplainShellTarget `json:"targets"`
+	// Unknown says why some target of the command cannot be known
+	// statically; "" when every target is known.
+	Unknown  string `json:"unknown"`
+	ReadOnly bool   `json:"read_only"`
+	// Runs names the program or script whose own file accesses safezone
+	// cannot see (shell.Command.Runs); omitted for commands in the tables.
+	Runs string `json:"runs,omitempty"`
+}
+
+// ExplainShellTarget is one path a shell command reads or writes, before
+// resolution (the resolution is in Explanation.Targets).
+type ExplainShellTarget struct {
+	Given  string        `json:"given"`
+	Path   string        `json:"path"` // absolute, joined to the command's directory
+	Access policy.Access `json:"access"`
+	// Glob: expanded against the file system and checked as a pattern.
+	Glob bool `json:"glob,omitempty"`
+	// Pattern: names files by pattern only (find DIR -name N).
+	Pattern bool `json:"pattern,omitempty"`
+	// Recursive: the write reaches everything below the path (rm -r).
+	Recursive bool `json:"recursive,omitempty"`
+}
+
+// ExplainMatch is one matching rule, class, mode or fallback row.
+type ExplainMatch struct {
+	Row     int             `json:"row"`
+	Effect  policy.Decision `json:"effect"`
+	Rule    string          `json:"rule"`
+	Source  string          `json:"source"`
+	Target  int             `json:"target"` // index into targets; -1 for the call
+	Path    string          `json:"path,omitempty"`
+	Note    string          `json:"note,omitempty"`
+	Warning bool            `json:"warning,omitempty"`
+}
+
+// explanation is the explanation of a verdict's result: res decided call
+// under pol.
+func explanation(res *classify.Result, call *hookio.Call, pol *policy.Policy) Explanation {
+	e := Explanation{
+		Decision: res.Decision, Row: int(res.Row), Reason: res.Reason, Warning: res.Warning,
+		Roots: res.Roots, Targets: []ExplainTarget{}, Matched: []ExplainMatch{},
+	}
+	if call != nil {
+		e.Tool, e.Kind = call.Tool, call.Kind.String()
+		e.Mode.PermissionMode = call.PermissionMode.String()
+	}
+	if pol != nil {
+		e.Policy = pol.Sources
+		for _, ig := range pol.Ignored {
+			e.Ignored = append(e.Ignored, ig.String())
+		}
+	}
+	if res.Err != nil {
+		e.Error = res.Err.Error()
+	}
+	if sh := res.Shell; sh != nil {
+		e.Unknown, e.UnknownWhy = !sh.Known(), sh.Why()
+		for _, c := range sh.Commands {
+			e.Commands = append(e.Commands, explainCommand(c))
+		}
+	}
+	m := res.Modes
+	e.Mode.Read, e.Mode.ReadSource = m.Read.On, m.Read.Source
+	e.Mode.AutoApprove, e.Mode.AutoSource = m.AutoApprove.On, m.AutoApprove.Source
+	e.Mode.Sandbox, e.Mode.SandboxSource = m.Sandbox.On, m.Sandbox.Source
+	for i := range res.Targets {
+		e.Targets = append(e.Targets, explainTarget(res, i))
+	}
+	for _, x := range res.Reasons {
+		e.Matched = append(e.Matched, ExplainMatch{
+			Row: int(x.Row), Effect: x.Effect, Rule: x.Rule, Source: x.Source,
+			Target: x.Target, Path: x.Path, Note: x.Note, Warning: x.Warning,
+		})
+	}
+	return e
+}
+
+func explainCommand(c shell.Command) ExplainCommand {
+	ec := ExplainCommand{Argv: c.Argv, Targets: []ExplainShellTarget{}, Unknown: c.Unknown, ReadOnly: c.ReadOnly, Runs: c.Runs}
+	if ec.Argv == nil {
+		ec.Argv = []string{}
+	}
+	if len(c.Cwd) > 0 {
+		ec.Cwd, ec.CwdAlso = c.Cwd[0], c.Cwd[1:]
+	}
+	for _, t := range c.Targets {
+		access := policy.Write
+		if t.Access == shell.Read {
+			access = policy.Read
+		}
+		ec.Targets = append(ec.Targets, ExplainShellTarget{
+			Given: t.Given, Path: t.Path, Access: access,
+			Glob: t.Glob, Pattern: t.Pattern, Recursive: t.Recursive,
+		})
+	}
+	return ec
+}
+
+func explainTarget(res *classify.Result, i int) ExplainTarget {
+	t := &res.Targets[i]
+	et := ExplainTarget{
+		Field: t.Field, Given: t.Given, Access: t.Access, Abs: t.Abs,
+		Resolved: t.Res.Path, Exists: t.Res.Exists, Ancestor: t.Res.Ancestor,
+		Hops: t.Res.Hops, Globs: t.Globs, Inside: t.Inside, Class: t.Class.String(),
+	}
+	if t.Res.Location != t.Res.Path {
+		et.Location = t.Res.Location
+	}
+	if t.Lex != nil {
+		et.Lexical = t.Lex.Path
+	}
+	if t.Err != nil {
+		et.Error = t.Err.Error()
+	} else {
+		et.Decision = res.TargetDecision(i).String()
+	}
+	return et
+}
+
+// Text renders the explanation as the human-readable trace of
+// `safezone explain`: the mode, the roots, each shell command, each target
+// with the rows that matched it, the rows of the call, and the decision.
+func (e Explanation) Text() string {
+	w := &trace{}
+	e.writeHeader(w)
+	for i, c := range e.Commands {
+		writeCommand(w, i, c)
+	}
+	if e.UnknownWhy != "" && len(e.Commands) == 0 {
+		w.p("unknown    %s", e.UnknownWhy)
+	}
+	if len(e.Targets) == 0 {
+		w.p("targets    none")
+	}
+	for i, t := range e.Targets {
+		e.writeTarget(w, i, t)
+	}
+	e.writeFooter(w)
+	return w.String()
+}
+
+// trace is the text being rendered, a line at a time.
+type trace struct{ strings.Builder }
+
+func (w *trace) p(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+
+func (e Explanation) writeHeader(w *trace) {
+	w.p("tool       %s (%s)", e.Tool, e.Kind)
+	w.p("policy     %s", strings.Join(e.Policy, " + "))
+	mode := "write"
+	if e.Mode.Read {
+		mode = "read (" + e.Mode.ReadSource + ")"
+	}
+	w.p("mode       %s; host permission_mode %s", mode, e.Mode.PermissionMode)
+	if e.Mode.AutoApprove {
+		w.p("approve    writes inside the sandbox are auto-approved (%s)", e.Mode.AutoSource)
+	} else {
+		w.p("approve    writes inside the sandbox are not auto-approved")
+	}
+	if e.Mode.Sandbox {
+		w.p("sandbox    on (%s)", e.Mode.SandboxSource)
+	} else {
+		w.p("sandbox    off (%s)", e.Mode.SandboxSource)
+	}
+	for i, r := range e.Roots {
+		label := "roots"
+		if i > 0 {
+			label = ""
+		}
+		line := fmt.Sprintf("%-10s %s", label, r.Path)
+		if r.Resolved != r.Path {
+			line += " -> " + r.Resolved
+		}
+		w.p("%s  [%s]", line, r.Source)
+	}
+}
+
+func writeCommand(w *trace, i int, c ExplainCommand) {
+	w.p("command %d  %s", i+1, shellQuoteArgv(c.Argv))
+	switch {
+	case c.Cwd == "":
+		w.p("  cwd      unknown (an earlier cd to a directory safezone cannot know)")
+	case len(c.CwdAlso) > 0:
+		w.p("  cwd      %s (or %s: an earlier cd may have failed)", c.Cwd, strings.Join(c.CwdAlso, ", "))
+	default:
+		w.p("  cwd      %s", c.Cwd)
+	}
+	for _, t := range c.Targets {
+		what := t.Access.String()
+		if t.Recursive {
+			what += " recursively"
+		}
+		line := fmt.Sprintf("  %-8s %q -> %s", what, t.Given, t.Path)
+		switch {
+		case t.Pattern:
+			line += " (a pattern)"
+		case t.Glob:
+			line += " (a glob, expanded)"
+		}
+		w.p("%s", line)
+	}
+	if len(c.Targets) == 0 && c.Unknown == "" {
+		w.p("  targets  none")
+	}
+	if c.Unknown != "" {
+		w.p("  unknown  %s", c.Unknown)
+	}
+	if c.Runs != "" {
+		w.p("  runs     %s: what it reads and writes itself is not known (judged like a command with no targets)", c.Runs)
+	}
+}
+
+func (e Explanation) writeTarget(w *trace, i int, t ExplainTarget) {
+	w.p("target %d   %s %s %q", i+1, t.Field, t.Access, t.Given)
+	if t.Error != "" {
+		w.p("  error    %s", t.Error)
+		return
+	}
+	if len(t.Globs) > 0 {
+		w.p("  selects  %s (checked against deny and ask rules)", strings.Join(t.Globs, ", "))
+	} else {
+		writeResolution(w, t)
+	}
+	for _, m := range e.Matched {
+		if m.Target != i {
+			continue
+		}
+		line := fmt.Sprintf("  row %-2d   %s: %s", m.Row, m.Effect, m.Rule)
+		if m.Warning {
+			line = fmt.Sprintf("  warning  %s", m.Rule)
+		}
+		w.p("%s", withSourceAndNote(line, m))
+	}
+	if t.Decision != "" {
+		w.p("  => %s", t.Decision)
+	}
+}
+
+func writeResolution(w *trace, t ExplainTarget) {
+	w.p("  lexical  %s", t.Abs)
+	for _, h := range t.Hops {
+		w.p("  link     %s -> %s", h.Link, h.Target)
+	}
+	if t.Location != "" {
+		w.p("  location %s (the link itself)", t.Location)
+	}
+	res := t.Resolved
+	if !t.Exists {
+		res += " (does not exist; deepest existing ancestor " + t.Ancestor + ")"
+	}
+	w.p("  resolved %s", res)
+	if t.Lexical != "" {
+		w.p("  also     %s (\"..\" applied before symlinks, as Node's path.resolve does)", t.Lexical)
+	}
+	in := "yes"
+	if !t.Inside {
+		in = "no"
+	}
+	w.p("  inside   %s", in)
+	if t.Class != "" {
+		w.p("  class    %s", t.Class)
+	}
+}
+
+func withSourceAndNote(line string, m ExplainMatch) string {
+	if m.Source != "" {
+		line += " (" + m.Source + ")"
+	}
+	if m.Note != "" {
+		line += "; " + m.Note
+	}
+	return line
+}
+
+func (e Explanation) writeFooter(w *trace) {
+	for _, m := range e.Matched {
+		if m.Target == -1 {
+			w.p("%s", withSourceAndNote(fmt.Sprintf("call       row %d %s: %s", m.Row, m.Effect, m.Rule), m))
+		}
+	}
+	for _, n := range e.Notes {
+		w.p("note       %s", n)
+	}
+	for _, n := range e.Ignored {
+		w.p("ignored    %s", n)
+	}
+	if e.Error != "" {
+		w.p("error      %s", e.Error)
+	}
+	w.p("decision   %s (row %d)", e.Decision, e.Row)
+	if e.Reason != "" {
+		w.p("reason     %s", e.Reason)
+	}
+	if e.Warning != "" {
+		w.p("warning    %s", e.Warning)
+	}
+}
+
+// shellQuoteArgv joins argv for display, quoting words that need it.
+func shellQuoteArgv(argv []string) string {
+	ws := make([]string, len(argv))
+	for i, w := range argv {
+		if w == "" || strings.ContainsAny(w, " \t\n'\"\\|&;<>()*?[]#~=%{}") && !strings.HasPrefix(w, "$") {
+			ws[i] = strconv.Quote(w)
+		} else {
+			ws[i] = w
+		}
+	}
+	return strings.Join(ws, " ")
+}
