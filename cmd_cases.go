@@ -94,10 +94,7 @@ func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
 	for _, w := range opts.warnings {
 		fmt.Fprintln(stderr, "safezone: "+w)
 	}
-	root := sys.getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root, _ = sys.getwd()
-	}
+	root := sys.projectRoot()
 
 	var cases []testCase
 	bad := false
@@ -117,25 +114,7 @@ func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
 	j := &judger{opts: opts, sys: sys, cache: map[string]loadedPolicy{}}
 	passed, failed := 0, 0
 	for _, c := range cases {
-		v := j.decide(c.input, nil, "")
-		got, _ := outcome(v)
-		rule, trace := "on_error", ""
-		if v.res != nil {
-			trace = explanation(v.res, v.call, v.pol).Text()
-			if v.res.Row != classify.RowError {
-				rule = v.res.Deciding.Rule
-			}
-		} else {
-			_, reason := failReason(v.onError, v.err)
-			trace = fmt.Sprintf("error      %v\nreason     %s\n", v.err, reason)
-		}
-		var why []string
-		if got != c.expect {
-			why = append(why, fmt.Sprintf("decision %s, want %s", got, c.expect))
-		}
-		if c.rule != nil && rule != *c.rule {
-			why = append(why, fmt.Sprintf("decided by %q, want %q", rule, *c.rule))
-		}
+		why, got, rule, trace := runCase(j, c)
 		if len(why) == 0 {
 			passed++
 			if *verbose {
@@ -154,6 +133,31 @@ func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 1
 	}
 	return 0
+}
+
+// runCase judges one case as the hook would and returns why it failed
+// (nothing when it passed), the decision, the rule that decided it and
+// the explain trace.
+func runCase(j *judger, c testCase) (why []string, got policy.Decision, rule, trace string) {
+	v := j.decide(c.input, nil, "")
+	got, _ = outcome(v)
+	rule = "on_error"
+	if v.res != nil {
+		trace = explanation(v.res, v.call, v.pol).Text()
+		if v.res.Row != classify.RowError {
+			rule = v.res.Deciding.Rule
+		}
+	} else {
+		_, reason := failReason(v.onError, v.err)
+		trace = fmt.Sprintf("error      %v\nreason     %s\n", v.err, reason)
+	}
+	if got != c.expect {
+		why = append(why, fmt.Sprintf("decision %s, want %s", got, c.expect))
+	}
+	if c.rule != nil && rule != *c.rule {
+		why = append(why, fmt.Sprintf("decided by %q, want %q", rule, *c.rule))
+	}
+	return why, got, rule, trace
 }
 
 // loadCases reads and checks a cases file. Every problem is an

@@ -145,109 +145,145 @@ func planInit(root, home, host string, user bool, sys *system) ([]fileChange, []
 	if !filepath.IsAbs(root) {
 		return nil, nil, fmt.Errorf("project directory %q is not absolute", root)
 	}
-	var changes []fileChange
-	var notes []string
-	display := func(p string) string {
-		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") && !user {
-			return rel
-		}
-		if home != "" {
-			if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
-				return "~/" + filepath.ToSlash(rel)
-			}
-		}
-		return p
+	p := &initPlan{root: root, home: home, host: host, user: user, sys: sys}
+	steps := []func() error{p.policyFile, p.registration}
+	if !user {
+		steps = append(steps, p.scratchArea, p.gitignore)
 	}
-	read := func(p string) ([]byte, fs.FileMode, error) {
-		b, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, 0o644, nil
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, nil, err
 		}
-		if err != nil {
-			return nil, 0, err
-		}
-		mode := fs.FileMode(0o644)
-		if fi, err := os.Stat(p); err == nil {
-			mode = fi.Mode().Perm()
-		}
-		return b, mode, nil
 	}
+	return p.changes, p.notes, nil
+}
 
-	// The policy file.
-	polPath := filepath.Join(root, ".safezone.yaml")
-	if user {
-		polPath = policy.DefaultLocations(sys.getenv, root, home).User
+// initPlan is what init will change, built a file at a time.
+type initPlan struct {
+	root, home, host string
+	user             bool
+	sys              *system
+	changes          []fileChange
+	notes            []string
+}
+
+// display shows p relative to the project (project set-up) or the home
+// directory, else as it is.
+func (p *initPlan) display(path string) string {
+	if rel, err := filepath.Rel(p.root, path); err == nil && !strings.HasPrefix(rel, "..") && !p.user {
+		return rel
+	}
+	if p.home != "" {
+		if rel, err := filepath.Rel(p.home, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return path
+}
+
+// read returns a file's content and mode; nil content (mode 0644) when it
+// does not exist.
+func (p *initPlan) read(path string) ([]byte, fs.FileMode, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return b, mode, nil
+}
+
+// policyFile creates the project's (or the user's) policy from the example
+// unless one exists.
+func (p *initPlan) policyFile() error {
+	polPath := filepath.Join(p.root, ".safezone.yaml")
+	if p.user {
+		polPath = policy.DefaultLocations(p.sys.getenv, p.root, p.home).User
 		if polPath == "" {
-			return nil, nil, errors.New("no home directory (HOME) for the user policy")
+			return errors.New("no home directory (HOME) for the user policy")
 		}
 	}
-	old, _, err := read(polPath)
+	old, _, err := p.read(polPath)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if old == nil {
-		changes = append(changes, fileChange{path: polPath, display: display(polPath), new: defaultPolicy, mode: 0o644, what: "created from the example policy"})
+		p.changes = append(p.changes, fileChange{path: polPath, display: p.display(polPath), new: defaultPolicy, mode: 0o644, what: "created from the example policy"})
 	} else {
-		notes = append(notes, display(polPath)+": kept as it is")
+		p.notes = append(p.notes, p.display(polPath)+": kept as it is")
 	}
+	return nil
+}
 
-	// The hook registration.
-	cfg, err := hookio.ConfigPath(host, root, home, user)
+// registration registers the hook in the host's configuration file.
+func (p *initPlan) registration() error {
+	cfg, err := hookio.ConfigPath(p.host, p.root, p.home, p.user)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", errBadHost, err)
+		return fmt.Errorf("%w: %v", errBadHost, err)
 	}
-	command := shellQuote(sys.executable)
-	if sys.executable == "" {
-		return nil, nil, errors.New("cannot tell where this safezone binary is; run it by its path")
+	command := shellQuote(p.sys.executable)
+	if p.sys.executable == "" {
+		return errors.New("cannot tell where this safezone binary is; run it by its path")
 	}
-	if host != "claude" {
-		command += " --host " + host
+	if p.host != "claude" {
+		command += " --host " + p.host
 	}
-	old, mode, err := read(cfg)
+	old, mode, err := p.read(cfg)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	updated, err := hookio.Register(host, old, command)
+	updated, err := hookio.Register(p.host, old, command)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", display(cfg), err)
+		return fmt.Errorf("%s: %v", p.display(cfg), err)
 	}
-	if !bytes.Equal(old, updated) {
-		what := "registered " + command
-		if old == nil {
-			what = "created; registered " + command
-		}
-		changes = append(changes, fileChange{path: cfg, display: display(cfg), old: old, new: updated, mode: mode, what: what, backup: true})
-	} else {
-		notes = append(notes, display(cfg)+": safezone is registered already")
+	if bytes.Equal(old, updated) {
+		p.notes = append(p.notes, p.display(cfg)+": safezone is registered already")
+		return nil
 	}
-	if user {
-		return changes, notes, nil
+	what := "registered " + command
+	if old == nil {
+		what = "created; registered " + command
 	}
+	p.changes = append(p.changes, fileChange{path: cfg, display: p.display(cfg), old: old, new: updated, mode: mode, what: what, backup: true})
+	return nil
+}
 
-	// The scratch area and .gitignore.
-	sandboxIgnore := filepath.Join(root, "agent_sandbox", ".gitignore")
-	old, _, err = read(sandboxIgnore)
+// scratchArea creates agent_sandbox/.gitignore.
+func (p *initPlan) scratchArea() error {
+	sandboxIgnore := filepath.Join(p.root, "agent_sandbox", ".gitignore")
+	old, _, err := p.read(sandboxIgnore)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if old == nil {
-		changes = append(changes, fileChange{path: sandboxIgnore, display: display(sandboxIgnore), new: []byte(sandboxGitignore), mode: 0o644, what: "created (the agent's scratch area, never committed)"})
+		p.changes = append(p.changes, fileChange{path: sandboxIgnore, display: p.display(sandboxIgnore), new: []byte(sandboxGitignore), mode: 0o644, what: "created (the agent's scratch area, never committed)"})
 	}
-	gi := filepath.Join(root, ".gitignore")
-	old, mode, err = read(gi)
+	return nil
+}
+
+// gitignore makes the project's .gitignore ignore .safezone.local.yaml.
+func (p *initPlan) gitignore() error {
+	gi := filepath.Join(p.root, ".gitignore")
+	old, mode, err := p.read(gi)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	if !hasLine(old, ".safezone.local.yaml") && !hasLine(old, "/.safezone.local.yaml") {
-		var b []byte
-		b = append(b, old...)
-		if len(b) > 0 && b[len(b)-1] != '\n' {
-			b = append(b, '\n')
-		}
-		b = append(b, "# Personal safezone policy (safezone init).\n/.safezone.local.yaml\n"...)
-		changes = append(changes, fileChange{path: gi, display: display(gi), old: old, new: b, mode: mode, what: "ignores .safezone.local.yaml"})
+	if hasLine(old, ".safezone.local.yaml") || hasLine(old, "/.safezone.local.yaml") {
+		return nil
 	}
-	return changes, notes, nil
+	var b []byte
+	b = append(b, old...)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	b = append(b, "# Personal safezone policy (safezone init).\n/.safezone.local.yaml\n"...)
+	p.changes = append(p.changes, fileChange{path: gi, display: p.display(gi), old: old, new: b, mode: mode, what: "ignores .safezone.local.yaml"})
+	return nil
 }
 
 const sandboxGitignore = `# agent_sandbox/ is the agent's scratch area (dated folders such as

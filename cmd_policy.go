@@ -60,10 +60,7 @@ func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
 		fmt.Fprintf(stderr, "safezone: policy: %v\n%s", err, policyUsage)
 		return 2
 	}
-	root := sys.getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root, _ = sys.getwd()
-	}
+	root := sys.projectRoot()
 	p, err := loadPolicy(opts, root, sys)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: policy: %v\n", err)

@@ -49,49 +49,81 @@ func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
 		fmt.Fprintf(stderr, "safezone: validate: %v\n%s", err, validateUsage)
 		return 2
 	}
-	root := sys.getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root, _ = sys.getwd()
-	}
-	loc := policy.DefaultLocations(sys.getenv, root, sys.getenv("HOME"))
-
-	type file struct {
-		path   string
-		scope  policy.Scope
-		claude *policy.ClaudeSource
-	}
-	var files []file
-	if fs.NArg() > 0 {
-		for _, f := range fs.Args() {
-			if strings.HasSuffix(f, ".json") {
-				files = append(files, file{f, policy.ScopeProject, &policy.ClaudeSource{Scope: policy.ScopeProject, SlashBase: "./"}})
-			} else {
-				files = append(files, file{path: f, scope: policy.ScopeFile})
-			}
-		}
-	} else {
-		for _, f := range []file{
-			{path: loc.Managed, scope: policy.ScopeManaged},
-			{path: loc.User, scope: policy.ScopeUser},
-			{path: filepath.Join(root, policy.ProjectFile), scope: policy.ScopeProject},
-			{path: filepath.Join(root, policy.LocalFile), scope: policy.ScopeLocal},
-		} {
-			if _, err := os.Stat(f.path); err == nil {
-				files = append(files, f)
-			}
-		}
-		for _, s := range policy.ClaudeSettingsFiles(loc) {
-			if _, err := os.Stat(s.Path); err == nil {
-				src := s.Source
-				files = append(files, file{path: s.Path, scope: src.Scope, claude: &src})
-			}
-		}
+	root := sys.projectRoot()
+	files := namedFiles(fs.Args())
+	if fs.NArg() == 0 {
+		files = projectFiles(policy.DefaultLocations(sys.getenv, root, sys.getenv("HOME")), root)
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(stdout, "no policy or settings file found for %s; the embedded default applies (see safezone policy)\n", root)
 		return 0
 	}
+	all := checkFiles(files, fs.NArg() == 0)
+	errs, warns := 0, 0
+	for _, f := range all {
+		fmt.Fprintln(stdout, f)
+		if f.warning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	fmt.Fprintf(stdout, "%d error%s, %d warning%s in %d file%s\n", errs, plural(errs), warns, plural(warns), len(files), plural(len(files)))
+	if errs > 0 {
+		return 1
+	}
+	return 0
+}
 
+// checkedFile is a file validate checks: a policy file of a scope, or a
+// Claude Code settings file (claude set).
+type checkedFile struct {
+	path   string
+	scope  policy.Scope
+	claude *policy.ClaudeSource
+}
+
+// namedFiles are the files given on the command line: .json files are
+// Claude Code settings (project scope), the others policy files.
+func namedFiles(args []string) []checkedFile {
+	var files []checkedFile
+	for _, f := range args {
+		if strings.HasSuffix(f, ".json") {
+			files = append(files, checkedFile{f, policy.ScopeProject, &policy.ClaudeSource{Scope: policy.ScopeProject, SlashBase: "./"}})
+		} else {
+			files = append(files, checkedFile{path: f, scope: policy.ScopeFile})
+		}
+	}
+	return files
+}
+
+// projectFiles are the policy and settings files that exist for the
+// project at root, in the order the hook layers them.
+func projectFiles(loc policy.Locations, root string) []checkedFile {
+	var files []checkedFile
+	for _, f := range []checkedFile{
+		{path: loc.Managed, scope: policy.ScopeManaged},
+		{path: loc.User, scope: policy.ScopeUser},
+		{path: filepath.Join(root, policy.ProjectFile), scope: policy.ScopeProject},
+		{path: filepath.Join(root, policy.LocalFile), scope: policy.ScopeLocal},
+	} {
+		if _, err := os.Stat(f.path); err == nil {
+			files = append(files, f)
+		}
+	}
+	for _, s := range policy.ClaudeSettingsFiles(loc) {
+		if _, err := os.Stat(s.Path); err == nil {
+			src := s.Source
+			files = append(files, checkedFile{path: s.Path, scope: src.Scope, claude: &src})
+		}
+	}
+	return files
+}
+
+// checkFiles loads every file and returns its problems, each file's in the
+// order of its lines, files in the order given. scoped checks each policy
+// file against what its scope may set (the files were found by location).
+func checkFiles(files []checkedFile, scoped bool) []finding {
 	var all []finding
 	var layers []validated
 	for _, f := range files {
@@ -107,7 +139,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
 			l, err = policy.Load(f.path)
 			if l != nil {
 				l.Scope = f.scope
-				if fs.NArg() == 0 {
+				if scoped {
 					err = errors.Join(err, policy.CheckScope(l))
 				}
 			}
@@ -121,8 +153,6 @@ func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
 		}
 	}
 	all = append(all, shadowedAllows(layers)...)
-	// Each file's problems in the order of its lines; files in the order
-	// they were checked.
 	order := map[string]int{}
 	for i, f := range files {
 		order[f.path] = i
@@ -130,21 +160,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
 	slices.SortStableFunc(all, func(a, b finding) int {
 		return cmp.Or(cmp.Compare(order[a.file], order[b.file]), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
 	})
-
-	errs, warns := 0, 0
-	for _, f := range all {
-		fmt.Fprintln(stdout, f)
-		if f.warning {
-			warns++
-		} else {
-			errs++
-		}
-	}
-	fmt.Fprintf(stdout, "%d error%s, %d warning%s in %d file%s\n", errs, plural(errs), warns, plural(warns), len(files), plural(len(files)))
-	if errs > 0 {
-		return 1
-	}
-	return 0
+	return all
 }
 
 // shadowedAllows finds allow rules that can never fire because a deny rule

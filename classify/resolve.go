@@ -72,107 +72,130 @@ type Resolution struct {
 // [MaxSymlinks] links ([ErrLoop]); any Lstat or ReadLink failure other than
 // "does not exist" or "not a directory", such as EACCES ([ErrUnreadable]).
 func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
-	var res Resolution
 	if !strings.HasPrefix(abs, "/") {
-		return res, fmt.Errorf("%w: %q", ErrNotAbs, abs)
+		return Resolution{}, fmt.Errorf("%w: %q", ErrNotAbs, abs)
 	}
 	if len(abs) > MaxPath {
-		return res, fmt.Errorf("%w: %d bytes, over PATH_MAX (%d)", ErrTooLong, len(abs), MaxPath)
+		return Resolution{}, fmt.Errorf("%w: %d bytes, over PATH_MAX (%d)", ErrTooLong, len(abs), MaxPath)
 	}
-	rest := splitPath(abs)
-	nOrig := len(rest) // original components still in rest (always its tail)
-	cur := make([]string, 0, len(rest))
-	exists := true
-	located := false
-	hops := 0
-	for len(rest) > 0 {
-		c := rest[0]
-		orig := len(rest) == nOrig
-		rest = rest[1:]
-		if orig {
-			nOrig--
-		}
-		last := orig && nOrig == 0
-		switch c {
-		case ".":
-			if last {
-				res.Location, located = joinAbs(cur), true
-			}
-			continue
-		case "..":
-			if len(cur) > 0 {
-				cur = cur[:len(cur)-1]
-			}
-			if last {
-				res.Location, located = joinAbs(cur), true
-			}
-			continue
-		}
-		if len(c) > MaxName {
-			return res, fmt.Errorf("%w: component %.40q... is %d bytes, over NAME_MAX (%d)", ErrTooLong, c, len(c), MaxName)
-		}
-		if last {
-			res.Location, located = joinAbs(append(cur, c)), true
-		}
-		if !exists {
-			cur = append(cur, c)
-			continue
-		}
-		name := strings.Join(append(cur, c), "/")
-		fi, err := fsys.Lstat(name)
-		if err != nil {
-			if notExist(err) {
-				exists = false
-				res.Ancestor = joinAbs(cur)
-				cur = append(cur, c)
-				continue
-			}
-			return res, fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			hops++
-			if hops > MaxSymlinks {
-				return res, fmt.Errorf("%w: more than %d links from %s (a symlink loop?)", ErrLoop, MaxSymlinks, abs)
-			}
-			target, err := fsys.ReadLink(name)
-			if err != nil {
-				if notExist(err) { // removed while we looked: treat as missing
-					exists = false
-					res.Ancestor = joinAbs(cur)
-					cur = append(cur, c)
-					continue
-				}
-				return res, fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
-			}
-			if target == "" {
-				return res, fmt.Errorf("%w: %s: empty symbolic link", ErrUnreadable, "/"+name)
-			}
-			res.Hops = append(res.Hops, Hop{Link: "/" + name, Target: target})
-			if strings.HasPrefix(target, "/") {
-				cur = cur[:0]
-			}
-			rest = append(splitPath(target), rest...)
-			continue
-		}
-		cur = append(cur, c)
-		if !fi.IsDir() && hasMore(rest) {
-			// "file/x" cannot exist; the kernel fails with ENOTDIR.
-			exists = false
-			res.Ancestor = joinAbs(cur[:len(cur)-1])
+	w := walk{fsys: fsys, abs: abs, rest: splitPath(abs), exists: true}
+	w.nOrig = len(w.rest)
+	w.cur = make([]string, 0, len(w.rest))
+	for len(w.rest) > 0 {
+		if err := w.step(); err != nil {
+			return w.res, err
 		}
 	}
-	res.Path = joinAbs(cur)
-	res.Exists = exists
-	if !located {
+	res := w.res
+	res.Path = joinAbs(w.cur)
+	res.Exists = w.exists
+	if !w.located {
 		res.Location = res.Path
 	}
-	if exists {
+	if w.exists {
 		res.Ancestor = ""
 	}
 	if len(res.Path) > MaxPath || len(res.Location) > MaxPath {
 		return res, fmt.Errorf("%w: %s resolves to a path over PATH_MAX (%d)", ErrTooLong, abs, MaxPath)
 	}
 	return res, nil
+}
+
+// walk is the state of one resolution: the components still to walk (the
+// path's own, after those of the links met), the physical directory
+// reached, and what is known of the result so far.
+type walk struct {
+	fsys    fs.ReadLinkFS
+	abs     string
+	rest    []string // components still to walk
+	nOrig   int      // the path's own components still in rest (always its tail)
+	cur     []string // the physical directory reached
+	exists  bool     // every component so far exists
+	located bool     // res.Location is set (the path's last component was met)
+	hops    int      // symbolic links followed
+	res     Resolution
+}
+
+// step walks one component.
+func (w *walk) step() error {
+	c := w.rest[0]
+	orig := len(w.rest) == w.nOrig
+	w.rest = w.rest[1:]
+	if orig {
+		w.nOrig--
+	}
+	last := orig && w.nOrig == 0
+	switch c {
+	case ".", "..":
+		if c == ".." && len(w.cur) > 0 {
+			w.cur = w.cur[:len(w.cur)-1]
+		}
+		if last {
+			w.res.Location, w.located = joinAbs(w.cur), true
+		}
+		return nil
+	}
+	if len(c) > MaxName {
+		return fmt.Errorf("%w: component %.40q... is %d bytes, over NAME_MAX (%d)", ErrTooLong, c, len(c), MaxName)
+	}
+	if last {
+		w.res.Location, w.located = joinAbs(append(w.cur, c)), true
+	}
+	if !w.exists {
+		w.cur = append(w.cur, c)
+		return nil
+	}
+	name := strings.Join(append(w.cur, c), "/")
+	fi, err := w.fsys.Lstat(name)
+	switch {
+	case err != nil && notExist(err):
+		w.missing(c)
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return w.follow(c, name)
+	}
+	w.cur = append(w.cur, c)
+	if !fi.IsDir() && hasMore(w.rest) {
+		// "file/x" cannot exist; the kernel fails with ENOTDIR.
+		w.exists = false
+		w.res.Ancestor = joinAbs(w.cur[:len(w.cur)-1])
+	}
+	return nil
+}
+
+// missing records that component c of the current directory does not
+// exist: the rest of the path is applied lexically.
+func (w *walk) missing(c string) {
+	w.exists = false
+	w.res.Ancestor = joinAbs(w.cur)
+	w.cur = append(w.cur, c)
+}
+
+// follow follows the symbolic link c (at name): its target's components
+// are walked before the rest, from the root for an absolute target.
+func (w *walk) follow(c, name string) error {
+	w.hops++
+	if w.hops > MaxSymlinks {
+		return fmt.Errorf("%w: more than %d links from %s (a symlink loop?)", ErrLoop, MaxSymlinks, w.abs)
+	}
+	target, err := w.fsys.ReadLink(name)
+	switch {
+	case err != nil && notExist(err): // removed while we looked: treat as missing
+		w.missing(c)
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
+	case target == "":
+		return fmt.Errorf("%w: %s: empty symbolic link", ErrUnreadable, "/"+name)
+	}
+	w.res.Hops = append(w.res.Hops, Hop{Link: "/" + name, Target: target})
+	if strings.HasPrefix(target, "/") {
+		w.cur = w.cur[:0]
+	}
+	w.rest = append(splitPath(target), w.rest...)
+	return nil
 }
 
 // hasMore reports whether rest names another component ("." and "" do not).
