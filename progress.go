@@ -14,33 +14,17 @@ import (
 // redrawn at most every progressEvery, and erased when done. A nil
 // *progress draws nothing.
 type progress struct {
-	w        io.Writer
-	total    int64 // bytes
-	finished int64 // bytes of the files already read
-	now      func() time.Time
-	last     time.Time
-	drawn    bool
+	w     io.Writer
+	total int64 // bytes
+	now   func() time.Time
+	last  time.Time
+	drawn bool
 }
 
 const progressEvery = 200 * time.Millisecond
 
 func newProgress(w io.Writer, total int64, now func() time.Time) *progress {
 	return &progress{w: w, total: max(total, 1), now: now}
-}
-
-// base is the bytes of the files read before the current one.
-func (p *progress) base() int64 {
-	if p == nil {
-		return 0
-	}
-	return p.finished
-}
-
-// finish records a file of n bytes as read.
-func (p *progress) finish(n int64) {
-	if p != nil {
-		p.finished += n
-	}
 }
 
 // update redraws the bar for read bytes and calls, unless it was drawn
