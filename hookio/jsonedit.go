@@ -160,7 +160,10 @@ func editSyntaxError(data []byte, dec *json.Decoder, err error) error {
 	if errors.As(err, &se) {
 		off = se.Offset
 	}
-	msg := syntaxError(err).Error()
+	msg := err.Error()
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "unexpected end of input (truncated?)"
+	}
 	if bytes.Contains(data, []byte("//")) || bytes.Contains(data, []byte("/*")) {
 		msg += " (comments and trailing commas are not JSON; safezone edits plain JSON only)"
 	}
@@ -224,4 +227,18 @@ func (n *enode) appendTo(b []byte, indent int) []byte {
 	b = append(b, '\n')
 	b = append(b, strings.Repeat("  ", indent)...)
 	return append(b, '}')
+}
+
+func join(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+func where(at string) string {
+	if at == "" {
+		return "the top-level object"
+	}
+	return at
 }
