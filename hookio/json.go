@@ -201,8 +201,7 @@ func (p *parser) invalid(err error) error {
 // syntaxError words a jsontext error for people: what is wrong, then where
 // (the byte offset, and the JSON pointer of the value when inside one),
 // without the package's "jsontext:" prefix. A truncated document is
-// "unexpected end of input (truncated?)"; an escaped UTF-16 surrogate that
-// is not half of a pair is named as such.
+// "unexpected end of input (truncated?)".
 func (p *parser) syntaxError(err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return errors.New("unexpected end of input (truncated?)")
@@ -211,18 +210,26 @@ func (p *parser) syntaxError(err error) error {
 	if !ok || se.Err == nil {
 		return err
 	}
-	what := se.Err.Error()
-	if u, ok := surrogateAt(p.data, se.ByteOffset); ok {
-		half := "high"
-		if u >= 0xDC00 {
-			half = "low"
-		}
-		what = fmt.Sprintf("lone UTF-16 %s surrogate escape \\u%04X in a string", half, u)
-	}
+	what := syntaxProblem(p.data, se)
 	if se.JSONPointer != "" {
 		return fmt.Errorf("%s at byte %d, in %s", what, se.ByteOffset, se.JSONPointer)
 	}
 	return fmt.Errorf("%s at byte %d", what, se.ByteOffset)
+}
+
+// syntaxProblem is what se says is wrong in data, but an escaped UTF-16
+// surrogate that is not half of a pair is named as such (jsontext calls it
+// an invalid pair and quotes the bytes after it).
+func syntaxProblem(data []byte, se *jsontext.SyntacticError) string {
+	u, ok := surrogateAt(data, se.ByteOffset)
+	if !ok {
+		return se.Err.Error()
+	}
+	half := "high"
+	if u >= 0xDC00 {
+		half = "low"
+	}
+	return fmt.Sprintf("lone UTF-16 %s surrogate escape \\u%04X in a string", half, u)
 }
 
 // surrogateAt returns the code unit of a \uD800-\uDFFF escape at data[off:].
@@ -242,9 +249,19 @@ func surrogateAt(data []byte, off int64) (rune, bool) {
 // object". It is called only for an error message, just after a member
 // name was read.
 func objectPath(dec *jsontext.Decoder) string {
+	if at := fieldPath(dec, dec.StackPointer().Parent()); at != "" {
+		return at
+	}
+	return "the top-level object"
+}
+
+// fieldPath writes ptr, a JSON pointer to a value inside the containers
+// dec is reading, as a field path: object members joined by ".", array
+// indexes in brackets ("hooks.PreToolUse[0]"); "" for the top level.
+func fieldPath(dec *jsontext.Decoder, ptr jsontext.Pointer) string {
 	var b strings.Builder
 	level := 1
-	for tok := range dec.StackPointer().Parent().Tokens() {
+	for tok := range ptr.Tokens() {
 		if k, _ := dec.StackIndex(level); k == '[' {
 			b.WriteString("[" + tok + "]")
 		} else {
@@ -254,9 +271,6 @@ func objectPath(dec *jsontext.Decoder) string {
 			b.WriteString(tok)
 		}
 		level++
-	}
-	if b.Len() == 0 {
-		return "the top-level object"
 	}
 	return b.String()
 }
