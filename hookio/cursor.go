@@ -81,6 +81,13 @@ type Cursor struct{ event atomic.Uint32 }
 
 func (*Cursor) Name() string { return "cursor" }
 
+// Decode decodes a Cursor hook input of the events preToolUse,
+// beforeShellExecution, beforeReadFile and beforeMCPExecution (see the
+// facts at the top of this file) and remembers the event for Encode.
+// hook_event_name is required. workspace_roots, when present, must be
+// absolute paths; they become sandbox roots (Call.Roots). The cwd is the
+// input's cwd, else the first workspace root; one of them is required.
+// Tools map to families in [cursorTool]. Every error is an [*InputError].
 func (h *Cursor) Decode(data []byte) (*Call, error) {
 	c, ev, err := decodeCursor(data)
 	if err != nil {
@@ -123,18 +130,6 @@ func (h *Cursor) Encode(o Output) ([]byte, int) {
 	b = appendField(b, "agent_message", msg)
 	b = appendField(b, "additional_context", o.Warning)
 	return append(b, "}\n"...), 0
-}
-
-// DecodeCursor decodes a Cursor hook input of the events preToolUse,
-// beforeShellExecution, beforeReadFile and beforeMCPExecution (see the
-// facts at the top of this file). hook_event_name is required.
-// workspace_roots, when present, must be absolute paths; they become
-// sandbox roots (Call.Roots). The cwd is the input's cwd, else the first
-// workspace root; one of them is required. Tools map to families in
-// [cursorTool]. Every error is an [*InputError].
-func DecodeCursor(data []byte) (*Call, error) {
-	c, _, err := decodeCursor(data)
-	return c, err
 }
 
 func decodeCursor(data []byte) (*Call, cursorEvent, error) {
