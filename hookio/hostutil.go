@@ -58,6 +58,28 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
+// strField is an optional string field of a host's input and where its
+// value goes (dst nil: the field is checked, not kept).
+type strField struct {
+	key string
+	dst *string
+}
+
+// optionalStrings reads optional string fields: each, when present and not
+// null, must be a string. A field that is absent leaves its dst as it was.
+func (o obj) optionalStrings(fields ...strField) error {
+	for _, f := range fields {
+		s, ok, err := o.str(f.key, false)
+		if err != nil {
+			return err
+		}
+		if f.dst != nil && ok {
+			*f.dst = s
+		}
+	}
+	return nil
+}
+
 // toolName reads a required, non-empty tool-name field.
 func (o obj) toolName(key string) (string, error) {
 	name, _, err := o.str(key, true)
