@@ -342,7 +342,8 @@ func patchArgs(field, patch string) ([]Arg, error) {
 }
 
 // otherTool fills a call for a tool the adapter has no schema for: no
-// family (decision row 10: the host decides), but every path-named field in
+// family (safezone never allows it unless an allow rule names it; inside
+// the sandbox the host's own rules decide), but every path-named field in
 // its input, at any depth (as for MCP tools), is still a target, so that a
 // path outside the sandbox or under a deny rule is caught. Whether those
 // paths are read or written is guessed from the tool's name, the stricter
