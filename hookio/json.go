@@ -194,6 +194,7 @@ func (p *parser) value() (*jvalue, error) {
 	return nil, fmt.Errorf("%w: invalid JSON: unexpected %v", ErrMalformed, tok.Kind())
 }
 
+// invalid wraps a jsontext error met inside the top-level object.
 func (p *parser) invalid(err error) error {
 	return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, p.syntaxError(err))
 }

@@ -11,10 +11,10 @@ package hookio
 // UTF-8 with no lone surrogate escape, one value and nothing after it, no
 // member name twice in an object (which value a host would use is
 // unknowable), nesting within maxDepth. hujson could keep comments and
-// trailing commas, but they are refused: not every host reads them (Claude
-// Code and Codex read their settings as plain JSON). Output is indented by
-// two spaces and ends in a newline; its strings are escaped as safezone's
-// output is ([appendJSONString]).
+// trailing commas, but they are refused: safezone writes only plain JSON,
+// which every host reads. Output is indented by two spaces and ends in a
+// newline; its strings are escaped as safezone's output is
+// ([appendJSONString]).
 
 import (
 	"bytes"
