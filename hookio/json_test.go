@@ -1,9 +1,11 @@
 package hookio
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestParseJSONErrors pins what parseJSON says about malformed input: the
@@ -89,4 +91,47 @@ func TestFoldKey(t *testing.T) {
 	if k := foldKey("tool_input"); k != "tool_input" {
 		t.Errorf("a lower-case ASCII key folds to %q", k)
 	}
+}
+
+// FuzzParseJSON: parseJSON never panics, refuses with ErrMalformed, and
+// accepts only what encoding/json also reads as one valid JSON object with
+// no two keys folding alike.
+//
+//	go test ./hookio -run '^$' -fuzz FuzzParseJSON -fuzztime 60s
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"a":[1,{"b":null}],"c":"\u00e9\ud83d\ude00"}`, `{"a":1,"A":2}`, `{"a":"\ud800"}`, `{} {}`, `[]`, `{"a":` + strings.Repeat("[", 70),
+		"{\"a\":\"\xff\"}", `{"k":1,"\u212a":2}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := parseJSON(data)
+		if err != nil {
+			if v != nil || !errors.Is(err, ErrMalformed) {
+				t.Fatalf("value %v with error %v", v, err)
+			}
+			return
+		}
+		if !json.Valid(data) || !utf8.Valid(data) || v.kind != jObject {
+			t.Fatalf("accepted %q", data)
+		}
+		var check func(v *jvalue)
+		check = func(v *jvalue) {
+			seen := map[string]bool{}
+			for i, k := range v.keys {
+				for s := range seen {
+					if strings.EqualFold(s, k) {
+						t.Fatalf("keys %q and %q accepted in %q", s, k, data)
+					}
+				}
+				seen[k] = true
+				check(v.vals[i])
+			}
+			for _, it := range v.items {
+				check(it)
+			}
+		}
+		check(v)
+	})
 }

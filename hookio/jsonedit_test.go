@@ -29,3 +29,36 @@ func TestParseEditErrors(t *testing.T) {
 		t.Errorf("case variants refused: %v", err)
 	}
 }
+
+// FuzzRegister: Register never panics; it refuses with an error and no
+// content, or returns plain JSON in which a second registration changes
+// nothing.
+//
+//	go test ./hookio -run '^$' -fuzz FuzzRegister -fuzztime 60s
+func FuzzRegister(f *testing.F) {
+	for _, fixtures := range registerFixtures {
+		for _, fx := range fixtures {
+			f.Add(fx.in)
+		}
+	}
+	f.Add(`{"version":1,"hooks":{"PreToolUse":[{"command":"safezone"}],"preToolUse":[]}}`)
+	f.Add(`{"a":"\u00e9\u2028","b":[1.50,-0,1e400]}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, host := range []string{"claude", "gemini", "copilot", "cursor"} {
+			out, err := Register(host, []byte(in), regCmd+host)
+			if err != nil {
+				if out != nil {
+					t.Fatalf("%s: content with an error", host)
+				}
+				continue
+			}
+			if _, err := parseEdit(out); err != nil {
+				t.Fatalf("%s: output is not plain JSON: %v\n%s", host, err, out)
+			}
+			again, err := Register(host, out, regCmd+host)
+			if err != nil || string(again) != string(out) {
+				t.Fatalf("%s: a second call changed the file (%v):\n%s\n%s", host, err, out, again)
+			}
+		}
+	})
+}
