@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/safezonehq/safezone/policy"
 )
@@ -48,17 +47,10 @@ func ReadInput(r io.Reader) ([]byte, error) {
 // unknown is "default". hook_event_name, when present, must be "PreToolUse".
 // Every error is an [*InputError].
 func DecodeClaude(data []byte) (*Call, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &InputError{Err: fmt.Errorf("%w: stdin is empty; the host sends one JSON object", ErrMalformed)}
-	}
-	if !utf8.Valid(data) {
-		return nil, &InputError{Err: fmt.Errorf("%w: stdin is not valid UTF-8", ErrMalformed)}
-	}
-	top, err := parseJSON(data)
+	o, err := decodeTop(data)
 	if err != nil {
-		return nil, &InputError{Err: err}
+		return nil, err
 	}
-	o := obj{v: top}
 	c := &Call{Host: "claude"}
 	if c.Event, _, err = o.str("hook_event_name", false); err != nil {
 		return nil, err
@@ -66,29 +58,16 @@ func DecodeClaude(data []byte) (*Call, error) {
 	if c.Event != "" && c.Event != "PreToolUse" {
 		return nil, &InputError{Field: "hook_event_name", Err: fmt.Errorf("%w: %q; safezone is a PreToolUse hook (register it under \"PreToolUse\")", ErrValue, c.Event)}
 	}
-	if c.SessionID, _, err = o.str("session_id", false); err != nil {
-		return nil, err
-	}
-	if c.TranscriptPath, _, err = o.str("transcript_path", false); err != nil {
-		return nil, err
-	}
-	if c.ToolUseID, _, err = o.str("tool_use_id", false); err != nil {
-		return nil, err
-	}
-	if c.RawPermissionMode, _, err = o.str("permission_mode", false); err != nil {
+	err = o.optionalStrings(strField{"session_id", &c.SessionID}, strField{"transcript_path", &c.TranscriptPath},
+		strField{"tool_use_id", &c.ToolUseID}, strField{"permission_mode", &c.RawPermissionMode})
+	if err != nil {
 		return nil, err
 	}
 	c.PermissionMode = ParsePermissionMode(c.RawPermissionMode)
-	if c.Tool, _, err = o.str("tool_name", true); err != nil {
+	if c.Tool, err = o.toolName("tool_name"); err != nil {
 		return nil, err
 	}
-	if c.Tool == "" {
-		return nil, &InputError{Field: "tool_name", Err: fmt.Errorf("%w: empty", ErrValue)}
-	}
-	if c.Cwd, _, err = o.str("cwd", true); err != nil {
-		return nil, err
-	}
-	if err := checkCwd(c.Cwd); err != nil {
+	if c.Cwd, err = o.cwd("cwd"); err != nil {
 		return nil, err
 	}
 	ti, err := o.object("tool_input")
@@ -113,86 +92,88 @@ func checkCwd(cwd string) error {
 	return nil
 }
 
-// claudeTool fills Kind, Writes, Args and Command from tool_input, per
-// Claude Code's tool schemas.
+// claudeTool fills Kind, Writes, Args and Command from tool_input, by
+// [claudeTools]. A tool no row names is an MCP tool when named
+// mcp__<server>__<tool>; any other tool has no family and no targets: its
+// fields are not judged.
 func claudeTool(c *Call, ti obj) error {
-	switch c.Tool {
-	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "LS":
-		field, access, kind := "file_path", policy.Read, KindRead
-		switch c.Tool {
-		case "Write", "Edit", "MultiEdit":
-			access, kind = policy.Write, KindWrite
-		case "NotebookEdit":
-			field, access, kind = "notebook_path", policy.Write, KindWrite
-		case "LS":
-			field = "path"
-		}
-		v, _, err := ti.path(field, true)
-		if err != nil {
+	if r := lookupTool(claudeTools, c.Tool); r != nil {
+		return r.judgeCall(c, toolInput{ti: ti, name: c.Tool})
+	}
+	if IsMCP(c.Tool) {
+		return mcpTool(c, ti, c.Tool)
+	}
+	return nil
+}
+
+// claudeTools is Claude Code's tool table (the tool schemas of Claude Code
+// 2.1.330): tool name, family, what is judged.
+//
+//	Read              Read        file_path
+//	Write, Edit,      Write       file_path
+//	MultiEdit
+//	NotebookEdit      Write       notebook_path
+//	LS                Read        path
+//	Glob              Glob        path (or cwd) and pattern
+//	Grep              Grep        path (or cwd) and glob
+//	Bash              Bash        command
+//	PowerShell        PowerShell  command (not parsed)
+//	mcp__s__t         MCP         path-named fields
+var claudeTools = []toolRule{
+	{names: []string{"Read"}, judge: judgeFile, kind: KindRead, fields: []string{"file_path"}},
+	{names: []string{"Write", "Edit", "MultiEdit"}, judge: judgeFile, kind: KindWrite, fields: []string{"file_path"}},
+	{names: []string{"NotebookEdit"}, judge: judgeFile, kind: KindWrite, fields: []string{"notebook_path"}},
+	{names: []string{"LS"}, judge: judgeFile, kind: KindRead, fields: []string{"path"}},
+	{names: []string{"Glob"}, judge: judgeClaudeGlob},
+	{names: []string{"Grep"}, judge: judgeClaudeGrep},
+	{names: []string{"Bash"}, judge: judgeShell, kind: KindShell},
+	{names: []string{"PowerShell"}, judge: judgeShell, kind: KindPowerShell},
+}
+
+// judgeClaudeGlob judges Claude Code's Glob: the directory path (a string;
+// the cwd without it) is read, and pattern, required, is a glob relative
+// to it.
+func judgeClaudeGlob(c *Call, in toolInput, _ *toolRule) error {
+	ti := in.ti
+	pattern, _, err := ti.str("pattern", true)
+	if err != nil {
+		return err
+	}
+	if err := checkPathString("tool_input.pattern", pattern); err != nil {
+		return err
+	}
+	base, ok, err := ti.path("path", false)
+	if err != nil {
+		return err
+	}
+	c.Kind = KindGlob
+	c.Args = []Arg{dirArg(base, ok, c.Cwd), {Field: "pattern", Value: pattern, Access: policy.Read, Kind: ArgGlob, Base: base}}
+	return nil
+}
+
+// judgeClaudeGrep judges Claude Code's Grep: pattern is required, the
+// directory path (a string; the cwd without it) is read, and glob, when
+// given, filters the files read below it.
+func judgeClaudeGrep(c *Call, in toolInput, _ *toolRule) error {
+	ti := in.ti
+	if _, _, err := ti.str("pattern", true); err != nil {
+		return err
+	}
+	base, ok, err := ti.path("path", false)
+	if err != nil {
+		return err
+	}
+	c.Kind = KindGrep
+	c.Args = []Arg{dirArg(base, ok, c.Cwd)}
+	glob, ok, err := ti.str("glob", false)
+	if err != nil {
+		return err
+	}
+	if ok && glob != "" {
+		if err := checkPathString("tool_input.glob", glob); err != nil {
 			return err
 		}
-		c.Kind, c.Writes = kind, access == policy.Write
-		c.Args = []Arg{{Field: field, Value: v, Access: access}}
-	case "Glob":
-		pattern, _, err := ti.str("pattern", true)
-		if err != nil {
-			return err
-		}
-		if err := checkPathString("tool_input.pattern", pattern); err != nil {
-			return err
-		}
-		base, ok, err := ti.path("path", false)
-		if err != nil {
-			return err
-		}
-		c.Kind = KindGlob
-		c.Args = []Arg{dirArg(base, ok, c.Cwd), {Field: "pattern", Value: pattern, Access: policy.Read, Kind: ArgGlob, Base: base}}
-	case "Grep":
-		if _, _, err := ti.str("pattern", true); err != nil {
-			return err
-		}
-		base, ok, err := ti.path("path", false)
-		if err != nil {
-			return err
-		}
-		c.Kind = KindGrep
-		c.Args = []Arg{dirArg(base, ok, c.Cwd)}
-		glob, ok, err := ti.str("glob", false)
-		if err != nil {
-			return err
-		}
-		if ok && glob != "" {
-			if err := checkPathString("tool_input.glob", glob); err != nil {
-				return err
-			}
-			c.Args = append(c.Args, Arg{Field: "glob", Value: glob, Access: policy.Read, Kind: ArgFilter, Base: base})
-		}
-	case "Bash", "PowerShell":
-		cmd, _, err := ti.str("command", true)
-		if err != nil {
-			return err
-		}
-		if strings.ContainsRune(cmd, 0) {
-			return &InputError{Field: "tool_input.command", Err: fmt.Errorf("%w: contains a NUL byte", ErrValue)}
-		}
-		c.Kind, c.Command, c.Writes = KindShell, cmd, true
-		if c.Tool == "PowerShell" {
-			c.Kind = KindPowerShell
-		}
-	default:
-		if IsMCP(c.Tool) {
-			c.Kind = KindMCP
-			c.Writes = MCPWrites(c.Tool)
-			access := policy.Read
-			if c.Writes {
-				access = policy.Write
-			}
-			args, err := mcpArgs(ti.v, "", access, 0)
-			if err != nil {
-				return err
-			}
-			c.Args = args
-		}
+		c.Args = append(c.Args, Arg{Field: "glob", Value: glob, Access: policy.Read, Kind: ArgFilter, Base: base})
 	}
 	return nil
 }

@@ -104,18 +104,11 @@ func DecodeCodex(data []byte) (*Call, error) {
 	if c.Event, err = o.event("hook_event_name", true, "PreToolUse"); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"session_id", &c.SessionID}, {"transcript_path", &c.TranscriptPath}, {"tool_use_id", &c.ToolUseID},
-		{"permission_mode", &c.RawPermissionMode}, {"turn_id", nil}, {"model", nil}, {"agent_id", nil}, {"agent_type", nil}} {
-		s, _, err := o.str(f.key, false)
-		if err != nil {
-			return nil, err
-		}
-		if f.dst != nil {
-			*f.dst = s
-		}
+	err = o.optionalStrings(strField{"session_id", &c.SessionID}, strField{"transcript_path", &c.TranscriptPath},
+		strField{"tool_use_id", &c.ToolUseID}, strField{"permission_mode", &c.RawPermissionMode},
+		strField{"turn_id", nil}, strField{"model", nil}, strField{"agent_id", nil}, strField{"agent_type", nil})
+	if err != nil {
+		return nil, err
 	}
 	c.PermissionMode = ParsePermissionMode(c.RawPermissionMode)
 	if c.Tool, err = o.toolName("tool_name"); err != nil {
@@ -134,7 +127,21 @@ func DecodeCodex(data []byte) (*Call, error) {
 	return c, nil
 }
 
-// codexTool is Codex's tool table: Codex tool name, safezone family.
+// codexTool judges a call by [codexTools], then by [claudeTools] for
+// Claude Code's names, which Codex may send too. MCP tools
+// (mcp__server__tool) are judged as Claude Code's; any other tool has no
+// schema.
+func codexTool(c *Call, ti obj) error {
+	if r := lookupTool(codexTools, c.Tool); r != nil {
+		return r.judgeCall(c, toolInput{ti: ti, name: c.Tool})
+	}
+	if lookupTool(claudeTools, c.Tool) != nil || IsMCP(c.Tool) {
+		return claudeTool(c, ti)
+	}
+	return otherTool(c, ti)
+}
+
+// codexTools is Codex's tool table: Codex tool name, safezone family.
 //
 //	Bash          Bash (shell)       tool_input.command; an inline
 //	                                 "apply_patch <<'EOF'" also writes
@@ -146,42 +153,42 @@ func DecodeCodex(data []byte) (*Call, error) {
 //	Claude Code's names (Read, Write, Edit, ...), for hosts sending them:
 //	              as for Claude Code
 //	anything else other              path-named fields still judged
-func codexTool(c *Call, ti obj) error {
-	switch c.Tool {
-	case "Bash":
-		if err := shellTool(c, ti, KindShell, ""); err != nil {
-			return err
-		}
-		if !looksLikeShellPatch(c.Command) {
-			return nil
-		}
-		args, err := patchArgs("tool_input.command", c.Command)
-		if err != nil {
-			return err
-		}
-		for _, a := range args {
-			if !isAbs(a.Value) && changesDir(c.Command) {
-				return &InputError{Field: "tool_input.command", Err: fmt.Errorf("%w: the command applies a patch with relative paths after changing directory; safezone cannot tell where they land: use the apply_patch tool, or absolute paths", ErrValue)}
-			}
-		}
-		c.Args = args
-	case "apply_patch":
-		patch, _, err := ti.str("command", true)
-		if err != nil {
-			return err
-		}
-		c.Tool = "Edit"
-		return patchTool(c, "tool_input.command", patch)
-	case "view_image":
-		c.Tool = "Read"
-		return fileTool(c, ti, KindRead, "path")
-	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "LS", "Glob", "Grep", "PowerShell":
-		return claudeTool(c, ti)
-	default:
-		if IsMCP(c.Tool) {
-			return claudeTool(c, ti)
-		}
-		return otherTool(c, ti)
+var codexTools = []toolRule{
+	{names: []string{"Bash"}, judge: judgeCodexBash},
+	{names: []string{"apply_patch"}, as: "Edit", judge: judgeCodexPatch},
+	{names: []string{"view_image"}, as: "Read", judge: judgeFile, kind: KindRead, fields: []string{"path"}},
+}
+
+// judgeCodexBash judges Codex's shell command. A command that applies a
+// patch inline (apply_patch with a heredoc, see [looksLikeShellPatch])
+// also writes every file the patch names; with relative paths after a
+// change of directory, where they land cannot be known: an error.
+func judgeCodexBash(c *Call, in toolInput, _ *toolRule) error {
+	if err := shellTool(c, in.ti, KindShell, ""); err != nil {
+		return err
 	}
+	if !looksLikeShellPatch(c.Command) {
+		return nil
+	}
+	args, err := patchArgs("tool_input.command", c.Command)
+	if err != nil {
+		return err
+	}
+	for _, a := range args {
+		if !isAbs(a.Value) && changesDir(c.Command) {
+			return &InputError{Field: "tool_input.command", Err: fmt.Errorf("%w: the command applies a patch with relative paths after changing directory; safezone cannot tell where they land: use the apply_patch tool, or absolute paths", ErrValue)}
+		}
+	}
+	c.Args = args
 	return nil
+}
+
+// judgeCodexPatch judges Codex's apply_patch: a write of every file named
+// by the patch in tool_input.command.
+func judgeCodexPatch(c *Call, in toolInput, _ *toolRule) error {
+	patch, _, err := in.ti.str("command", true)
+	if err != nil {
+		return err
+	}
+	return patchTool(c, "tool_input.command", patch)
 }

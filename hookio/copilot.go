@@ -99,12 +99,44 @@ func encodeGitHubHooks(o Output) []byte {
 // told by those keys; more than one of them is an error. An absolute cwd
 // and the tool are required; the arguments must be an object, or a string
 // holding a JSON object, or (for a patch tool only) free text. Tools map
-// to families in [githubTool]. Every error is an [*InputError].
+// to families in [githubTools]. Every error is an [*InputError].
 func DecodeGitHubHooks(data []byte) (*Call, error) {
 	o, err := decodeTop(data)
 	if err != nil {
 		return nil, err
 	}
+	c := &Call{Host: "copilot"}
+	keys, err := githubShape(c, o)
+	if err != nil {
+		return nil, err
+	}
+	if c.SessionID, _, err = o.str(keys.session, false); err != nil {
+		return nil, err
+	}
+	if c.Tool, err = o.toolName(keys.tool); err != nil {
+		return nil, err
+	}
+	if c.Cwd, err = o.cwd("cwd"); err != nil {
+		return nil, err
+	}
+	ti, raw, isRaw, err := o.objectOrJSON(keys.args, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := githubTool(c, toolInput{ti: ti, raw: raw, isRaw: isRaw, field: keys.args, name: c.Tool}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// githubKeys are the fields that hold the tool, its arguments and the
+// session in one of the input shapes of .github/hooks.
+type githubKeys struct{ tool, args, session string }
+
+// githubShape tells the input's shape (see [DecodeGitHubHooks]), checks the
+// fields particular to it, and sets c's Event, and Host for VS Code, with
+// the transcript and tool use fields only VS Code sends.
+func githubShape(c *Call, o obj) (githubKeys, error) {
 	shapes := 0
 	for _, k := range []string{"toolName", "hook_event_name", "hookEventName"} {
 		if o.has(k) {
@@ -112,63 +144,49 @@ func DecodeGitHubHooks(data []byte) (*Call, error) {
 		}
 	}
 	if shapes != 1 {
-		return nil, &InputError{Err: fmt.Errorf("%w: want exactly one of toolName (Copilot CLI), hook_event_name (Copilot CLI, PascalCase) or hookEventName (VS Code); got %d", ErrMalformed, shapes)}
+		return githubKeys{}, &InputError{Err: fmt.Errorf("%w: want exactly one of toolName (Copilot CLI), hook_event_name (Copilot CLI, PascalCase) or hookEventName (VS Code); got %d", ErrMalformed, shapes)}
 	}
-	c := &Call{Host: "copilot"}
-	var toolKey, argsKey, sessionKey string
+	var err error
 	switch {
 	case o.has("toolName"):
-		c.Event, toolKey, argsKey, sessionKey = "preToolUse", "toolName", "toolArgs", "sessionId"
+		c.Event = "preToolUse"
 		if v := o.v.get("timestamp"); v != nil && v.kind != jNumber && v.kind != jNull {
-			return nil, &InputError{Field: "timestamp", Err: fmt.Errorf("%w: want a number, got %s", ErrType, v.describe())}
+			return githubKeys{}, &InputError{Field: "timestamp", Err: fmt.Errorf("%w: want a number, got %s", ErrType, v.describe())}
 		}
+		return githubKeys{"toolName", "toolArgs", "sessionId"}, nil
 	case o.has("hook_event_name"):
 		if c.Event, err = o.event("hook_event_name", false, "PreToolUse"); err != nil {
-			return nil, err
+			return githubKeys{}, err
 		}
-		toolKey, argsKey, sessionKey = "tool_name", "tool_input", "session_id"
-		if _, _, err := o.str("timestamp", false); err != nil {
-			return nil, err
-		}
-	default:
-		c.Host = "vscode"
-		if c.Event, err = o.event("hookEventName", false, "PreToolUse"); err != nil {
-			return nil, err
-		}
-		toolKey, argsKey, sessionKey = "tool_name", "tool_input", "sessionId"
-		for _, f := range []struct {
-			key string
-			dst *string
-		}{{"timestamp", nil}, {"transcript_path", &c.TranscriptPath}, {"tool_use_id", &c.ToolUseID}} {
-			s, _, err := o.str(f.key, false)
-			if err != nil {
-				return nil, err
-			}
-			if f.dst != nil {
-				*f.dst = s
-			}
-		}
+		return githubKeys{"tool_name", "tool_input", "session_id"}, o.optionalStrings(strField{"timestamp", nil})
 	}
-	if c.SessionID, _, err = o.str(sessionKey, false); err != nil {
-		return nil, err
+	c.Host = "vscode"
+	if c.Event, err = o.event("hookEventName", false, "PreToolUse"); err != nil {
+		return githubKeys{}, err
 	}
-	if c.Tool, err = o.toolName(toolKey); err != nil {
-		return nil, err
-	}
-	if c.Cwd, err = o.cwd("cwd"); err != nil {
-		return nil, err
-	}
-	ti, raw, isRaw, err := o.objectOrJSON(argsKey, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := githubTool(c, ti, raw, isRaw, argsKey); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return githubKeys{"tool_name", "tool_input", "sessionId"},
+		o.optionalStrings(strField{"timestamp", nil}, strField{"transcript_path", &c.TranscriptPath}, strField{"tool_use_id", &c.ToolUseID})
 }
 
-// githubTool is the tool table of Copilot CLI and VS Code (both load
+// githubTool judges a call by [githubTools]: a tool no row names is an MCP
+// tool when its name starts with "mcp_" (VS Code's), else a tool without a
+// schema (Copilot CLI's MCP tools, <server>-<tool>, among them). Free-text
+// arguments are refused but for the rows that take them.
+func githubTool(c *Call, in toolInput) error {
+	r := lookupTool(githubTools, c.Tool)
+	if in.isRaw && (r == nil || !r.raw) {
+		return &InputError{Field: in.field, Err: fmt.Errorf("%w: want a JSON object for tool %q, got free text", ErrValue, c.Tool)}
+	}
+	switch {
+	case r != nil:
+		return r.judgeCall(c, in)
+	case strings.HasPrefix(c.Tool, "mcp_"):
+		return mcpTool(c, in.ti, "")
+	}
+	return otherTool(c, in.ti)
+}
+
+// githubTools is the tool table of Copilot CLI and VS Code (both load
 // .github/hooks): host tool name, safezone family, what is judged.
 //
 //	bash, Bash, run_in_terminal        Bash        command
@@ -205,116 +223,82 @@ func DecodeGitHubHooks(data []byte) (*Call, error) {
 // with Copilot's fields, VS Code its own (read_file). On Windows, Copilot's
 // PascalCase input calls powershell "Bash" too; register the camelCase
 // event (safezone init does) to tell them apart.
-func githubTool(c *Call, ti obj, raw string, isRaw bool, argsKey string) error {
-	name := c.Tool
-	if isRaw && name != "apply_patch" && name != "Edit" && name != "copilot_applyPatch" {
-		return &InputError{Field: argsKey, Err: fmt.Errorf("%w: want a JSON object for tool %q, got free text", ErrValue, name)}
-	}
-	switch name {
-	case "bash", "Bash", "run_in_terminal", "runTerminalCommand":
-		c.Tool = "Bash"
-		return shellTool(c, ti, KindShell, "")
-	case "powershell":
-		c.Tool = "PowerShell"
-		return shellTool(c, ti, KindPowerShell, "")
-	case "view", "Read", "read_file", "copilot_readFile":
-		c.Tool = "Read"
-		return fileTool(c, ti, KindRead, "path", "file_path", "filePath")
-	case "get_errors", "list_code_usages", "get_changed_files", "read_notebook_cell_output", "copilot_getNotebookSummary",
-		"copilot_getErrors", "copilot_listCodeUsages", "copilot_getChangedFiles", "copilot_readNotebookCellOutput":
-		args, err := optionalPaths(ti, "filePaths", "filePath", "repositoryPath")
-		if err != nil {
-			return err
-		}
-		c.Kind, c.Args = KindRead, withAccess(args, policy.Read)
-		return nil
-	case "list_dir", "copilot_listDirectory":
-		c.Tool = "LS"
-		return fileTool(c, ti, KindRead, "path")
-	case "create", "Write", "create_file", "copilot_createFile", "createFile":
-		c.Tool = "Write"
-		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
-	case "create_directory", "copilot_createDirectory":
-		c.Tool = "Write"
-		return fileTool(c, ti, KindWrite, "dirPath")
-	case "edit", "replace_string_in_file", "insert_edit_into_file", "copilot_replaceString", "copilot_insertEdit":
-		c.Tool = "Edit"
-		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
-	case "multi_replace_string_in_file", "copilot_multiReplaceString":
-		c.Tool = "MultiEdit"
-		return multiReplaceTool(c, ti)
-	case "edit_notebook_file", "copilot_editNotebook":
-		c.Tool = "NotebookEdit"
-		return fileTool(c, ti, KindWrite, "filePath")
-	case "str_replace_editor":
-		return strReplaceEditorTool(c, ti)
-	case "editFiles", "deleteFile":
-		// The names in VS Code's hooks documentation examples (tool_input
-		// {"files": [...]}): a write of every path given.
-		c.Tool = "Edit"
-		args, err := dirList(ti, "files")
-		if err != nil {
-			return err
-		}
-		more, err := ti.paths(len(args) == 0, "path", "filePath", "file_path")
-		if err != nil {
-			return err
-		}
-		c.Kind, c.Writes, c.Args = KindWrite, true, withAccess(append(args, more...), policy.Write)
-		return nil
-	case "apply_patch", "Edit", "copilot_applyPatch":
-		c.Tool = "Edit"
-		switch {
-		case isRaw:
-			return patchTool(c, argsKey, raw)
-		case ti.has("input") || (name != "Edit" && (ti.has("patch") || ti.has("command"))):
-			for _, k := range []string{"input", "patch", "command"} {
-				if ti.has(k) {
-					p, _, err := ti.str(k, true)
-					if err != nil {
-						return err
-					}
-					return patchTool(c, ti.name(k), p)
-				}
-			}
-		case ti.has("command"):
-			return strReplaceEditorTool(c, ti)
-		}
-		return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
-	case "grep", "rg", "Grep":
-		c.Tool = "Grep"
-		return grepTool(c, ti, "glob", "paths", "path")
-	case "grep_search", "copilot_findTextInFiles":
-		c.Tool = "Grep"
-		if _, _, err := ti.str("query", true); err != nil {
-			return err
-		}
-		return grepTool(c, ti, "includePattern")
-	case "semantic_search", "copilot_searchCodebase":
-		c.Tool = "Grep"
-		return grepTool(c, ti, "")
-	case "glob", "Glob":
-		c.Tool = "Glob"
-		return globTool(c, ti, "pattern", "paths", "path")
-	case "file_search", "copilot_findFiles":
-		c.Tool = "Glob"
-		return globTool(c, ti, "query")
-	case "web_fetch", "fetch_webpage", "copilot_fetchWebPage":
-		c.Tool = "WebFetch"
-		return nil
-	case "web_search":
-		c.Tool = "WebSearch"
-		return nil
-	}
-	if strings.HasPrefix(name, "mcp_") {
-		return mcpTool(c, ti, "")
-	}
-	return otherTool(c, ti)
+var githubTools = []toolRule{
+	{names: []string{"bash", "Bash", "run_in_terminal", "runTerminalCommand"}, as: "Bash", judge: judgeShell, kind: KindShell},
+	{names: []string{"powershell"}, as: "PowerShell", judge: judgeShell, kind: KindPowerShell},
+	{names: []string{"view", "Read", "read_file", "copilot_readFile"}, as: "Read",
+		judge: judgeFile, kind: KindRead, fields: []string{"path", "file_path", "filePath"}},
+	{names: []string{"get_errors", "list_code_usages", "get_changed_files", "read_notebook_cell_output", "copilot_getNotebookSummary",
+		"copilot_getErrors", "copilot_listCodeUsages", "copilot_getChangedFiles", "copilot_readNotebookCellOutput"},
+		judge: judgeReadPaths, fields: []string{"filePaths", "filePath", "repositoryPath"}},
+	{names: []string{"list_dir", "copilot_listDirectory"}, as: "LS", judge: judgeFile, kind: KindRead, fields: []string{"path"}},
+	{names: []string{"create", "Write", "create_file", "copilot_createFile", "createFile"}, as: "Write",
+		judge: judgeFile, kind: KindWrite, fields: []string{"path", "file_path", "filePath"}},
+	{names: []string{"create_directory", "copilot_createDirectory"}, as: "Write", judge: judgeFile, kind: KindWrite, fields: []string{"dirPath"}},
+	{names: []string{"edit", "replace_string_in_file", "insert_edit_into_file", "copilot_replaceString", "copilot_insertEdit"}, as: "Edit",
+		judge: judgeFile, kind: KindWrite, fields: []string{"path", "file_path", "filePath"}},
+	{names: []string{"multi_replace_string_in_file", "copilot_multiReplaceString"}, as: "MultiEdit", judge: judgeMultiReplace},
+	{names: []string{"edit_notebook_file", "copilot_editNotebook"}, as: "NotebookEdit", judge: judgeFile, kind: KindWrite, fields: []string{"filePath"}},
+	{names: []string{"str_replace_editor"}, judge: judgeStrReplaceEditor},
+	{names: []string{"editFiles", "deleteFile"}, as: "Edit", judge: judgeEditFiles},
+	{names: []string{"apply_patch", "Edit", "copilot_applyPatch"}, as: "Edit", judge: judgeApplyPatch, raw: true},
+	{names: []string{"grep", "rg", "Grep"}, as: "Grep", judge: judgeGrep, fields: []string{"glob", "paths", "path"}},
+	{names: []string{"grep_search", "copilot_findTextInFiles"}, as: "Grep", judge: judgeSearch, fields: []string{"query", "includePattern"}},
+	{names: []string{"semantic_search", "copilot_searchCodebase"}, as: "Grep", judge: judgeGrep, fields: []string{""}},
+	{names: []string{"glob", "Glob"}, as: "Glob", judge: judgeGlob, fields: []string{"pattern", "paths", "path"}},
+	{names: []string{"file_search", "copilot_findFiles"}, as: "Glob", judge: judgeGlob, fields: []string{"query"}},
+	{names: []string{"web_fetch", "fetch_webpage", "copilot_fetchWebPage"}, as: "WebFetch", judge: judgeNone},
+	{names: []string{"web_search"}, as: "WebSearch", judge: judgeNone},
 }
 
-// optionalPaths reads any of keys, each a path or a list of paths.
-func optionalPaths(ti obj, keys ...string) ([]Arg, error) {
-	return dirList(ti, keys...)
+// judgeEditFiles judges the tools of VS Code's hooks documentation
+// examples, editFiles and deleteFile (tool_input {"files": [...]}): a
+// write of every path in files, and in path, filePath or file_path; one
+// of them is required.
+func judgeEditFiles(c *Call, in toolInput, _ *toolRule) error {
+	args, err := dirList(in.ti, "files")
+	if err != nil {
+		return err
+	}
+	more, err := in.ti.paths(len(args) == 0, "path", "filePath", "file_path")
+	if err != nil {
+		return err
+	}
+	c.Kind, c.Writes, c.Args = KindWrite, true, withAccess(append(args, more...), policy.Write)
+	return nil
+}
+
+// judgeApplyPatch judges a patch tool (apply_patch, VS Code's
+// copilot_applyPatch, and Edit, which the PascalCase input sends for
+// apply_patch as well as for edits): a write of every file the patch
+// names. The patch is the free-text arguments, or the field input, or,
+// for a name other than Edit, patch or command. Edit with a command is
+// str_replace_editor's; Edit without a patch writes path, file_path or
+// filePath.
+func judgeApplyPatch(c *Call, in toolInput, _ *toolRule) error {
+	ti := in.ti
+	switch {
+	case in.isRaw:
+		return patchTool(c, in.field, in.raw)
+	case ti.has("input") || (in.name != "Edit" && (ti.has("patch") || ti.has("command"))):
+		for _, k := range []string{"input", "patch", "command"} {
+			if ti.has(k) {
+				p, _, err := ti.str(k, true)
+				if err != nil {
+					return err
+				}
+				return patchTool(c, ti.name(k), p)
+			}
+		}
+	case ti.has("command"):
+		return strReplaceEditorTool(c, ti)
+	}
+	return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
+}
+
+// judgeStrReplaceEditor is strReplaceEditorTool as a judge.
+func judgeStrReplaceEditor(c *Call, in toolInput, _ *toolRule) error {
+	return strReplaceEditorTool(c, in.ti)
 }
 
 // strReplaceEditorTool judges Copilot's str_replace_editor: "view" reads
@@ -333,9 +317,10 @@ func strReplaceEditorTool(c *Call, ti obj) error {
 	return fileTool(c, ti, KindWrite, "path", "file_path", "filePath")
 }
 
-// multiReplaceTool judges VS Code's multi_replace_string_in_file: a write of
-// every replacements[i].filePath.
-func multiReplaceTool(c *Call, ti obj) error {
+// judgeMultiReplace judges VS Code's multi_replace_string_in_file: a write
+// of every replacements[i].filePath.
+func judgeMultiReplace(c *Call, in toolInput, _ *toolRule) error {
+	ti := in.ti
 	v := ti.v.get("replacements")
 	if v == nil || v.kind == jNull {
 		return &InputError{Field: ti.name("replacements"), Err: ErrMissing}

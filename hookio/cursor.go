@@ -81,6 +81,13 @@ type Cursor struct{ event atomic.Uint32 }
 
 func (*Cursor) Name() string { return "cursor" }
 
+// Decode decodes a Cursor hook input of the events preToolUse,
+// beforeShellExecution, beforeReadFile and beforeMCPExecution (see the
+// facts at the top of this file) and remembers the event for Encode.
+// hook_event_name is required. workspace_roots, when present, must be
+// absolute paths; they become sandbox roots (Call.Roots). The cwd is the
+// input's cwd, else the first workspace root; one of them is required.
+// Tools map to families in [cursorTool]. Every error is an [*InputError].
 func (h *Cursor) Decode(data []byte) (*Call, error) {
 	c, ev, err := decodeCursor(data)
 	if err != nil {
@@ -125,18 +132,8 @@ func (h *Cursor) Encode(o Output) ([]byte, int) {
 	return append(b, "}\n"...), 0
 }
 
-// DecodeCursor decodes a Cursor hook input of the events preToolUse,
-// beforeShellExecution, beforeReadFile and beforeMCPExecution (see the
-// facts at the top of this file). hook_event_name is required.
-// workspace_roots, when present, must be absolute paths; they become
-// sandbox roots (Call.Roots). The cwd is the input's cwd, else the first
-// workspace root; one of them is required. Tools map to families in
-// [cursorTool]. Every error is an [*InputError].
-func DecodeCursor(data []byte) (*Call, error) {
-	c, _, err := decodeCursor(data)
-	return c, err
-}
-
+// decodeCursor decodes a Cursor hook input (see [Cursor.Decode]) and tells
+// the event.
 func decodeCursor(data []byte) (*Call, cursorEvent, error) {
 	o, err := decodeTop(data)
 	if err != nil {
@@ -146,35 +143,42 @@ func decodeCursor(data []byte) (*Call, cursorEvent, error) {
 	if c.Event, err = o.event("hook_event_name", false, "preToolUse", "beforeShellExecution", "beforeReadFile", "beforeMCPExecution"); err != nil {
 		return nil, 0, err
 	}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"conversation_id", &c.SessionID}, {"transcript_path", &c.TranscriptPath}, {"tool_use_id", &c.ToolUseID},
-		{"generation_id", nil}, {"model", nil}, {"cursor_version", nil}, {"user_email", nil}, {"session_id", nil}} {
-		s, ok, err := o.str(f.key, false)
-		if err != nil {
-			return nil, 0, err
-		}
-		if f.dst != nil && ok {
-			*f.dst = s
-		}
+	err = o.optionalStrings(strField{"conversation_id", &c.SessionID}, strField{"transcript_path", &c.TranscriptPath},
+		strField{"tool_use_id", &c.ToolUseID}, strField{"generation_id", nil}, strField{"model", nil},
+		strField{"cursor_version", nil}, strField{"user_email", nil}, strField{"session_id", nil})
+	if err != nil {
+		return nil, 0, err
 	}
 	if c.SessionID == "" {
 		c.SessionID, _, _ = o.str("session_id", false)
 	}
-	roots, _, err := o.pathList("workspace_roots")
+	if err := cursorPlace(c, o); err != nil {
+		return nil, 0, err
+	}
+	ev, err := cursorEventCall(c, o)
 	if err != nil {
 		return nil, 0, err
 	}
+	return c, ev, nil
+}
+
+// cursorPlace sets the call's Roots, from workspace_roots (absolute paths),
+// and its Cwd: the input's cwd when absolute; else the first workspace
+// root, moved to a relative cwd; one of them is required.
+func cursorPlace(c *Call, o obj) error {
+	roots, _, err := o.pathList("workspace_roots")
+	if err != nil {
+		return err
+	}
 	for i, r := range roots {
 		if !isAbs(r) {
-			return nil, 0, &InputError{Field: fmt.Sprintf("workspace_roots[%d]", i), Err: fmt.Errorf("%w: %q is not absolute", ErrValue, r)}
+			return &InputError{Field: fmt.Sprintf("workspace_roots[%d]", i), Err: fmt.Errorf("%w: %q is not absolute", ErrValue, r)}
 		}
 	}
 	c.Roots = roots
 	cwd, _, err := o.str("cwd", false)
 	if err != nil {
-		return nil, 0, err
+		return err
 	}
 	switch {
 	case cwd != "" && isAbs(cwd):
@@ -183,64 +187,64 @@ func decodeCursor(data []byte) (*Call, cursorEvent, error) {
 		c.Cwd = roots[0]
 		if cwd != "" {
 			if err := c.moveCwd("cwd", cwd); err != nil {
-				return nil, 0, err
+				return err
 			}
 		}
 	case cwd != "":
-		return nil, 0, &InputError{Field: "cwd", Err: fmt.Errorf("%w: %q is not absolute and there are no workspace_roots to resolve it against", ErrValue, cwd)}
+		return &InputError{Field: "cwd", Err: fmt.Errorf("%w: %q is not absolute and there are no workspace_roots to resolve it against", ErrValue, cwd)}
 	default:
-		return nil, 0, &InputError{Field: "cwd", Err: fmt.Errorf("%w: neither cwd nor workspace_roots is given", ErrMissing)}
+		return &InputError{Field: "cwd", Err: fmt.Errorf("%w: neither cwd nor workspace_roots is given", ErrMissing)}
 	}
-	if err := checkCwd(c.Cwd); err != nil {
-		return nil, 0, err
-	}
-	var ev cursorEvent
-	switch c.Event {
-	case "beforeShellExecution":
-		c.Tool, ev = "Bash", cursorShell
-		if err := shellTool(c, o, KindShell, ""); err != nil {
-			return nil, 0, err
-		}
-	case "beforeReadFile":
-		c.Tool, ev = "Read", cursorReadFile
-		if err := fileTool(c, o, KindRead, "file_path"); err != nil {
-			return nil, 0, err
-		}
-	case "beforeMCPExecution":
-		ev = cursorMCPExecution
-		name, err := o.toolName("tool_name")
-		if err != nil {
-			return nil, 0, err
-		}
-		c.Tool = "MCP:" + name
-		ti, _, _, err := o.objectOrJSON("tool_input", false)
-		if err != nil {
-			return nil, 0, err
-		}
-		if err := mcpTool(c, ti, name); err != nil {
-			return nil, 0, err
-		}
-	default: // preToolUse
-		if c.Tool, err = o.toolName("tool_name"); err != nil {
-			return nil, 0, err
-		}
-		ti, _, _, err := o.objectOrJSON("tool_input", false)
-		if err != nil {
-			return nil, 0, err
-		}
-		ev = cursorPreToolUse
-		if c.Tool == "Shell" {
-			ev = cursorPreShell
-		}
-		if err := cursorTool(c, ti); err != nil {
-			return nil, 0, err
-		}
-	}
-	return c, ev, nil
+	return checkCwd(c.Cwd)
 }
 
-// cursorTool is Cursor's preToolUse tool table: Cursor tool name, safezone
-// family, what is judged.
+// cursorEventCall fills the call from the fields of its event:
+// beforeShellExecution's command, beforeReadFile's file_path,
+// beforeMCPExecution's tool, preToolUse's tool (see [cursorTools]).
+func cursorEventCall(c *Call, o obj) (cursorEvent, error) {
+	switch c.Event {
+	case "beforeShellExecution":
+		c.Tool = "Bash"
+		return cursorShell, shellTool(c, o, KindShell, "")
+	case "beforeReadFile":
+		c.Tool = "Read"
+		return cursorReadFile, fileTool(c, o, KindRead, "file_path")
+	}
+	name, err := o.toolName("tool_name")
+	if err != nil {
+		return 0, err
+	}
+	ti, _, _, err := o.objectOrJSON("tool_input", false)
+	if err != nil {
+		return 0, err
+	}
+	if c.Event == "beforeMCPExecution" {
+		c.Tool = "MCP:" + name
+		return cursorMCPExecution, mcpTool(c, ti, name)
+	}
+	c.Tool = name
+	ev := cursorPreToolUse
+	if name == "Shell" {
+		ev = cursorPreShell
+	}
+	return ev, cursorTool(c, ti)
+}
+
+// cursorTool judges a preToolUse call by [cursorTools]: a tool no row
+// names is an MCP tool when named "MCP:<tool>", else a tool without a
+// schema.
+func cursorTool(c *Call, ti obj) error {
+	if r := lookupTool(cursorTools, c.Tool); r != nil {
+		return r.judgeCall(c, toolInput{ti: ti, name: c.Tool})
+	}
+	if name, ok := strings.CutPrefix(c.Tool, "MCP:"); ok {
+		return mcpTool(c, ti, name)
+	}
+	return otherTool(c, ti)
+}
+
+// cursorTools is Cursor's preToolUse tool table: Cursor tool name,
+// safezone family, what is judged.
 //
 //	Shell                      Bash   command, run in tool_input.cwd
 //	Read, ReadLints            Read   file_path
@@ -255,41 +259,26 @@ func decodeCursor(data []byte) (*Call, cursorEvent, error) {
 //	FetchMcpResource           Write  download_path, when given
 //	MCP:<tool>                 MCP    path-named fields
 //	anything else              other  path-named fields still judged
-func cursorTool(c *Call, ti obj) error {
-	switch c.Tool {
-	case "Shell":
-		c.Tool = "Bash"
-		return shellTool(c, ti, KindShell, "cwd")
-	case "Read", "ReadLints":
-		c.Tool = "Read"
-		return fileTool(c, ti, KindRead, "file_path", "path")
-	case "Write":
-		return fileTool(c, ti, KindWrite, "file_path", "path")
-	case "Edit", "StrReplace", "MultiEdit":
-		c.Tool = "Edit"
-		return fileTool(c, ti, KindWrite, "file_path", "path")
-	case "Delete":
-		c.Tool = "Write"
-		return fileTool(c, ti, KindWrite, "file_path", "path")
-	case "Grep":
-		return grepTool(c, ti, "glob", "file_path", "path")
-	case "List", "LS":
-		c.Tool = "LS"
-		return fileTool(c, ti, KindRead, "file_path", "path")
-	case "Fetch", "WebFetch":
-		c.Tool = "WebFetch"
-		return nil
-	case "WebSearch":
-		return nil
-	case "FetchMcpResource":
-		if ti.has("download_path") {
-			c.Tool = "Write"
-			return fileTool(c, ti, KindWrite, "download_path")
-		}
+var cursorTools = []toolRule{
+	{names: []string{"Shell"}, as: "Bash", judge: judgeShell, kind: KindShell, fields: []string{"cwd"}},
+	{names: []string{"Read", "ReadLints"}, as: "Read", judge: judgeFile, kind: KindRead, fields: []string{"file_path", "path"}},
+	{names: []string{"Write"}, judge: judgeFile, kind: KindWrite, fields: []string{"file_path", "path"}},
+	{names: []string{"Edit", "StrReplace", "MultiEdit"}, as: "Edit", judge: judgeFile, kind: KindWrite, fields: []string{"file_path", "path"}},
+	{names: []string{"Delete"}, as: "Write", judge: judgeFile, kind: KindWrite, fields: []string{"file_path", "path"}},
+	{names: []string{"Grep"}, judge: judgeGrep, fields: []string{"glob", "file_path", "path"}},
+	{names: []string{"List", "LS"}, as: "LS", judge: judgeFile, kind: KindRead, fields: []string{"file_path", "path"}},
+	{names: []string{"Fetch", "WebFetch"}, as: "WebFetch", judge: judgeNone},
+	{names: []string{"WebSearch"}, judge: judgeNone},
+	{names: []string{"FetchMcpResource"}, judge: judgeDownload},
+}
+
+// judgeDownload judges Cursor's FetchMcpResource: a write of
+// download_path, when given; without it the resource is only read into
+// the conversation.
+func judgeDownload(c *Call, in toolInput, _ *toolRule) error {
+	if !in.ti.has("download_path") {
 		return nil
 	}
-	if name, ok := strings.CutPrefix(c.Tool, "MCP:"); ok {
-		return mcpTool(c, ti, name)
-	}
-	return otherTool(c, ti)
+	c.Tool = "Write"
+	return fileTool(c, in.ti, KindWrite, "download_path")
 }

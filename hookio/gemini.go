@@ -107,7 +107,7 @@ func joinNonEmpty(a, b string) string {
 // the top of this file) with [DecodeClaude]'s strictness: tool_name,
 // tool_input (an object) and an absolute cwd are required;
 // hook_event_name, when present, must be "BeforeTool". Tools map to
-// families in [geminiTool]. Every error is an [*InputError].
+// families in [geminiTools]. Every error is an [*InputError].
 func DecodeGemini(data []byte) (*Call, error) {
 	o, err := decodeTop(data)
 	if err != nil {
@@ -117,17 +117,10 @@ func DecodeGemini(data []byte) (*Call, error) {
 	if c.Event, err = o.event("hook_event_name", true, "BeforeTool"); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"session_id", &c.SessionID}, {"transcript_path", &c.TranscriptPath}, {"timestamp", nil}, {"original_request_name", nil}} {
-		s, _, err := o.str(f.key, false)
-		if err != nil {
-			return nil, err
-		}
-		if f.dst != nil {
-			*f.dst = s
-		}
+	err = o.optionalStrings(strField{"session_id", &c.SessionID}, strField{"transcript_path", &c.TranscriptPath},
+		strField{"timestamp", nil}, strField{"original_request_name", nil})
+	if err != nil {
+		return nil, err
 	}
 	if c.Tool, err = o.toolName("tool_name"); err != nil {
 		return nil, err
@@ -158,8 +151,26 @@ func DecodeGemini(data []byte) (*Call, error) {
 	return c, nil
 }
 
-// geminiTool is Gemini CLI's tool table: Gemini tool name, safezone family
-// (the name rules and explain use), and what is judged.
+// geminiTool judges a call by [geminiTools]. A tool no row names is an MCP
+// tool when its name starts with "mcp_": it is named
+// mcp__<server>__<tool> when mcp_context gives both parts (server,
+// mcpName), and judged as a write unless mcpName says it only reads. Any
+// other tool has no schema.
+func geminiTool(c *Call, ti obj, server, mcpName string) error {
+	if r := lookupTool(geminiTools, c.Tool); r != nil {
+		return r.judgeCall(c, toolInput{ti: ti, name: c.Tool})
+	}
+	if strings.HasPrefix(c.Tool, "mcp_") {
+		if server != "" && mcpName != "" {
+			c.Tool = "mcp__" + server + "__" + mcpName
+		}
+		return mcpTool(c, ti, mcpName)
+	}
+	return otherTool(c, ti)
+}
+
+// geminiTools is Gemini CLI's tool table: Gemini tool name, safezone
+// family (the name rules and explain use), and what is judged.
 //
 //	read_file           Read   file_path
 //	write_file          Write  file_path
@@ -176,59 +187,28 @@ func DecodeGemini(data []byte) (*Call, error) {
 //	mcp_<server>_<tool> MCP    mcp__<server>__<tool> when mcp_context
 //	                           names both parts; path-named fields
 //	anything else       other  path-named fields still judged
-func geminiTool(c *Call, ti obj, server, mcpName string) error {
-	switch c.Tool {
-	case "read_file":
-		c.Tool = "Read"
-		return fileTool(c, ti, KindRead, "file_path")
-	case "write_file":
-		c.Tool = "Write"
-		return fileTool(c, ti, KindWrite, "file_path")
-	case "replace":
-		c.Tool = "Edit"
-		return fileTool(c, ti, KindWrite, "file_path")
-	case "list_directory":
-		c.Tool = "LS"
-		return fileTool(c, ti, KindRead, "dir_path")
-	case "glob":
-		c.Tool = "Glob"
-		return globTool(c, ti, "pattern", "dir_path")
-	case "grep_search", "search_file_content":
-		c.Tool = "Grep"
-		if _, _, err := ti.str("pattern", true); err != nil {
-			return err
-		}
-		return grepTool(c, ti, "include_pattern", "dir_path")
-	case "read_many_files":
-		c.Tool = "Read"
-		return readManyTool(c, ti)
-	case "run_shell_command":
-		c.Tool = "Bash"
-		return shellTool(c, ti, KindShell, "dir_path")
-	case "web_fetch":
-		c.Tool = "WebFetch"
-		return nil
-	case "google_web_search":
-		c.Tool = "WebSearch"
-		return nil
-	}
-	if strings.HasPrefix(c.Tool, "mcp_") {
-		if server != "" && mcpName != "" {
-			c.Tool = "mcp__" + server + "__" + mcpName
-		}
-		return mcpTool(c, ti, mcpName)
-	}
-	return otherTool(c, ti)
+var geminiTools = []toolRule{
+	{names: []string{"read_file"}, as: "Read", judge: judgeFile, kind: KindRead, fields: []string{"file_path"}},
+	{names: []string{"write_file"}, as: "Write", judge: judgeFile, kind: KindWrite, fields: []string{"file_path"}},
+	{names: []string{"replace"}, as: "Edit", judge: judgeFile, kind: KindWrite, fields: []string{"file_path"}},
+	{names: []string{"list_directory"}, as: "LS", judge: judgeFile, kind: KindRead, fields: []string{"dir_path"}},
+	{names: []string{"glob"}, as: "Glob", judge: judgeGlob, fields: []string{"pattern", "dir_path"}},
+	{names: []string{"grep_search", "search_file_content"}, as: "Grep", judge: judgeSearch, fields: []string{"pattern", "include_pattern", "dir_path"}},
+	{names: []string{"read_many_files"}, as: "Read", judge: judgeReadMany},
+	{names: []string{"run_shell_command"}, as: "Bash", judge: judgeShell, kind: KindShell, fields: []string{"dir_path"}},
+	{names: []string{"web_fetch"}, as: "WebFetch", judge: judgeNone},
+	{names: []string{"google_web_search"}, as: "WebSearch", judge: judgeNone},
 }
 
-// readManyTool judges Gemini's read_many_files: each include entry is a
+// judgeReadMany judges Gemini's read_many_files: each include entry is a
 // path or a glob relative to the cwd. A literal path is read as a path; a
 // glob reads the directory before its first wildcard, and the files it
 // selects are a pattern target that deny and ask rules are checked
 // against (as for Grep's glob). A ".." after the first wildcard is refused:
 // which files it reaches cannot be known. exclude entries only narrow the
 // selection and are not judged.
-func readManyTool(c *Call, ti obj) error {
+func judgeReadMany(c *Call, in toolInput, _ *toolRule) error {
+	ti := in.ti
 	includes, ok, err := ti.pathList("include")
 	if err != nil {
 		return err

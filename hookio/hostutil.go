@@ -58,6 +58,28 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
+// strField is an optional string field of a host's input and where its
+// value goes (dst nil: the field is checked, not kept).
+type strField struct {
+	key string
+	dst *string
+}
+
+// optionalStrings reads optional string fields: each, when present and not
+// null, must be a string. A field that is absent leaves its dst as it was.
+func (o obj) optionalStrings(fields ...strField) error {
+	for _, f := range fields {
+		s, ok, err := o.str(f.key, false)
+		if err != nil {
+			return err
+		}
+		if f.dst != nil && ok {
+			*f.dst = s
+		}
+	}
+	return nil
+}
+
 // toolName reads a required, non-empty tool-name field.
 func (o obj) toolName(key string) (string, error) {
 	name, _, err := o.str(key, true)
@@ -320,7 +342,8 @@ func patchArgs(field, patch string) ([]Arg, error) {
 }
 
 // otherTool fills a call for a tool the adapter has no schema for: no
-// family (decision row 10: the host decides), but every path-named field in
+// family (safezone never allows it unless an allow rule names it; inside
+// the sandbox the host's own rules decide), but every path-named field in
 // its input, at any depth (as for MCP tools), is still a target, so that a
 // path outside the sandbox or under a deny rule is caught. Whether those
 // paths are read or written is guessed from the tool's name, the stricter

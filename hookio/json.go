@@ -2,13 +2,15 @@ package hookio
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // maxDepth bounds the nesting of host JSON. Real hook input nests four or
@@ -31,7 +33,8 @@ const (
 )
 
 // jvalue is a decoded JSON value. Objects keep their members in order;
-// keys are unique (parseJSON refuses duplicates).
+// keys are unique (parseJSON refuses duplicates). Only a string keeps its
+// content: no decoder needs the value of a number or a boolean.
 type jvalue struct {
 	kind  jkind
 	str   string    // a string's value
@@ -67,247 +70,263 @@ func (v *jvalue) describe() string {
 	return "an object"
 }
 
-// parseJSON decodes data, which must be valid UTF-8, in one pass and
-// verifies that it is exactly one JSON object and nothing else, that no
-// object has two keys equal under Unicode case folding (Go's encoding/json
-// matches struct fields case-insensitively and lets the last key win, other
-// parsers keep the first: either way two readers of the same bytes
-// disagree), that no string holds a lone UTF-16 surrogate escape (which
-// encoding/json silently replaces with U+FFFD), and that nesting stays under
-// maxDepth.
+// parseJSON decodes data in one pass and verifies that it is exactly one
+// JSON object and nothing else (RFC 8259 grammar), that it is valid UTF-8
+// and no string holds a lone UTF-16 surrogate escape (encoding/json would
+// silently turn either into U+FFFD), that no object has two keys equal under
+// Unicode simple case folding (Go's encoding/json matches struct fields
+// case-insensitively and lets the last key win, other parsers keep the
+// first: either way two readers of the same bytes disagree), and that
+// nesting stays within maxDepth. Every error wraps [ErrMalformed].
 func parseJSON(data []byte) (*jvalue, error) {
-	if err := checkSurrogates(data); err != nil {
+	p := parser{data: data, dec: jsontext.NewDecoder(bytes.NewBuffer(data),
+		// The default, stated because the hook relies on it.
+		jsontext.AllowInvalidUTF8(false),
+		// parser.object checks names itself, under case folding, which
+		// catches exact duplicates too.
+		jsontext.AllowDuplicateNames(true))}
+	tok, err := p.dec.ReadToken()
+	if err != nil {
+		return nil, fmt.Errorf("%w: not JSON: %v", ErrMalformed, p.syntaxError(err))
+	}
+	if tok.Kind() != '{' {
+		return nil, fmt.Errorf("%w: the top level must be a JSON object, got %s", ErrMalformed, kindName(tok.Kind()))
+	}
+	top, err := p.object()
+	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fmt.Errorf("%w: not JSON: %v", ErrMalformed, syntaxError(err))
+	switch tok, err := p.dec.ReadToken(); {
+	case err == io.EOF:
+		return top, nil
+	case err == nil:
+		return nil, fmt.Errorf("%w: trailing data after the JSON object (%s)", ErrMalformed, kindName(tok.Kind()))
+	default:
+		return nil, fmt.Errorf("%w: trailing data after the JSON object: %v", ErrMalformed, p.syntaxError(err))
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("%w: the top level must be a JSON object, got %s", ErrMalformed, tokenKind(tok))
-	}
-	top, err := parseObject(dec, "", 1)
-	if err != nil {
-		return nil, err
-	}
-	if tok, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			return nil, fmt.Errorf("%w: trailing data after the JSON object (%s)", ErrMalformed, tokenKind(tok))
-		}
-		return nil, fmt.Errorf("%w: trailing data after the JSON object: %v", ErrMalformed, syntaxError(err))
-	}
-	return top, nil
 }
 
-func parseObject(dec *json.Decoder, at string, depth int) (*jvalue, error) {
-	if depth > maxDepth {
+// parser builds a jvalue tree from jsontext's token stream.
+type parser struct {
+	data []byte // the whole input, to quote it in errors
+	dec  *jsontext.Decoder
+}
+
+// object reads the members of the object whose '{' was just read, and its
+// '}'.
+func (p *parser) object() (*jvalue, error) {
+	if p.dec.StackDepth() > maxDepth {
 		return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrMalformed, maxDepth)
 	}
 	v := &jvalue{kind: jObject}
-	var seen map[string]string
-	for dec.More() {
-		tok, err := dec.Token()
+	var seen map[string]string // folded key -> key as sent
+	for p.dec.PeekKind() != '}' {
+		tok, err := p.dec.ReadToken() // a name: jsontext refuses anything else
 		if err != nil {
-			return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+			return nil, p.invalid(err)
 		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, fmt.Errorf("%w: object key is not a string", ErrMalformed)
-		}
+		key := tok.String()
 		if seen == nil {
 			seen = make(map[string]string, 8)
 		}
 		f := foldKey(key)
 		if prev, dup := seen[f]; dup {
 			if prev == key {
-				return nil, fmt.Errorf("%w: duplicate key %q in %s", ErrMalformed, key, where(at))
+				return nil, fmt.Errorf("%w: duplicate key %q in %s", ErrMalformed, key, objectPath(p.dec))
 			}
-			return nil, fmt.Errorf("%w: keys %q and %q in %s differ only in case; hosts send each key once, in lower case", ErrMalformed, prev, key, where(at))
+			return nil, fmt.Errorf("%w: keys %q and %q in %s differ only in case; hosts send each key once, in lower case", ErrMalformed, prev, key, objectPath(p.dec))
 		}
 		seen[f] = key
-		val, err := parseValue(dec, join(at, key), depth)
+		val, err := p.value()
 		if err != nil {
 			return nil, err
 		}
 		v.keys = append(v.keys, key)
 		v.vals = append(v.vals, val)
 	}
-	if _, err := dec.Token(); err != nil { // the closing '}'
-		return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+	if _, err := p.dec.ReadToken(); err != nil { // the closing '}'
+		return nil, p.invalid(err)
 	}
 	return v, nil
 }
 
-func parseValue(dec *json.Decoder, at string, depth int) (*jvalue, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
+// array reads the elements of the array whose '[' was just read, and its
+// ']'.
+func (p *parser) array() (*jvalue, error) {
+	if p.dec.StackDepth() > maxDepth {
+		return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrMalformed, maxDepth)
 	}
-	switch t := tok.(type) {
-	case string:
-		return &jvalue{kind: jString, str: t}, nil
-	case json.Number:
-		return &jvalue{kind: jNumber, str: string(t)}, nil
-	case bool:
-		return &jvalue{kind: jBool}, nil
-	case nil:
-		return &jvalue{kind: jNull}, nil
-	case json.Delim:
-		switch t {
-		case '{':
-			return parseObject(dec, at, depth+1)
-		case '[':
-			if depth+1 > maxDepth {
-				return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrMalformed, maxDepth)
-			}
-			v := &jvalue{kind: jArray}
-			for i := 0; dec.More(); i++ {
-				item, err := parseValue(dec, at+"["+strconv.Itoa(i)+"]", depth+1)
-				if err != nil {
-					return nil, err
-				}
-				v.items = append(v.items, item)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, syntaxError(err))
-			}
-			return v, nil
+	v := &jvalue{kind: jArray}
+	for p.dec.PeekKind() != ']' {
+		item, err := p.value()
+		if err != nil {
+			return nil, err
 		}
+		v.items = append(v.items, item)
 	}
-	return nil, fmt.Errorf("%w: invalid JSON token %v", ErrMalformed, tok)
+	if _, err := p.dec.ReadToken(); err != nil { // the closing ']'
+		return nil, p.invalid(err)
+	}
+	return v, nil
 }
 
-// syntaxError words a decoder error for people: the decoder reports a
-// truncated document as a bare EOF.
-func syntaxError(err error) error {
+// value reads the next value.
+func (p *parser) value() (*jvalue, error) {
+	tok, err := p.dec.ReadToken()
+	if err != nil {
+		return nil, p.invalid(err)
+	}
+	switch tok.Kind() {
+	case '"':
+		return &jvalue{kind: jString, str: tok.String()}, nil
+	case '0':
+		return &jvalue{kind: jNumber}, nil
+	case 't', 'f':
+		return &jvalue{kind: jBool}, nil
+	case 'n':
+		return &jvalue{kind: jNull}, nil
+	case '{':
+		return p.object()
+	case '[':
+		return p.array()
+	}
+	// jsontext reports a '}' or ']' where a value must start as an error.
+	return nil, fmt.Errorf("%w: invalid JSON: unexpected %v", ErrMalformed, tok.Kind())
+}
+
+// invalid wraps a jsontext error met inside the top-level object.
+func (p *parser) invalid(err error) error {
+	return fmt.Errorf("%w: invalid JSON: %v", ErrMalformed, p.syntaxError(err))
+}
+
+// syntaxError words a jsontext error for people: what is wrong, then where
+// (the byte offset, and the JSON pointer of the value when inside one),
+// without the package's "jsontext:" prefix. A truncated document is
+// "unexpected end of input (truncated?)".
+func (p *parser) syntaxError(err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return errors.New("unexpected end of input (truncated?)")
 	}
-	return err
+	se, ok := errors.AsType[*jsontext.SyntacticError](err)
+	if !ok || se.Err == nil {
+		return err
+	}
+	what := syntaxProblem(p.data, se)
+	if se.JSONPointer != "" {
+		return fmt.Errorf("%s at byte %d, in %s", what, se.ByteOffset, se.JSONPointer)
+	}
+	return fmt.Errorf("%s at byte %d", what, se.ByteOffset)
 }
 
-func join(at, key string) string {
-	if at == "" {
-		return key
+// syntaxProblem is what se says is wrong in data, but an escaped UTF-16
+// surrogate that is not half of a pair is named as such (jsontext calls it
+// an invalid pair and quotes the bytes after it).
+func syntaxProblem(data []byte, se *jsontext.SyntacticError) string {
+	u, ok := surrogateAt(data, se.ByteOffset)
+	if !ok {
+		return se.Err.Error()
 	}
-	return at + "." + key
+	half := "high"
+	if u >= 0xDC00 {
+		half = "low"
+	}
+	return fmt.Sprintf("lone UTF-16 %s surrogate escape \\u%04X in a string", half, u)
 }
 
-func where(at string) string {
-	if at == "" {
-		return "the top-level object"
-	}
-	return at
-}
-
-func tokenKind(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			return "an array"
-		}
-		return fmt.Sprintf("%q", t.String())
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", tok)
-}
-
-// foldKey maps every rune of s to the smallest rune of its Unicode simple
-// case-folding orbit, so "K", "k" and the Kelvin sign fold alike, as do "s"
-// and the long s, which encoding/json also treats as equal.
-func foldKey(s string) string {
-	var b []byte
-	for i, r := range s {
-		f := r
-		for c := unicode.SimpleFold(r); c != r; c = unicode.SimpleFold(c) {
-			if c < f {
-				f = c
-			}
-		}
-		if f != r && b == nil {
-			b = append(make([]byte, 0, len(s)), s[:i]...)
-		}
-		if b != nil {
-			b = utf8.AppendRune(b, f)
-		}
-	}
-	if b == nil {
-		return s
-	}
-	return string(b)
-}
-
-// checkSurrogates rejects a \uD800-\uDFFF escape that is not a high
-// surrogate immediately followed by an escaped low surrogate.
-func checkSurrogates(data []byte) error {
-	inString := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if !inString {
-			if c == '"' {
-				inString = true
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = false
-		case '\\':
-			if i+1 >= len(data) {
-				return nil // truncated; the decoder reports it
-			}
-			i++
-			if data[i] != 'u' {
-				continue
-			}
-			u, ok := hex4(data, i+1)
-			if !ok {
-				continue // the decoder reports a bad escape
-			}
-			i += 4
-			switch {
-			case u >= 0xDC00 && u <= 0xDFFF:
-				return fmt.Errorf("%w: lone UTF-16 low surrogate escape \\u%04X in a string", ErrMalformed, u)
-			case u >= 0xD800 && u <= 0xDBFF:
-				if i+2 < len(data) && data[i+1] == '\\' && data[i+2] == 'u' {
-					if lo, ok := hex4(data, i+3); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-						i += 6
-						continue
-					}
-				}
-				return fmt.Errorf("%w: lone UTF-16 high surrogate escape \\u%04X in a string", ErrMalformed, u)
-			}
-		}
-	}
-	return nil
-}
-
-func hex4(data []byte, at int) (rune, bool) {
-	if at+4 > len(data) {
+// surrogateAt returns the code unit of a \uD800-\uDFFF escape at data[off:].
+func surrogateAt(data []byte, off int64) (rune, bool) {
+	if off < 0 || off+6 > int64(len(data)) || data[off] != '\\' || data[off+1] != 'u' {
 		return 0, false
 	}
-	var v rune
-	for _, c := range data[at : at+4] {
-		v <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			v |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			v |= rune(c-'a') + 10
-		case c >= 'A' && c <= 'F':
-			v |= rune(c-'A') + 10
-		default:
-			return 0, false
+	u, err := strconv.ParseUint(string(data[off+2:off+6]), 16, 16)
+	if err != nil || u < 0xD800 || u > 0xDFFF {
+		return 0, false
+	}
+	return rune(u), true
+}
+
+// objectPath names the object dec is reading members of, the way fields
+// are named elsewhere ("tool_input", "edits[0]"), or "the top-level
+// object". It is called only for an error message, just after a member
+// name was read.
+func objectPath(dec *jsontext.Decoder) string {
+	if at := fieldPath(dec, dec.StackPointer().Parent()); at != "" {
+		return at
+	}
+	return "the top-level object"
+}
+
+// fieldPath writes ptr, a JSON pointer to a value inside the containers
+// dec is reading, as a field path: object members joined by ".", array
+// indexes in brackets ("hooks.PreToolUse[0]"); "" for the top level.
+func fieldPath(dec *jsontext.Decoder, ptr jsontext.Pointer) string {
+	var b strings.Builder
+	level := 1
+	for tok := range ptr.Tokens() {
+		if k, _ := dec.StackIndex(level); k == '[' {
+			b.WriteString("[" + tok + "]")
+		} else {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(tok)
+		}
+		level++
+	}
+	return b.String()
+}
+
+// kindName names the kind of a token that starts a value.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return k.String()
+}
+
+// foldKey maps s to a key shared by exactly the strings equal to it under
+// Unicode simple case folding (strings.EqualFold): each rune becomes one
+// representative of its folding orbit, the ASCII lower-case letter when the
+// orbit has one ("K", "k" and the Kelvin sign all become "k"; "S", "s" and
+// the long s, which encoding/json also treats as equal, become "s"), else
+// its smallest rune. ASCII without upper-case letters, every key hosts
+// send, is its own key and costs no allocation.
+func foldKey(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			b := make([]byte, i, len(s))
+			copy(b, s[:i])
+			for _, r := range s[i:] {
+				b = utf8.AppendRune(b, foldRune(r))
+			}
+			return string(b)
 		}
 	}
-	return v, true
+	return s
+}
+
+// foldRune returns the representative of r's simple case-folding orbit.
+func foldRune(r rune) rune {
+	if 'a' <= r && r <= 'z' {
+		return r
+	}
+	least := r
+	for c := unicode.SimpleFold(r); c != r; c = unicode.SimpleFold(c) {
+		if 'a' <= c && c <= 'z' {
+			return c
+		}
+		least = min(least, c)
+	}
+	return least
 }

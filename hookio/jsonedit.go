@@ -1,166 +1,182 @@
 package hookio
 
-// An order-preserving JSON model for editing the hosts' configuration files
-// (see register.go). encoding/json's maps lose the order of object members
-// and its float64 rewrites numbers; this keeps both, so that a file safezone
-// edits changes only where safezone's entry is. It parses strictly (one
-// value, no duplicate keys, bounded depth) and writes with two-space
-// indentation and a final newline.
+// The hosts' configuration files that safezone init edits (see
+// register.go), held as github.com/tailscale/hujson syntax trees: object
+// members keep their order and numbers their spelling (10.0,
+// 12345678901234567890), where encoding/json's maps and float64 lose both,
+// so an edited file differs from the old one only where safezone's entry
+// is, and in its layout.
+//
+// A file must be standard JSON (RFC 8259) as jsontext reads it: valid
+// UTF-8 with no lone surrogate escape, one value and nothing after it, no
+// member name twice in an object (which value a host would use is
+// unknowable), nesting within maxDepth. hujson could keep comments and
+// trailing commas, but they are refused: safezone writes only plain JSON,
+// which every host reads. Output is indented by two spaces and ends in a
+// newline; its strings are escaped as safezone's output is
+// ([appendJSONString]).
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tailscale/hujson"
 )
 
-// enode is one JSON value in an edited file.
-type enode struct {
-	kind  jkind
-	text  string   // a string's value, a number as written, "true" or "false"
-	keys  []string // an object's member names, in order
-	vals  []*enode // an object's member values, parallel to keys
-	items []*enode // an array's elements
+func estr(s string) hujson.Value { return hujson.Value{Value: hujson.String(s)} }
+func enum(n string) hujson.Value { return hujson.Value{Value: hujson.Literal(n)} }
+func ebool(b bool) hujson.Value  { return hujson.Value{Value: hujson.Bool(b)} }
+func earr(items ...hujson.ArrayElement) hujson.Value {
+	return hujson.Value{Value: &hujson.Array{Elements: items}}
 }
 
-func estr(s string) *enode        { return &enode{kind: jString, text: s} }
-func enum(n string) *enode        { return &enode{kind: jNumber, text: n} }
-func ebool(b bool) *enode         { return &enode{kind: jBool, text: fmt.Sprint(b)} }
-func earr(items ...*enode) *enode { return &enode{kind: jArray, items: items} }
-
-// eobj builds an object from name, value pairs.
-func eobj(kv ...any) *enode {
-	o := &enode{kind: jObject}
+// eobj builds an object from name, value pairs (string, hujson.Value).
+func eobj(kv ...any) hujson.Value {
+	o := &hujson.Object{}
 	for i := 0; i+1 < len(kv); i += 2 {
-		o.keys = append(o.keys, kv[i].(string))
-		o.vals = append(o.vals, kv[i+1].(*enode))
+		o.Members = append(o.Members, hujson.ObjectMember{Name: estr(kv[i].(string)), Value: kv[i+1].(hujson.Value)})
 	}
+	return hujson.Value{Value: o}
+}
+
+// asObject returns v's object, or nil when v holds something else.
+func asObject(v *hujson.Value) *hujson.Object {
+	o, _ := v.Value.(*hujson.Object)
 	return o
 }
 
-// get returns the member key of an object, or nil.
-func (n *enode) get(key string) *enode {
-	for i, k := range n.keys {
-		if k == key {
-			return n.vals[i]
+// asArray returns v's array, or nil when v holds something else.
+func asArray(v *hujson.Value) *hujson.Array {
+	a, _ := v.Value.(*hujson.Array)
+	return a
+}
+
+// asString returns the value of a string literal; ok is false for
+// anything else.
+func asString(v *hujson.Value) (s string, ok bool) {
+	lit, ok := v.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
+		return "", false
+	}
+	return unquote(lit), true
+}
+
+// unquote decodes a string literal that parseEdit accepted (or hujson
+// made): its escapes are valid.
+func unquote(lit hujson.Literal) string {
+	if bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1 : len(lit)-1])
+	}
+	b, _ := jsontext.AppendUnquote(nil, lit)
+	return string(b)
+}
+
+// member returns the value of o's member name, or nil.
+func member(o *hujson.Object, name string) *hujson.Value {
+	for i := range o.Members {
+		if n, _ := asString(&o.Members[i].Name); n == name {
+			return &o.Members[i].Value
 		}
 	}
 	return nil
 }
 
-// set replaces the member key in place, or appends it.
-func (n *enode) set(key string, v *enode) {
-	for i, k := range n.keys {
-		if k == key {
-			n.vals[i] = v
-			return
-		}
-	}
-	n.keys = append(n.keys, key)
-	n.vals = append(n.vals, v)
-}
-
-// setFirst is set, but a new member goes first.
-func (n *enode) setFirst(key string, v *enode) {
-	if n.get(key) != nil {
-		n.set(key, v)
+// setMember replaces the value of o's member name in place, or appends the
+// member.
+func setMember(o *hujson.Object, name string, v hujson.Value) {
+	if old := member(o, name); old != nil {
+		*old = v
 		return
 	}
-	n.keys = append([]string{key}, n.keys...)
-	n.vals = append([]*enode{v}, n.vals...)
+	o.Members = append(o.Members, hujson.ObjectMember{Name: estr(name), Value: v})
 }
 
-func (n *enode) describe() string {
-	return (&jvalue{kind: n.kind}).describe()
+// setFirst is setMember, but a new member goes first.
+func setFirst(o *hujson.Object, name string, v hujson.Value) {
+	if old := member(o, name); old != nil {
+		*old = v
+		return
+	}
+	o.Members = append([]hujson.ObjectMember{{Name: estr(name), Value: v}}, o.Members...)
 }
 
-// parseEdit parses a configuration file: one JSON value, nothing after it,
-// no key twice in an object (which value a host would use is unknowable).
-// Errors give the line.
-func parseEdit(data []byte) (*enode, error) {
+// describeEdit names a value's kind for error messages, as
+// [jvalue.describe] does.
+func describeEdit(v *hujson.Value) string {
+	switch v.Value.Kind() {
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	case '0':
+		return "a number"
+	case '"':
+		return "a string"
+	case '[':
+		return "an array"
+	}
+	return "an object"
+}
+
+// parseEdit parses a configuration file (see the top of this file for
+// what is refused). Errors give the line and, for a repeated name, the
+// object's field path.
+func parseEdit(data []byte) (hujson.Value, error) {
 	if !utf8.Valid(data) {
-		return nil, errors.New("not valid UTF-8")
+		return hujson.Value{}, errors.New("not valid UTF-8")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	n, err := parseEditValue(dec, data, "", 0)
-	if err != nil {
-		return nil, err
+	if err := checkEditSyntax(data); err != nil {
+		return hujson.Value{}, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("line %d: trailing data after the JSON value", lineAt(data, dec.InputOffset()))
-	}
-	return n, nil
+	return hujson.Parse(data) // JSON is JWCC: no error after the check
 }
 
-func parseEditValue(dec *json.Decoder, data []byte, at string, depth int) (*enode, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("%s: nested deeper than %d levels", where(at), maxDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, editSyntaxError(data, dec, err)
-	}
-	switch t := tok.(type) {
-	case string:
-		return estr(t), nil
-	case json.Number:
-		return enum(string(t)), nil
-	case bool:
-		return ebool(t), nil
-	case nil:
-		return &enode{kind: jNull}, nil
-	case json.Delim:
-		switch t {
-		case '{':
-			o := &enode{kind: jObject}
-			for dec.More() {
-				tok, err := dec.Token()
-				if err != nil {
-					return nil, editSyntaxError(data, dec, err)
-				}
-				key := tok.(string)
-				if o.get(key) != nil {
-					return nil, fmt.Errorf("line %d: %s: key %q appears twice", lineAt(data, dec.InputOffset()), where(at), key)
-				}
-				v, err := parseEditValue(dec, data, join(at, key), depth+1)
-				if err != nil {
-					return nil, err
-				}
-				o.keys, o.vals = append(o.keys, key), append(o.vals, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, editSyntaxError(data, dec, err)
-			}
-			return o, nil
-		case '[':
-			a := &enode{kind: jArray}
-			for i := 0; dec.More(); i++ {
-				v, err := parseEditValue(dec, data, fmt.Sprintf("%s[%d]", at, i), depth+1)
-				if err != nil {
-					return nil, err
-				}
-				a.items = append(a.items, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, editSyntaxError(data, dec, err)
-			}
-			return a, nil
+// checkEditSyntax reads data as a jsontext token stream, which checks the
+// grammar, the UTF-8 and the uniqueness of names, and checks the depth
+// and that one value is all there is.
+func checkEditSyntax(data []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return editSyntaxError(data, dec, err)
+		}
+		if k := tok.Kind(); (k == '{' || k == '[') && dec.StackDepth() > maxDepth {
+			return fmt.Errorf("line %d: nested deeper than %d levels", lineAt(data, dec.InputOffset()), maxDepth)
+		}
+		if dec.StackDepth() == 0 {
+			break
 		}
 	}
-	return nil, fmt.Errorf("line %d: unexpected %v", lineAt(data, dec.InputOffset()), tok)
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return fmt.Errorf("line %d: trailing data after the JSON value", lineAt(data, dec.InputOffset()))
+	}
+	return nil
 }
 
-func editSyntaxError(data []byte, dec *json.Decoder, err error) error {
+// editSyntaxError words a jsontext error with its line. A file with
+// comments gets a hint, since they are the likely cause.
+func editSyntaxError(data []byte, dec *jsontext.Decoder, err error) error {
 	off := dec.InputOffset()
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("line %d: unexpected end of input (truncated?)", lineAt(data, int64(len(data))))
 	}
-	msg := syntaxError(err).Error()
+	msg := err.Error()
+	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok && se.Err != nil {
+		off, msg = se.ByteOffset, syntaxProblem(data, se)
+		if se.Err == jsontext.ErrDuplicateName {
+			at := fieldPath(dec, se.JSONPointer.Parent())
+			if at == "" {
+				at = "the top-level object"
+			}
+			return fmt.Errorf("line %d: %s: key %q appears twice", lineAt(data, off), at, se.JSONPointer.LastToken())
+		}
+	}
 	if bytes.Contains(data, []byte("//")) || bytes.Contains(data, []byte("/*")) {
 		msg += " (comments and trailing commas are not JSON; safezone edits plain JSON only)"
 	}
@@ -169,59 +185,60 @@ func editSyntaxError(data []byte, dec *json.Decoder, err error) error {
 
 // lineAt is the 1-based line of byte offset off.
 func lineAt(data []byte, off int64) int {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
+	off = min(max(off, 0), int64(len(data)))
 	return 1 + bytes.Count(data[:off], []byte("\n"))
 }
 
-// encode writes n with two-space indentation and a final newline.
-func (n *enode) encode() []byte {
-	var b []byte
-	b = n.appendTo(b, 0)
-	return append(b, '\n')
+// encodeEdit returns v as a file: two-space indentation, every string
+// escaped by [appendJSONString], a final newline. It lays out v in place.
+func encodeEdit(v *hujson.Value) []byte {
+	layout(v, 0)
+	v.BeforeExtra, v.AfterExtra = nil, hujson.Extra("\n")
+	return v.Pack()
 }
 
-func (n *enode) appendTo(b []byte, indent int) []byte {
-	switch n.kind {
-	case jNull:
-		return append(b, "null"...)
-	case jBool, jNumber:
-		return append(b, n.text...)
-	case jString:
-		return appendJSONString(b, n.text)
-	case jArray:
-		if len(n.items) == 0 {
-			return append(b, "[]"...)
+// layout sets the whitespace inside v, a value at nesting level depth:
+// each member or element on a line of its own, indented by two spaces a
+// level, a space after each colon, empty objects and arrays as {} and [],
+// no trailing comma. String literals are rewritten by appendJSONString.
+func layout(v *hujson.Value, depth int) {
+	inner := hujson.Extra("\n" + strings.Repeat("  ", depth+1))
+	closing := hujson.Extra("\n" + strings.Repeat("  ", depth))
+	switch t := v.Value.(type) {
+	case hujson.Literal:
+		if t.Kind() == '"' {
+			v.Value = hujson.Literal(appendJSONString(nil, unquote(t)))
 		}
-		b = append(b, '[')
-		for i, it := range n.items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '\n')
-			b = append(b, strings.Repeat("  ", indent+1)...)
-			b = it.appendTo(b, indent+1)
+	case *hujson.Object:
+		for i := range t.Members {
+			m := &t.Members[i]
+			layout(&m.Name, depth+1)
+			layout(&m.Value, depth+1)
+			m.Name.BeforeExtra, m.Name.AfterExtra = inner, nil
+			m.Value.BeforeExtra, m.Value.AfterExtra = hujson.Extra(" "), nil
 		}
-		b = append(b, '\n')
-		b = append(b, strings.Repeat("  ", indent)...)
-		return append(b, ']')
-	}
-	if len(n.keys) == 0 {
-		return append(b, "{}"...)
-	}
-	b = append(b, '{')
-	for i, k := range n.keys {
-		if i > 0 {
-			b = append(b, ',')
+		t.AfterExtra = nil
+		if len(t.Members) > 0 {
+			t.AfterExtra = closing
 		}
-		b = append(b, '\n')
-		b = append(b, strings.Repeat("  ", indent+1)...)
-		b = appendJSONString(b, k)
-		b = append(b, ": "...)
-		b = n.vals[i].appendTo(b, indent+1)
+	case *hujson.Array:
+		for i := range t.Elements {
+			e := &t.Elements[i]
+			layout(e, depth+1)
+			e.BeforeExtra, e.AfterExtra = inner, nil
+		}
+		t.AfterExtra = nil
+		if len(t.Elements) > 0 {
+			t.AfterExtra = closing
+		}
 	}
-	b = append(b, '\n')
-	b = append(b, strings.Repeat("  ", indent)...)
-	return append(b, '}')
+}
+
+// compactEdit is v on one line, its strings escaped as encodeEdit does,
+// for an error message.
+func compactEdit(v hujson.Value) string {
+	v = v.Clone()
+	layout(&v, 0)
+	v.Minimize()
+	return string(v.Pack())
 }

@@ -26,7 +26,6 @@ package hookio
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 
 	"github.com/safezonehq/safezone/policy"
 )
@@ -103,14 +102,4 @@ func appendJSONString(b []byte, s string) []byte {
 		return append(b, `"safezone: internal error encoding a message"`...)
 	}
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
-}
-
-// WriteClaude writes EncodeClaude(o) to w.
-func WriteClaude(w io.Writer, o Output) error {
-	b := EncodeClaude(o)
-	if b == nil {
-		return nil
-	}
-	_, err := w.Write(b)
-	return err
 }

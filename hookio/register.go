@@ -13,6 +13,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // hookTimeout is the timeout, in seconds, written for every host: above
@@ -74,8 +76,10 @@ func ConfigPath(host string, projectRoot, home string, user bool) (string, error
 // place); the host's fail-closed option is set where it has one (Claude
 // Code: "onFailure": "block" on the handler, "timeout": 10, matcher
 // "Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS|Bash|mcp__.*" under
-// hooks.PreToolUse, exactly as the repo's hooks.json). Malformed existing
-// JSON is an error naming the problem (never overwrite it).
+// hooks.PreToolUse, exactly as the repo's hooks.json). An existing file
+// that is not plain JSON (malformed, or with comments or trailing commas;
+// see jsonedit.go) is an error naming the problem and its line: it is never
+// overwritten.
 //
 // A safezone entry is a handler whose command runs a program named
 // safezone (or safezone.exe, or the program of command), after any env
@@ -110,41 +114,46 @@ func Register(host string, existing []byte, command string) ([]byte, error) {
 		if root, err = parseEdit(bytes.TrimPrefix(existing, []byte("\xef\xbb\xbf"))); err != nil {
 			return nil, fmt.Errorf("existing file is not valid JSON: %w; fix it or move it aside, safezone does not overwrite it", err)
 		}
-		if root.kind != jObject {
-			return nil, fmt.Errorf("existing file holds %s, not a JSON object; fix it or move it aside, safezone does not overwrite it", root.describe())
+		if asObject(&root) == nil {
+			return nil, fmt.Errorf("existing file holds %s, not a JSON object; fix it or move it aside, safezone does not overwrite it", describeEdit(&root))
 		}
 	}
-	before := root.encode()
-	ours := isOurs(command)
-	var err error
-	switch host {
-	case "claude":
-		err = registerGroups(root, "PreToolUse", eobj(
-			"matcher", estr(claudeMatcher),
-			"hooks", earr(eobj("type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout), "onFailure", estr("block")))), ours)
-	case "codex":
-		err = registerGroups(root, "PreToolUse", eobj(
-			"matcher", estr("*"),
-			"hooks", earr(eobj("type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout)))), ours)
-	case "gemini":
-		err = registerGroups(root, "BeforeTool", eobj(
-			"matcher", estr("*"),
-			"hooks", earr(eobj("name", estr("safezone"), "type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout+"000")))), ours)
-	case "copilot", "vscode":
-		err = registerFlat(root, [][]string{{"preToolUse", "PreToolUse"}},
-			eobj("type", estr("command"), "command", estr(command), "bash", estr(command), "powershell", estr(command), "timeoutSec", enum(hookTimeout)), ours)
-	case "cursor":
-		err = registerFlat(root, [][]string{{"preToolUse"}, {"beforeShellExecution"}, {"beforeReadFile"}},
-			eobj("command", estr(command), "timeout", enum(hookTimeout), "failClosed", ebool(true)), ours)
-	}
-	if err != nil {
+	before := encodeEdit(&root)
+	if err := registerHost(host, asObject(&root), command); err != nil {
 		return nil, err
 	}
-	after := root.encode()
+	after := encodeEdit(&root)
 	if len(bytes.TrimSpace(existing)) > 0 && bytes.Equal(before, after) {
 		return existing, nil
 	}
 	return after, nil
+}
+
+// registerHost merges host's entry, running command, into a configuration
+// file's top object (see [Register] for the shapes).
+func registerHost(host string, root *hujson.Object, command string) error {
+	ours := isOurs(command)
+	switch host {
+	case "claude":
+		return registerGroups(root, "PreToolUse", eobj(
+			"matcher", estr(claudeMatcher),
+			"hooks", earr(eobj("type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout), "onFailure", estr("block")))), ours)
+	case "codex":
+		return registerGroups(root, "PreToolUse", eobj(
+			"matcher", estr("*"),
+			"hooks", earr(eobj("type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout)))), ours)
+	case "gemini":
+		return registerGroups(root, "BeforeTool", eobj(
+			"matcher", estr("*"),
+			"hooks", earr(eobj("name", estr("safezone"), "type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout+"000")))), ours)
+	case "copilot", "vscode":
+		return registerFlat(root, [][]string{{"preToolUse", "PreToolUse"}},
+			eobj("type", estr("command"), "command", estr(command), "bash", estr(command), "powershell", estr(command), "timeoutSec", enum(hookTimeout)), ours)
+	case "cursor":
+		return registerFlat(root, [][]string{{"preToolUse"}, {"beforeShellExecution"}, {"beforeReadFile"}},
+			eobj("command", estr(command), "timeout", enum(hookTimeout), "failClosed", ebool(true)), ours)
+	}
+	return fmt.Errorf("unknown host %q", host) // configFiles refused it already
 }
 
 // isOurs returns the test for a safezone command: its program's base name
@@ -204,39 +213,43 @@ func shellWords(cmd string) []string {
 	return words
 }
 
-// objectAt returns the object member key of n, creating it when missing;
+// objectAt returns the object member key of o, creating it when missing;
 // anything but an object there is an error naming field.
-func objectAt(n *enode, key, field string) (*enode, error) {
-	v := n.get(key)
+func objectAt(o *hujson.Object, key, field string) (*hujson.Object, error) {
+	v := member(o, key)
 	if v == nil {
-		v = eobj()
-		n.set(key, v)
+		setMember(o, key, eobj())
+		v = member(o, key)
 	}
-	if v.kind != jObject {
-		return nil, fmt.Errorf("%s: want an object, got %s", field, v.describe())
+	obj := asObject(v)
+	if obj == nil {
+		return nil, fmt.Errorf("%s: want an object, got %s", field, describeEdit(v))
 	}
-	return v, nil
+	return obj, nil
 }
 
 // arrayAt is objectAt for an array.
-func arrayAt(n *enode, key, field string) (*enode, error) {
-	v := n.get(key)
+func arrayAt(o *hujson.Object, key, field string) (*hujson.Array, error) {
+	v := member(o, key)
 	if v == nil {
-		v = earr()
-		n.set(key, v)
+		setMember(o, key, earr())
+		v = member(o, key)
 	}
-	if v.kind != jArray {
-		return nil, fmt.Errorf("%s: want an array, got %s", field, v.describe())
+	arr := asArray(v)
+	if arr == nil {
+		return nil, fmt.Errorf("%s: want an array, got %s", field, describeEdit(v))
 	}
-	return v, nil
+	return arr, nil
 }
 
 // handlerIsOurs reports whether a handler runs safezone in any of its
 // command fields ("command"; Copilot CLI's "bash" and "powershell").
-func handlerIsOurs(h *enode, ours func(string) bool) bool {
+func handlerIsOurs(h *hujson.Object, ours func(string) bool) bool {
 	for _, k := range []string{"command", "bash", "powershell"} {
-		if v := h.get(k); v != nil && v.kind == jString && ours(v.text) {
-			return true
+		if v := member(h, k); v != nil {
+			if s, ok := asString(v); ok && ours(s) {
+				return true
+			}
 		}
 	}
 	return false
@@ -247,35 +260,74 @@ func handlerIsOurs(h *enode, ours func(string) bool) bool {
 // holds only safezone handlers is updated in place; safezone handlers
 // anywhere else are removed (a group left empty goes too); with no such
 // group, group is appended.
-func registerGroups(root *enode, event string, group *enode, ours func(string) bool) error {
+func registerGroups(root *hujson.Object, event string, group hujson.Value, ours func(string) bool) error {
 	hooks, err := objectAt(root, "hooks", "hooks")
 	if err != nil {
 		return err
 	}
-	field := "hooks." + event
-	list, err := arrayAt(hooks, event, field)
+	list, err := arrayAt(hooks, event, "hooks."+event)
 	if err != nil {
 		return err
 	}
-	want := group.get("hooks").items[0]
-	keeper := -1
-	// First pass: validate and find a group that is all safezone.
-	for gi, g := range list.items {
-		gf := fmt.Sprintf("%s[%d]", field, gi)
-		if g.kind != jObject {
-			return fmt.Errorf("%s: want an object, got %s", gf, g.describe())
+	keeper, err := safezoneGroup(list, "hooks."+event, ours)
+	if err != nil {
+		return err
+	}
+	g := asObject(&group)
+	want := asArray(member(g, "hooks")).Elements[0]
+	kept := false
+	var groups []hujson.ArrayElement
+	for gi := range list.Elements {
+		gobj := asObject(&list.Elements[gi])
+		hs := member(gobj, "hooks")
+		if hs == nil {
+			groups = append(groups, list.Elements[gi])
+			continue
 		}
-		hs := g.get("hooks")
+		handlers := asArray(hs)
+		n := len(handlers.Elements)
+		var placed bool
+		handlers.Elements, placed = keepOne(handlers.Elements, gi == keeper, want, ours)
+		kept = kept || placed
+		if gi == keeper {
+			setMember(gobj, "matcher", member(g, "matcher").Clone())
+		}
+		if len(handlers.Elements) == 0 && n > 0 {
+			continue // the group held only safezone handlers
+		}
+		groups = append(groups, list.Elements[gi])
+	}
+	if !kept {
+		groups = append(groups, group)
+	}
+	list.Elements = groups
+	return nil
+}
+
+// safezoneGroup checks the shape of the matcher groups in list (field
+// names it in errors) and returns the index of the first group whose
+// handlers all run safezone, or -1.
+func safezoneGroup(list *hujson.Array, field string, ours func(string) bool) (int, error) {
+	keeper := -1
+	for gi := range list.Elements {
+		gf := fmt.Sprintf("%s[%d]", field, gi)
+		g := asObject(&list.Elements[gi])
+		if g == nil {
+			return 0, fmt.Errorf("%s: want an object, got %s", gf, describeEdit(&list.Elements[gi]))
+		}
+		hs := member(g, "hooks")
 		if hs == nil {
 			continue
 		}
-		if hs.kind != jArray {
-			return fmt.Errorf("%s.hooks: want an array, got %s", gf, hs.describe())
+		handlers := asArray(hs)
+		if handlers == nil {
+			return 0, fmt.Errorf("%s.hooks: want an array, got %s", gf, describeEdit(hs))
 		}
 		all, some := true, false
-		for hi, h := range hs.items {
-			if h.kind != jObject {
-				return fmt.Errorf("%s.hooks[%d]: want an object, got %s", gf, hi, h.describe())
+		for hi := range handlers.Elements {
+			h := asObject(&handlers.Elements[hi])
+			if h == nil {
+				return 0, fmt.Errorf("%s.hooks[%d]: want an object, got %s", gf, hi, describeEdit(&handlers.Elements[hi]))
 			}
 			if handlerIsOurs(h, ours) {
 				some = true
@@ -287,45 +339,25 @@ func registerGroups(root *enode, event string, group *enode, ours func(string) b
 			keeper = gi
 		}
 	}
-	// Second pass: keep the keeper's first safezone handler, updated;
-	// remove every other.
-	kept := false
-	var groups []*enode
-	for gi, g := range list.items {
-		hs := g.get("hooks")
-		if hs == nil {
-			groups = append(groups, g)
+	return keeper, nil
+}
+
+// keepOne returns handlers without their safezone handlers, except, when
+// keep is set, the first one, replaced by want in its place (stale fields,
+// such as an old matcher or another OS's command, go); placed reports
+// that. Every handler is an object.
+func keepOne(handlers []hujson.ArrayElement, keep bool, want hujson.Value, ours func(string) bool) (out []hujson.ArrayElement, placed bool) {
+	for i := range handlers {
+		if !handlerIsOurs(asObject(&handlers[i]), ours) {
+			out = append(out, handlers[i])
 			continue
 		}
-		var handlers []*enode
-		removed := false
-		for _, h := range hs.items {
-			if !handlerIsOurs(h, ours) {
-				handlers = append(handlers, h)
-				continue
-			}
-			if gi == keeper && !kept {
-				*h = *cloneNode(want) // its place kept; stale fields (an old matcher or if, another OS's command) gone
-				handlers = append(handlers, h)
-				kept = true
-				continue
-			}
-			removed = true
+		if keep && !placed {
+			out = append(out, want.Clone())
+			placed = true
 		}
-		if gi == keeper {
-			g.set("matcher", group.get("matcher"))
-		}
-		if removed && len(handlers) == 0 {
-			continue // the group held only safezone handlers
-		}
-		hs.items = handlers
-		groups = append(groups, g)
 	}
-	if !kept {
-		groups = append(groups, group)
-	}
-	list.items = groups
-	return nil
+	return out, placed
 }
 
 // registerFlat merges handler into the hooks.<event> lists of the flat
@@ -336,12 +368,12 @@ func registerGroups(root *enode, event string, group *enode, ours func(string) b
 // first safezone handler found under any spelling is replaced in its place;
 // every other is removed; with none, handler is appended. version is set
 // to 1 when missing; any other version is an error.
-func registerFlat(root *enode, events [][]string, handler *enode, ours func(string) bool) error {
-	switch v := root.get("version"); {
+func registerFlat(root *hujson.Object, events [][]string, handler hujson.Value, ours func(string) bool) error {
+	switch v := member(root, "version"); {
 	case v == nil:
-		root.setFirst("version", enum("1"))
-	case v.kind != jNumber || v.text != "1":
-		return fmt.Errorf("version: safezone writes version 1 hook files, this one is %s", string(v.appendTo(nil, 0)))
+		setFirst(root, "version", enum("1"))
+	case v.Value.Kind() != '0' || compactEdit(*v) != "1":
+		return fmt.Errorf("version: safezone writes version 1 hook files, this one is %s", compactEdit(*v))
 	}
 	hooks, err := objectAt(root, "hooks", "hooks")
 	if err != nil {
@@ -350,58 +382,33 @@ func registerFlat(root *enode, events [][]string, handler *enode, ours func(stri
 	for _, spellings := range events {
 		target := spellings[0]
 		for _, sp := range spellings {
-			if hooks.get(sp) != nil {
+			if member(hooks, sp) != nil {
 				target = sp
 				break
 			}
 		}
 		kept := false
 		for _, event := range spellings {
-			if hooks.get(event) == nil && event != target {
+			if member(hooks, event) == nil && event != target {
 				continue
 			}
-			field := "hooks." + event
-			list, err := arrayAt(hooks, event, field)
+			list, err := arrayAt(hooks, event, "hooks."+event)
 			if err != nil {
 				return err
 			}
-			var items []*enode
-			for i, h := range list.items {
-				if h.kind != jObject {
-					return fmt.Errorf("%s[%d]: want an object, got %s", field, i, h.describe())
-				}
-				if !handlerIsOurs(h, ours) {
-					items = append(items, h)
-					continue
-				}
-				if !kept {
-					*h = *cloneNode(handler) // its place kept; stale fields gone
-					items = append(items, h)
-					kept = true
+			for i := range list.Elements {
+				if asObject(&list.Elements[i]) == nil {
+					return fmt.Errorf("hooks.%s[%d]: want an object, got %s", event, i, describeEdit(&list.Elements[i]))
 				}
 			}
-			list.items = items
+			var placed bool
+			list.Elements, placed = keepOne(list.Elements, !kept, handler, ours)
+			kept = kept || placed
 		}
 		if !kept {
-			list := hooks.get(target)
-			list.items = append(list.items, cloneNode(handler))
+			list := asArray(member(hooks, target))
+			list.Elements = append(list.Elements, handler.Clone())
 		}
 	}
 	return nil
-}
-
-// cloneNode copies n deeply, so that one handler value can be written
-// under several events.
-func cloneNode(n *enode) *enode {
-	c := *n
-	c.keys = append([]string(nil), n.keys...)
-	c.vals = make([]*enode, len(n.vals))
-	for i, v := range n.vals {
-		c.vals[i] = cloneNode(v)
-	}
-	c.items = make([]*enode, len(n.items))
-	for i, v := range n.items {
-		c.items[i] = cloneNode(v)
-	}
-	return &c
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tailscale/hujson"
 )
 
 const regCmd = "/opt/safezone/bin/safezone --host "
@@ -91,63 +93,65 @@ func TestRegister(t *testing.T) {
 
 // checkOneEntryPerEvent: every hooks.<event> holds at most one safezone
 // handler.
-func checkOneEntryPerEvent(t *testing.T, name string, root *enode) {
+func checkOneEntryPerEvent(t *testing.T, name string, root hujson.Value) {
 	t.Helper()
 	ours := isOurs(regCmd)
-	hooks := root.get("hooks")
-	for i, ev := range hooks.keys {
+	hooks := asObject(member(asObject(&root), "hooks"))
+	for _, ev := range hooks.Members {
 		n := 0
-		for _, it := range hooks.vals[i].items {
-			if hs := it.get("hooks"); hs != nil {
-				for _, h := range hs.items {
-					if handlerIsOurs(h, ours) {
+		for _, it := range asArray(&ev.Value).Elements {
+			if hs := member(asObject(&it), "hooks"); hs != nil {
+				for _, h := range asArray(hs).Elements {
+					if handlerIsOurs(asObject(&h), ours) {
 						n++
 					}
 				}
-			} else if handlerIsOurs(it, ours) {
+			} else if handlerIsOurs(asObject(&it), ours) {
 				n++
 			}
 		}
 		if n > 1 {
-			t.Errorf("%s: %d safezone entries under %s", name, n, ev)
+			t.Errorf("%s: %d safezone entries under %s", name, n, ev.Name.Value)
 		}
 	}
 }
 
+// names returns the member names of an object.
+func names(o *hujson.Object) []string {
+	var ns []string
+	for i := range o.Members {
+		n, _ := asString(&o.Members[i].Name)
+		ns = append(ns, n)
+	}
+	return ns
+}
+
 // checkForeignKept: the top-level keys and hooks events of the input keep
 // their order, and every foreign handler is still there, unchanged.
-func checkForeignKept(t *testing.T, name, in string, root *enode) {
+func checkForeignKept(t *testing.T, name, in string, root hujson.Value) {
 	t.Helper()
 	orig, err := parseEdit([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !isPrefixOrder(orig.keys, root.keys) {
-		t.Errorf("%s: top-level keys %v became %v", name, orig.keys, root.keys)
+	if !isPrefixOrder(names(asObject(&orig)), names(asObject(&root))) {
+		t.Errorf("%s: top-level keys %v became %v", name, names(asObject(&orig)), names(asObject(&root)))
 	}
-	ohooks, nhooks := orig.get("hooks"), root.get("hooks")
-	if !isPrefixOrder(ohooks.keys, nhooks.keys) {
-		t.Errorf("%s: hooks events %v became %v", name, ohooks.keys, nhooks.keys)
+	ohooks, nhooks := asObject(member(asObject(&orig), "hooks")), asObject(member(asObject(&root), "hooks"))
+	if !isPrefixOrder(names(ohooks), names(nhooks)) {
+		t.Errorf("%s: hooks events %v became %v", name, names(ohooks), names(nhooks))
 	}
-	out := string(root.encode())
+	out := string(encodeEdit(&root))
 	ours := isOurs(regCmd)
-	var walk func(n *enode)
-	walk = func(n *enode) {
-		if n.kind == jObject && (n.get("command") != nil || n.get("bash") != nil) && !handlerIsOurs(n, ours) {
-			if !strings.Contains(out, string(n.appendTo(nil, 0))) && !strings.Contains(flatten(out), flatten(string(n.appendTo(nil, 0)))) {
-				t.Errorf("%s: foreign handler lost or changed: %s", name, n.appendTo(nil, 0))
+	for v := range orig.All() {
+		if h := asObject(v); h != nil && (member(h, "command") != nil || member(h, "bash") != nil) && !handlerIsOurs(h, ours) {
+			if !strings.Contains(flatten(out), flatten(compactEdit(*v))) {
+				t.Errorf("%s: foreign handler lost or changed: %s", name, compactEdit(*v))
 			}
 		}
-		for _, v := range n.vals {
-			walk(v)
-		}
-		for _, v := range n.items {
-			walk(v)
-		}
 	}
-	walk(orig)
-	for i, k := range orig.keys {
-		if k != "hooks" && !strings.Contains(flatten(out), flatten(string(orig.vals[i].appendTo(nil, 0)))) {
+	for _, m := range asObject(&orig).Members {
+		if k, _ := asString(&m.Name); k != "hooks" && !strings.Contains(flatten(out), flatten(compactEdit(m.Value))) {
 			t.Errorf("%s: setting %q changed", name, k)
 		}
 	}
@@ -292,7 +296,7 @@ func TestEditModelRoundTrip(t *testing.T) {
   "h": 12345678901234567890
 }
 `
-	if got := string(n.encode()); got != want {
+	if got := string(encodeEdit(&n)); got != want {
 		t.Errorf("encode:\n%s\nwant\n%s", got, want)
 	}
 }
