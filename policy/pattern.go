@@ -27,19 +27,6 @@ const (
 	Home
 )
 
-func (a Anchor) String() string {
-	switch a {
-	case AnyDepth:
-		return "any depth"
-	case ProjectRoot:
-		return "project root"
-	case Absolute:
-		return "absolute"
-	default:
-		return "home"
-	}
-}
-
 // Pattern is a compiled path pattern from the policy: a path class entry or
 // the specifier of a Read(...)/Edit(...)/Write(...) rule.
 //
