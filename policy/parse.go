@@ -70,8 +70,8 @@ type Layer struct {
 	Warnings []*Error
 }
 
-// Parse decodes and validates one policy file, schema version 1 (core issue,
-// "Policy"). name is used in positions and errors only. Decoding is strict:
+// Parse decodes and validates one policy file, schema version 1 (README,
+// "Schema"). name is used in positions and errors only. Decoding is strict:
 // unknown keys, wrong types, duplicate keys, bad globs and bad rules are
 // errors, each an [*Error] with file:line:col; all of them are returned,
 // joined with errors.Join. On error the Layer is nil.
