@@ -119,11 +119,11 @@ type settingsEntry struct {
 // permissionsOf walks the settings JSON and returns the string entries of
 // the permissions lists (allow, ask, deny, additionalDirectories) with their
 // positions; nil when the file is empty (a UTF-8 byte order mark and white
-// space only) or sets no permissions object, or permissions: null. When a
+// space only), has no permissions key, or has permissions: null. When a
 // key appears twice the last one counts, as in the host's own JSON.parse.
-// Every other key is skipped unread, but the whole file must be one valid
-// JSON object: anything else is an [*Error] wrapping [ErrSettings] at the
-// offending line and column.
+// The values of other keys are skipped, but the whole file must be one
+// valid JSON object with nothing after it: anything else is an [*Error]
+// wrapping [ErrSettings] at the offending line and column.
 func permissionsOf(name string, data []byte) (map[string][]settingsEntry, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
