@@ -110,121 +110,187 @@ func translateAnchor(rule, slashBase string) string {
 	return rule
 }
 
+// settingsEntry is one string of a permissions list and where it starts.
 type settingsEntry struct {
 	value string
 	pos   Pos
 }
 
 // permissionsOf walks the settings JSON and returns the string entries of
-// the permissions lists with their positions. When a key appears twice the
-// last one counts, as in the host's own JSON.parse.
+// the permissions lists (allow, ask, deny, additionalDirectories) with their
+// positions; nil when the file is empty (a UTF-8 byte order mark and white
+// space only), has no permissions key, or has permissions: null. When a
+// key appears twice the last one counts, as in the host's own JSON.parse.
+// The values of other keys are skipped, but the whole file must be one
+// valid JSON object with nothing after it: anything else is an [*Error]
+// wrapping [ErrSettings] at the offending line and column.
 func permissionsOf(name string, data []byte) (map[string][]settingsEntry, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
-	fail := func(off int64, format string, args ...any) error {
-		line, col := lineCol(data, off)
-		return &Error{Pos: Pos{File: name, Line: line, Col: col}, Err: fmt.Errorf("%w: %s", ErrSettings, fmt.Sprintf(format, args...))}
-	}
-	syntax := func(err error, off int64) error {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return fail(se.Offset, "invalid JSON: %v", err)
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return fail(int64(len(data)), "invalid JSON: unexpected end of file")
-		}
-		return fail(off, "invalid JSON: %v", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		if err != nil {
-			return nil, syntax(err, 0)
-		}
-		return nil, fail(0, "the file must hold one JSON object")
+	r := &settingsReader{name: name, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	if err := r.open('{', "the file must hold one JSON object"); err != nil {
+		return nil, err
 	}
 	var out map[string][]settingsEntry
-	for dec.More() {
-		tok, err := dec.Token()
+	for r.dec.More() {
+		key, _, err := r.next()
 		if err != nil {
-			return nil, syntax(err, dec.InputOffset())
+			return nil, err
 		}
-		if tok != "permissions" {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, syntax(err, dec.InputOffset())
-			}
-			continue
+		if key == "permissions" {
+			out, err = r.permissions()
+		} else {
+			err = r.skip()
 		}
-		at := dec.InputOffset()
-		tok, err = dec.Token()
 		if err != nil {
-			return nil, syntax(err, at)
-		}
-		if tok == nil {
-			out = nil
-			continue
-		}
-		if tok != json.Delim('{') {
-			return nil, fail(at, "permissions must be an object")
-		}
-		out = map[string][]settingsEntry{}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return nil, syntax(err, dec.InputOffset())
-			}
-			key, _ := tok.(string)
-			switch key {
-			case "allow", "ask", "deny", "additionalDirectories":
-			default:
-				var skip json.RawMessage
-				if err := dec.Decode(&skip); err != nil {
-					return nil, syntax(err, dec.InputOffset())
-				}
-				continue
-			}
-			at := dec.InputOffset()
-			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-				if err != nil {
-					return nil, syntax(err, at)
-				}
-				return nil, fail(at, "permissions.%s must be a list of strings", key)
-			}
-			var list []settingsEntry
-			for i := 0; dec.More(); i++ {
-				off := dec.InputOffset()
-				tok, err := dec.Token()
-				if err != nil {
-					return nil, syntax(err, off)
-				}
-				s, isStr := tok.(string)
-				if !isStr {
-					return nil, fail(off, "permissions.%s[%d] must be a string", key, i)
-				}
-				line, col := lineCol(data, off)
-				list = append(list, settingsEntry{value: s, pos: Pos{File: name, Line: line, Col: col}})
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, syntax(err, dec.InputOffset())
-			}
-			out[key] = list
-		}
-		if _, err := dec.Token(); err != nil {
-			return nil, syntax(err, dec.InputOffset())
+			return nil, err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, syntax(err, dec.InputOffset())
-	}
-	if tok, err := dec.Token(); err != io.EOF {
-		if err != nil {
-			return nil, syntax(err, dec.InputOffset())
-		}
-		return nil, fail(dec.InputOffset(), "trailing data after the JSON object (%v)", tok)
+	if err := r.end(); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// settingsReader walks a settings file token by token with encoding/json's
+// Decoder, whose InputOffset places each token for file:line:col errors.
+type settingsReader struct {
+	name string
+	data []byte // the whole file, to turn offsets into lines and columns
+	dec  *json.Decoder
+}
+
+// next reads one token and returns it with the offset the decoder stood at
+// before it (the end of the previous token; see [lineCol]).
+func (r *settingsReader) next() (json.Token, int64, error) {
+	at := r.dec.InputOffset()
+	tok, err := r.dec.Token()
+	if err != nil {
+		return nil, at, r.syntax(err, at)
+	}
+	return tok, at, nil
+}
+
+// open reads the token that must open an object or a list; any other valid
+// token is the error what.
+func (r *settingsReader) open(delim json.Delim, what string) error {
+	tok, at, err := r.next()
+	if err != nil {
+		return err
+	}
+	if tok != delim {
+		return r.fail(at, "%s", what)
+	}
+	return nil
+}
+
+// skip reads past one value of any kind.
+func (r *settingsReader) skip() error {
+	var v json.RawMessage
+	if err := r.dec.Decode(&v); err != nil {
+		return r.syntax(err, r.dec.InputOffset())
+	}
+	return nil
+}
+
+// permissions reads the value of the permissions key: null (nil, as if the
+// key were absent) or an object, of which it keeps the four lists and skips
+// every other key.
+func (r *settingsReader) permissions() (map[string][]settingsEntry, error) {
+	tok, at, err := r.next()
+	if err != nil || tok == nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, r.fail(at, "permissions must be an object")
+	}
+	out := map[string][]settingsEntry{}
+	for r.dec.More() {
+		tok, _, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		switch key, _ := tok.(string); key {
+		case "allow", "ask", "deny", "additionalDirectories":
+			out[key], err = r.list(key)
+		default:
+			err = r.skip()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, _, err := r.next(); err != nil { // the closing '}'
+		return nil, err
+	}
+	return out, nil
+}
+
+// list reads permissions.key, which must be a list of strings, and returns
+// its entries with their positions (nil for an empty list).
+func (r *settingsReader) list(key string) ([]settingsEntry, error) {
+	if err := r.open('[', fmt.Sprintf("permissions.%s must be a list of strings", key)); err != nil {
+		return nil, err
+	}
+	var list []settingsEntry
+	for i := 0; r.dec.More(); i++ {
+		tok, at, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		s, ok := tok.(string)
+		if !ok {
+			return nil, r.fail(at, "permissions.%s[%d] must be a string", key, i)
+		}
+		list = append(list, settingsEntry{value: s, pos: r.pos(at)})
+	}
+	if _, _, err := r.next(); err != nil { // the closing ']'
+		return nil, err
+	}
+	return list, nil
+}
+
+// end reads the top-level object's closing '}' and checks that nothing but
+// white space follows it.
+func (r *settingsReader) end() error {
+	if _, _, err := r.next(); err != nil {
+		return err
+	}
+	tok, err := r.dec.Token()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return r.syntax(err, r.dec.InputOffset())
+	}
+	return r.fail(r.dec.InputOffset(), "trailing data after the JSON object (%v)", tok)
+}
+
+// pos places the token that follows offset off.
+func (r *settingsReader) pos(off int64) Pos {
+	line, col := lineCol(r.data, off)
+	return Pos{File: r.name, Line: line, Col: col}
+}
+
+// fail returns an [*Error] wrapping [ErrSettings] at the token after off.
+func (r *settingsReader) fail(off int64, format string, args ...any) error {
+	return &Error{Pos: r.pos(off), Err: fmt.Errorf("%w: %s", ErrSettings, fmt.Sprintf(format, args...))}
+}
+
+// syntax turns a decoder error into an "invalid JSON" [*Error]: at the
+// offset a *json.SyntaxError carries, at the end of the file for a
+// truncated one, else (a number too large for a float64) at off.
+func (r *settingsReader) syntax(err error, off int64) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return r.fail(se.Offset, "invalid JSON: %v", err)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return r.fail(int64(len(r.data)), "invalid JSON: unexpected end of file")
+	}
+	return r.fail(off, "invalid JSON: %v", err)
 }
 
 // lineCol converts a byte offset into a 1-based line and column, skipping

@@ -45,7 +45,7 @@ func (d *Decision) UnmarshalText(b []byte) error {
 }
 
 // strictness orders decisions for combining several targets of one call:
-// deny > ask > abstain > allow (the core issue's decision table). Unknown
+// deny > ask > abstain > allow (README, "How a call is decided"). Unknown
 // values rank as deny.
 func (d Decision) strictness() int {
 	switch d {

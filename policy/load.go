@@ -70,8 +70,8 @@ func DefaultLocations(getenv func(string) string, projectRoot, home string) Loca
 	return loc
 }
 
-// LoadLayers reads every policy layer, lowest precedence first (issue
-// "Policy layers"): managed, user, project (.safezone.yaml), local
+// LoadLayers reads every policy layer, lowest precedence first (README,
+// "Layers"): managed, user, project (.safezone.yaml), local
 // (.safezone.local.yaml), each --policy file; the embedded default only when
 // none of these exists. Unless the merged host_settings is false, Claude
 // Code's settings follow (managed, user, project, local), contributing their
@@ -227,7 +227,7 @@ func loadClaudeLayers(loc Locations) ([]*Layer, error) {
 }
 
 // SelfProtection returns the layer that protects safezone's own
-// configuration from writes (issue "Policy layers", "Self-protection"):
+// configuration from writes (README, "Layers", "Self-protection"):
 // every policy layer file, loaded or only possible (an agent could create
 // .safezone.local.yaml to loosen the policy), Claude Code's settings files
 // (where the hook is registered), the other hosts' hook configurations,

@@ -70,8 +70,8 @@ type Layer struct {
 	Warnings []*Error
 }
 
-// Parse decodes and validates one policy file, schema version 1 (core issue,
-// "Policy"). name is used in positions and errors only. Decoding is strict:
+// Parse decodes and validates one policy file, schema version 1 (README,
+// "Schema"). name is used in positions and errors only. Decoding is strict:
 // unknown keys, wrong types, duplicate keys, bad globs and bad rules are
 // errors, each an [*Error] with file:line:col; all of them are returned,
 // joined with errors.Join. On error the Layer is nil.
@@ -356,17 +356,46 @@ func describe(n *yaml.Node) string {
 	return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
 }
 
-// file validates a decoded policy. doc, the top-level mapping, is only used
-// to place a missing version; nil places it at line 1.
+// file validates a decoded policy, key by key in the schema's order, so
+// that errors are reported in that order. doc, the top-level mapping, is
+// only used to place a missing version; nil places it at line 1.
 func (p *parser) file(r *rawFile, doc *yaml.Node) {
+	p.version(&r.Version, doc)
+	p.scalars(r)
+	p.locked(r.Locked)
+	if r.Sandbox != nil {
+		p.sandbox(r.Sandbox)
+	}
+	if ps := r.Paths; ps != nil {
+		p.l.Protected = p.patterns(ps.Protected, "paths.protected")
+		p.l.Warned = p.patterns(ps.Warned, "paths.warned")
+		p.l.Safe = p.patterns(ps.Safe, "paths.safe")
+	}
+	if rs := r.Rules; rs != nil {
+		p.l.Deny = p.rules(rs.Deny, "rules.deny")
+		p.l.Ask = p.rules(rs.Ask, "rules.ask")
+		p.l.Allow = p.rules(rs.Allow, "rules.allow")
+	}
+	if r.Audit != nil {
+		p.audit(r.Audit)
+	}
+}
+
+// version requires "version: 1": a missing version is placed at doc.
+func (p *parser) version(n, doc *yaml.Node) {
 	if doc == nil {
 		doc = &yaml.Node{Line: 1, Column: 1}
 	}
-	if r.Version.Kind == 0 {
+	if n.Kind == 0 {
 		p.fail(doc, "version", fmt.Errorf("%w: missing; the first line of a policy is \"version: 1\"", ErrBadVersion))
-	} else if r.Version.Kind != yaml.ScalarNode || r.Version.Tag != "!!int" || r.Version.Value != "1" {
-		p.fail(&r.Version, "version", fmt.Errorf("%w: %s (this safezone reads version 1)", ErrBadVersion, describe(&r.Version)))
+	} else if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Value != "1" {
+		p.fail(n, "version", fmt.Errorf("%w: %s (this safezone reads version 1)", ErrBadVersion, describe(n)))
 	}
+}
+
+// scalars validates the top-level scalar keys: mode, auto_approve,
+// on_error, host_settings and self_protection; an absent key stays nil.
+func (p *parser) scalars(r *rawFile) {
 	if r.Mode.Kind != 0 {
 		if s, ok := p.str(&r.Mode, "mode"); ok {
 			if m, err := ParseMode(s); err != nil {
@@ -388,8 +417,13 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 	if r.SelfProtection.Kind != 0 {
 		p.l.SelfProtection = p.boolean(&r.SelfProtection, "self_protection")
 	}
-	for i := range r.Locked {
-		n := &r.Locked[i]
+}
+
+// locked validates the locked: list; each entry must be one of
+// [LockableKeys]. Whether the layer may lock at all is [CheckScope]'s to say.
+func (p *parser) locked(ns []yaml.Node) {
+	for i := range ns {
+		n := &ns[i]
 		field := fmt.Sprintf("locked[%d]", i)
 		k, ok := p.str(n, field)
 		if !ok {
@@ -401,51 +435,47 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 		}
 		p.l.Locked = append(p.l.Locked, Setting[string]{Value: k, Pos: p.pos(n)})
 	}
-	if s := r.Sandbox; s != nil {
-		if s.Enabled.Kind != 0 {
-			p.l.SandboxEnabled = p.boolean(&s.Enabled, "sandbox.enabled")
-		}
-		if s.OutsideRead.Kind != 0 {
-			p.l.OutsideRead = p.decision(&s.OutsideRead, "sandbox.outside_read", Ask, Deny)
-		}
-		if s.OutsideWrite.Kind != 0 {
-			p.l.OutsideWrite = p.decision(&s.OutsideWrite, "sandbox.outside_write", Ask, Deny)
-		}
-		seen := map[string]bool{}
-		for i := range s.AdditionalDirectories {
-			n := &s.AdditionalDirectories[i]
-			field := fmt.Sprintf("sandbox.additional_directories[%d]", i)
-			v, ok := p.str(n, field)
-			if !ok {
-				continue
-			}
-			switch {
-			case v == "" || strings.ContainsRune(v, 0):
-				p.fail(n, field, fmt.Errorf("%w: empty directory or NUL byte", ErrBadValue))
-				continue
-			case strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/"):
-				p.fail(n, field, fmt.Errorf("%w: %q: ~user is not supported; write the absolute path", ErrBadValue, v))
-				continue
-			}
-			if seen[v] {
-				p.warn(n, field, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
-			}
-			seen[v] = true
-			p.l.AdditionalDirectories = append(p.l.AdditionalDirectories, Dir{Path: v, Pos: p.pos(n)})
-		}
+}
+
+// sandbox validates the sandbox: mapping.
+func (p *parser) sandbox(s *rawSandbox) {
+	if s.Enabled.Kind != 0 {
+		p.l.SandboxEnabled = p.boolean(&s.Enabled, "sandbox.enabled")
 	}
-	if ps := r.Paths; ps != nil {
-		p.l.Protected = p.patterns(ps.Protected, "paths.protected")
-		p.l.Warned = p.patterns(ps.Warned, "paths.warned")
-		p.l.Safe = p.patterns(ps.Safe, "paths.safe")
+	if s.OutsideRead.Kind != 0 {
+		p.l.OutsideRead = p.decision(&s.OutsideRead, "sandbox.outside_read", Ask, Deny)
 	}
-	if rs := r.Rules; rs != nil {
-		p.l.Deny = p.rules(rs.Deny, "rules.deny")
-		p.l.Ask = p.rules(rs.Ask, "rules.ask")
-		p.l.Allow = p.rules(rs.Allow, "rules.allow")
+	if s.OutsideWrite.Kind != 0 {
+		p.l.OutsideWrite = p.decision(&s.OutsideWrite, "sandbox.outside_write", Ask, Deny)
 	}
-	if r.Audit != nil {
-		p.audit(r.Audit)
+	p.directories(s.AdditionalDirectories)
+}
+
+// directories validates sandbox.additional_directories: non-empty strings
+// without a NUL byte, "~" and "~/x" but not "~user"; an entry listed twice
+// is kept and warned about.
+func (p *parser) directories(ns []yaml.Node) {
+	seen := map[string]bool{}
+	for i := range ns {
+		n := &ns[i]
+		field := fmt.Sprintf("sandbox.additional_directories[%d]", i)
+		v, ok := p.str(n, field)
+		if !ok {
+			continue
+		}
+		switch {
+		case v == "" || strings.ContainsRune(v, 0):
+			p.fail(n, field, fmt.Errorf("%w: empty directory or NUL byte", ErrBadValue))
+			continue
+		case strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/"):
+			p.fail(n, field, fmt.Errorf("%w: %q: ~user is not supported; write the absolute path", ErrBadValue, v))
+			continue
+		}
+		if seen[v] {
+			p.warn(n, field, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
+		}
+		seen[v] = true
+		p.l.AdditionalDirectories = append(p.l.AdditionalDirectories, Dir{Path: v, Pos: p.pos(n)})
 	}
 }
 

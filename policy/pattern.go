@@ -27,23 +27,10 @@ const (
 	Home
 )
 
-func (a Anchor) String() string {
-	switch a {
-	case AnyDepth:
-		return "any depth"
-	case ProjectRoot:
-		return "project root"
-	case Absolute:
-		return "absolute"
-	default:
-		return "home"
-	}
-}
-
 // Pattern is a compiled path pattern from the policy: a path class entry or
 // the specifier of a Read(...)/Edit(...)/Write(...) rule.
 //
-// Syntax (core issue, "Patterns"): gitignore-style globs in doublestar syntax
+// Syntax (README, "Schema", Patterns): gitignore-style globs in doublestar syntax
 // ("*", "?", "[...]", "{a,b}", "**" as a whole path element). A pattern that
 // matches a directory covers everything below it. Patterns never contain ".."
 // elements. Matching is done by package classify, which knows the project root

@@ -282,12 +282,13 @@ rules:
 	}
 	p := Merge(l)
 	fmt.Println(p.OutsideWrite.Value, p.OutsideWrite.Pos)
-	fmt.Println(p.Deny[0].Tool, p.Deny[0].Path.Anchor, p.Deny[0].Pos)
+	r := p.Deny[0]
+	fmt.Println(r.Tool, r.Path.Glob, "at any depth:", r.Path.Anchor == AnyDepth, r.Pos)
 
 	_, err = Parse("policy.yaml", []byte("version: 1\nsandbox:\n  enabeld: true\n"))
 	fmt.Println(err)
 	// Output:
 	// ask policy.yaml:3
-	// Read any depth policy.yaml:5
+	// Read .env* at any depth: true policy.yaml:5
 	// policy.yaml:3:3: sandbox: unknown key "enabeld" (known keys: enabled, additional_directories, outside_read, outside_write)
 }

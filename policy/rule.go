@@ -81,37 +81,18 @@ func (r Rule) NamesTool(tool string) bool {
 
 // CompileRule parses text ("Read(.env*)", "Bash(npm test)", "WebFetch").
 // It returns the rule and, separately, a warning (nil if none) for rules that
-// are valid but may not do what the author meant. Errors wrap [ErrBadRule] or
-// [ErrBadGlob].
+// are valid but may not do what the author meant: a tool safezone does not
+// know, a specifier it cannot evaluate. Errors wrap [ErrBadRule] or
+// [ErrBadGlob]; on error the returned rule holds at most Text, Pos and Tool.
 func CompileRule(text string, pos Pos) (Rule, error, error) {
 	r := Rule{Text: text, Pos: pos}
-	if strings.TrimSpace(text) == "" {
-		return r, fmt.Errorf("%w: empty rule", ErrBadRule), nil
-	}
-	tool, spec, hasSpec := strings.Cut(text, "(")
-	if hasSpec {
-		if !strings.HasSuffix(spec, ")") {
-			return r, fmt.Errorf("%w: %q: missing closing parenthesis; write Tool(specifier)", ErrBadRule, text), nil
-		}
-		spec = strings.TrimSuffix(spec, ")")
-	}
-	if tool == "" || strings.ContainsAny(tool, " \t/\\)") {
-		return r, fmt.Errorf("%w: %q: tool name must be a word like Read, Bash or mcp__server__tool", ErrBadRule, text), nil
-	}
-	if _, err := path.Match(tool, ""); err != nil {
-		return r, fmt.Errorf("%w: %q: bad tool-name glob", ErrBadRule, text), nil
+	tool, spec, err := splitRule(text)
+	if err != nil {
+		return r, err, nil
 	}
 	r.Tool = tool
-	var warn error
-	if !strings.ContainsAny(tool, "*?[") && !isBuiltin(tool) && !strings.HasPrefix(tool, "mcp__") {
-		warn = fmt.Errorf("%w: %q is not a tool safezone knows; the rule only matches a call of a tool named exactly %q", ErrUnknownTool, tool, tool)
-		for _, b := range BuiltinTools {
-			if strings.EqualFold(b, tool) {
-				warn = fmt.Errorf("%w: %q is not a tool safezone knows (tool names are case-sensitive: did you mean %q?)", ErrUnknownTool, tool, b)
-			}
-		}
-	}
-	if !hasSpec || spec == "*" || (spec == "" && hasSpec) {
+	warn := unknownTool(tool)
+	if spec == "" || spec == "*" {
 		// "Bash", "Bash()" and "Bash(*)" all match every call of the tool.
 		r.Kind = RuleTool
 		return r, nil, warn
@@ -144,6 +125,45 @@ func CompileRule(text string, pos Pos) (Rule, error, error) {
 		}
 	}
 	return r, nil, warn
+}
+
+// splitRule splits "Tool(specifier)" into the tool name (or tool-name
+// glob) and the specifier; "Tool" has the specifier "", as "Tool()" does.
+// The error, wrapping [ErrBadRule], names what to write instead.
+func splitRule(text string) (tool, spec string, err error) {
+	if strings.TrimSpace(text) == "" {
+		return "", "", fmt.Errorf("%w: empty rule", ErrBadRule)
+	}
+	tool, spec, hasSpec := strings.Cut(text, "(")
+	if hasSpec {
+		if !strings.HasSuffix(spec, ")") {
+			return "", "", fmt.Errorf("%w: %q: missing closing parenthesis; write Tool(specifier)", ErrBadRule, text)
+		}
+		spec = strings.TrimSuffix(spec, ")")
+	}
+	if tool == "" || strings.ContainsAny(tool, " \t/\\)") {
+		return "", "", fmt.Errorf("%w: %q: tool name must be a word like Read, Bash or mcp__server__tool", ErrBadRule, text)
+	}
+	if _, err := path.Match(tool, ""); err != nil {
+		return "", "", fmt.Errorf("%w: %q: bad tool-name glob", ErrBadRule, text)
+	}
+	return tool, spec, nil
+}
+
+// unknownTool returns the warning, wrapping [ErrUnknownTool], for a rule
+// naming a tool that is not in [BuiltinTools]: the rule is kept, as hosts
+// and MCP servers add tools, but a builtin name in other letter case is
+// most likely a typo. Tool-name globs and mcp__ names get no warning.
+func unknownTool(tool string) error {
+	if strings.ContainsAny(tool, "*?[") || isBuiltin(tool) || strings.HasPrefix(tool, "mcp__") {
+		return nil
+	}
+	for _, b := range BuiltinTools {
+		if strings.EqualFold(b, tool) {
+			return fmt.Errorf("%w: %q is not a tool safezone knows (tool names are case-sensitive: did you mean %q?)", ErrUnknownTool, tool, b)
+		}
+	}
+	return fmt.Errorf("%w: %q is not a tool safezone knows; the rule only matches a call of a tool named exactly %q", ErrUnknownTool, tool, tool)
 }
 
 func isBuiltin(tool string) bool { return contains(BuiltinTools, tool) }

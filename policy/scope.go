@@ -2,8 +2,8 @@ package policy
 
 import "slices"
 
-// Scope places a layer in the precedence order, lowest first (issue "Policy
-// layers"): the embedded default (only when no policy file exists), managed,
+// Scope places a layer in the precedence order, lowest first (README,
+// "Layers"): the embedded default (only when no policy file exists), managed,
 // user, project, local, each --policy file, then the flags. Claude Code's
 // settings files contribute rules and directories at the scope of the level
 // they come from.

@@ -8,8 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// AuditLayer is the audit: mapping of one policy file (issue 5, "Audit
-// log"); nil fields are not set by the file.
+// AuditLayer is the audit: mapping of one policy file (README, "Running it
+// in a team", Audit log); nil fields are not set by the file.
 type AuditLayer struct {
 	// Path is the audit log file as written: absolute, "~/...", or relative
 	// to the policy file's directory (see [Merge]); "" writes no file.
