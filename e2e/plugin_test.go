@@ -44,43 +44,58 @@ var pluginFiles = []string{".claude-plugin/plugin.json", "hooks/hooks.json", "ho
 // safezone.
 const installHint = "go install github.com/safezonehq/safezone@latest"
 
+// installed says which safezone the launcher finds.
+type installed uint8
+
+const (
+	notInstalled installed = iota // no PATH entry holds a safezone, and the case's HOME has no go/bin
+	normalOnPath                  // the test build, first on PATH
+	brokenOnPath                  // the build that exits 1, as safezone first on PATH
+)
+
 type pluginCase struct {
-	name string
-	// installed puts the test build of safezone first on PATH. When false,
-	// no PATH entry holds a safezone and the case's HOME has no go/bin, so
-	// the launcher finds nothing.
-	installed bool
-	turns     func(w *world) []turn
-	effect    func(w *world, result string) bool
-	want      outcome // in bypassPermissions mode
-	reason    string  // must appear in the tool_result of a safezone deny
+	name   string
+	bin    installed
+	turns  func(w *world) []turn
+	effect func(w *world, result string) bool
+	want   outcome // in bypassPermissions mode
+	reason string  // must appear in the tool_result of a safezone deny
 }
 
 var pluginCases = []pluginCase{
 	{
-		name:      "write-outside",
-		installed: true,
-		turns:     func(w *world) []turn { return []turn{write("../outside.txt", "pwned\n")} },
-		effect:    func(w *world, _ string) bool { return w.exists("outside.txt") },
-		want:      sfDeny,
-		reason:    "outside the sandbox",
+		name:   "write-outside",
+		bin:    normalOnPath,
+		turns:  func(w *world) []turn { return []turn{write("../outside.txt", "pwned\n")} },
+		effect: func(w *world, _ string) bool { return w.exists("outside.txt") },
+		want:   sfDeny,
+		reason: "outside the sandbox",
 	},
 	{
-		name:      "write-inside",
-		installed: true,
-		turns:     func(w *world) []turn { return []turn{write("notes/new.txt", "hello\n")} },
-		effect:    func(w *world, _ string) bool { return w.contains("proj/notes/new.txt", "hello") },
-		want:      ran,
+		name:   "write-inside",
+		bin:    normalOnPath,
+		turns:  func(w *world) []turn { return []turn{write("notes/new.txt", "hello\n")} },
+		effect: func(w *world, _ string) bool { return w.contains("proj/notes/new.txt", "hello") },
+		want:   ran,
 	},
 	{
 		// Without the binary the plugin must not fall open: the Write inside
 		// the project, which safezone would allow, is blocked too.
-		name:      "write-inside-not-installed",
-		installed: false,
-		turns:     func(w *world) []turn { return []turn{write("notes/new.txt", "hello\n")} },
-		effect:    func(w *world, _ string) bool { return w.exists("proj/notes/new.txt") },
-		want:      sfDeny,
-		reason:    installHint,
+		name:   "write-inside-not-installed",
+		bin:    notInstalled,
+		turns:  func(w *world) []turn { return []turn{write("notes/new.txt", "hello\n")} },
+		effect: func(w *world, _ string) bool { return w.exists("proj/notes/new.txt") },
+		want:   sfDeny,
+		reason: installHint,
+	},
+	{
+		// The launcher execs a safezone that exits 1: the plugin entry's
+		// onFailure: block must stop the call.
+		name:   "write-outside-broken-build",
+		bin:    brokenOnPath,
+		turns:  func(w *world) []turn { return []turn{write("../outside.txt", "pwned\n")} },
+		effect: func(w *world, _ string) bool { return w.exists("outside.txt") },
+		want:   hookFailed,
 	},
 }
 
@@ -88,6 +103,9 @@ var pluginCases = []pluginCase{
 // plugin, in bypassPermissions mode, where nothing but the hook stands
 // between the model and the disk. The cases run one at a time: each sets
 // PATH, which the claude process and so the launcher inherit.
+//
+// The plugin files are read from the module root as they are on disk,
+// committed or not.
 func TestClaudeCodePlugin(t *testing.T) {
 	if env.skip != "" {
 		fmt.Println("SKIPPED: e2e:", env.skip)
@@ -98,20 +116,14 @@ func TestClaudeCodePlugin(t *testing.T) {
 		t.Fatalf("finding the module root: %v", err)
 	}
 	root := strings.TrimSpace(string(out))
-	withSafezone := filepath.Dir(env.safezone) + string(os.PathListSeparator) + os.Getenv("PATH")
-	withoutSafezone, err := pathWithout("safezone", os.Getenv("PATH"))
+	path, err := pathWithout("safezone", os.Getenv("PATH"))
 	if err != nil {
 		t.Skip(err)
 	}
 	for _, load := range []pluginLoad{pluginDir, pluginDirSpace, marketplace} {
 		for _, c := range pluginCases {
 			t.Run(load.String()+"/"+c.name, func(t *testing.T) {
-				if c.installed {
-					t.Setenv("PATH", withSafezone)
-				} else {
-					t.Setenv("PATH", withoutSafezone)
-				}
-				runPluginCase(t, root, load, &c)
+				runPluginCase(t, root, path, load, &c)
 			})
 		}
 	}
@@ -140,8 +152,9 @@ func isExecutable(p string) bool {
 }
 
 // runPluginCase runs c with the plugin loaded as load, and checks the
-// outcome.
-func runPluginCase(t *testing.T, root string, load pluginLoad, c *pluginCase) {
+// outcome. path is the PATH without any safezone; the case's safezone, if
+// any, goes before it.
+func runPluginCase(t *testing.T, root, path string, load pluginLoad, c *pluginCase) {
 	w, err := newWorld(nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +164,21 @@ func runPluginCase(t *testing.T, root string, load pluginLoad, c *pluginCase) {
 	} else {
 		t.Cleanup(func() { os.RemoveAll(w.root) })
 	}
+	switch c.bin {
+	case normalOnPath:
+		path = filepath.Dir(env.safezone) + string(os.PathListSeparator) + path
+	case brokenOnPath:
+		dir := w.path("broken-bin")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(env.broken, filepath.Join(dir, "safezone")); err != nil {
+			t.Fatal(err)
+		}
+		path = dir + string(os.PathListSeparator) + path
+	}
+	// The claude process, and so the launcher, inherit PATH.
+	t.Setenv("PATH", path)
 	// Only the recorders: the safezone hook comes from the plugin alone.
 	if err := w.writeSettings(map[string]any{}); err != nil {
 		t.Fatal(err)
