@@ -44,6 +44,40 @@ var pluginFiles = []string{".claude-plugin/plugin.json", "hooks/hooks.json", "ho
 // safezone.
 const installHint = "go install github.com/safezonehq/safezone@latest"
 
+// TestClaudeCodePluginValidate runs `claude plugin validate` on the module
+// root, which checks plugin.json, marketplace.json and hooks/hooks.json. It
+// passes with warnings (no "version": see README, "Install as a Claude Code
+// plugin").
+func TestClaudeCodePluginValidate(t *testing.T) {
+	if env.skip != "" {
+		fmt.Println("SKIPPED: e2e:", env.skip)
+		t.Skip(env.skip)
+	}
+	root := moduleRoot(t)
+	w, err := newWorld(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(w.root) })
+	out, err := claudePlugin(w, "validate", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The hook must be there as hooks.json has it, not only parse.
+	want := `hooks: PreToolUse * command "sh \"${CLAUDE_PLUGIN_ROOT}/hooks/safezone-hook\""`
+	if !bytes.Contains(out, []byte("Validation passed")) || !bytes.Contains(out, []byte(want)) {
+		t.Errorf("claude plugin validate %s: want %q and %q in:\n%s", root, "Validation passed", want, out)
+	}
+}
+
+func moduleRoot(t *testing.T) string {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		t.Fatalf("finding the module root: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // installed says which safezone the launcher finds.
 type installed uint8
 
@@ -111,11 +145,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		fmt.Println("SKIPPED: e2e:", env.skip)
 		t.Skip(env.skip)
 	}
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		t.Fatalf("finding the module root: %v", err)
-	}
-	root := strings.TrimSpace(string(out))
+	root := moduleRoot(t)
 	path, err := pathWithout("safezone", os.Getenv("PATH"))
 	if err != nil {
 		t.Skip(err)
@@ -194,10 +224,10 @@ func runPluginCase(t *testing.T, root, path string, load pluginLoad, c *pluginCa
 		}
 		extra = []string{"--plugin-dir", dir}
 	case marketplace:
-		if err := claudePlugin(w, "marketplace", "add", root); err != nil {
+		if _, err := claudePlugin(w, "marketplace", "add", root); err != nil {
 			t.Fatal(err)
 		}
-		if err := claudePlugin(w, "install", "safezone@safezone"); err != nil {
+		if _, err := claudePlugin(w, "install", "safezone@safezone"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -240,14 +270,14 @@ func runPluginCase(t *testing.T, root, path string, load pluginLoad, c *pluginCa
 }
 
 // claudePlugin runs `claude plugin ARGS...` with the case's HOME and the
-// environment runClaude gives a session. The fake API stands in for
-// api.anthropic.com: without it, these commands wait about 20 s for name
-// lookups that an offline machine never answers.
-func claudePlugin(w *world, args ...string) error {
+// environment runClaude gives a session, and returns its output. The fake API
+// stands in for api.anthropic.com: without it, these commands wait about
+// 20 s for name lookups that an offline machine never answers.
+func claudePlugin(w *world, args ...string) ([]byte, error) {
 	api := newFakeAPI(nil)
 	base, err := api.start()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer api.close()
 	ctx, cancel := context.WithTimeout(context.Background(), claudeTimeout)
@@ -266,9 +296,9 @@ func claudePlugin(w *world, args ...string) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("claude plugin %s: %v\n%s", strings.Join(args, " "), err, output.Bytes())
+		return nil, fmt.Errorf("claude plugin %s: %v\n%s", strings.Join(args, " "), err, output.Bytes())
 	}
-	return nil
+	return output.Bytes(), nil
 }
 
 // copyFiles copies each of names from src to dst, keeping its mode.
