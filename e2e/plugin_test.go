@@ -46,8 +46,8 @@ const installHint = "go install github.com/safezonehq/safezone@latest"
 
 // TestClaudeCodePluginValidate runs `claude plugin validate` on the module
 // root, which checks plugin.json, marketplace.json and hooks/hooks.json. It
-// passes with warnings (no "version": see README, "Install as a Claude Code
-// plugin").
+// passes with a warning: plugin.json has no "version", on purpose, so that
+// Claude Code takes each commit as a new version of the plugin.
 func TestClaudeCodePluginValidate(t *testing.T) {
 	if env.skip != "" {
 		fmt.Println("SKIPPED: e2e:", env.skip)
