@@ -374,7 +374,8 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 	hardLink := c.spec.role == roleLink && !c.has("s", "symbolic")
 	if c.spec.role == roleMove || hardLink || (c.name == "cp" && c.has("l", "link")) || (c.name == "rsync" && c.has("remove-source-files")) {
 		// A move removes its sources; a hard link makes an outside file
-		// reachable under an inside name (issue "Shell commands").
+		// reachable under an inside name, where a write through it would
+		// change the outside file: the sources count as written.
 		srcAccess = Write
 	}
 	if c.spec.role == roleLink && !hardLink {
