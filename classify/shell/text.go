@@ -467,6 +467,10 @@ func jqCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 }
 
+// yqWithValue are yq's options whose value (the next word) names no file
+// (yq --help).
+var yqWithValue = []string{"-p", "-o", "--input-format", "--output-format", "--indent", "-I"}
+
 // yqCmd: yq [eval|e|eval-all|ea] EXPR FILE...; -i writes the files.
 func yqCmd(c *cmdCtx) {
 	inPlace, sub := false, false
@@ -484,7 +488,7 @@ func yqCmd(c *cmdCtx) {
 				c.add(c.args[i+1], Read)
 			}
 			i++
-		case t == "-p" || t == "-o" || t == "--input-format" || t == "--output-format" || t == "--indent" || t == "-I":
+		case containsStr(yqWithValue, t):
 			i++
 		case strings.HasPrefix(t, "-") && t != "-":
 		case len(ops) == 0 && !sub && (t == "eval" || t == "e" || t == "eval-all" || t == "ea"):
