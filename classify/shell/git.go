@@ -17,9 +17,9 @@ var gitTools = []cmdSpec{
 type pathUse uint8
 
 const (
-	ignores pathUse = iota // they are no targets (revisions, remotes, or git's internals)
-	reads
-	writes
+	pathsIgnored pathUse = iota // no targets (revisions, remotes, or git's internals)
+	pathsRead
+	pathsWritten
 )
 
 // workTree is what a git subcommand does to the work tree as a whole.
@@ -64,20 +64,23 @@ var gitSubcommands = []gitSub{
 		"ls-tree", "reflog", "grep", "whatchanged", "name-rev", "merge-base", "count-objects", "fsck", "var",
 		"check-ignore", "check-attr", "for-each-ref", "show-ref", "cherry", "range-diff", "verify-commit", "verify-tag",
 		"diff", "diff-tree", "diff-files", "diff-index"},
-		repo: true, readOnly: true, afterDash: reads},
+		repo: true, readOnly: true, afterDash: pathsRead},
 	// git-blame(1): "git blame [OPTIONS] [REV] [--] FILE".
-	{names: []string{"blame", "annotate"}, repo: true, readOnly: true, afterDash: reads, operands: reads},
-	{names: []string{"show", "cat-file"}, repo: true, readOnly: true, revPaths: true, afterDash: reads},
-	{names: []string{"version", "ls-remote"}, readOnly: true, afterDash: reads},
-	{names: []string{"help"}, readOnly: true, afterDash: reads, handle: gitHelp},
-	{names: []string{"add"}, repo: true, operands: reads},
+	{names: []string{"blame", "annotate"}, repo: true, readOnly: true, afterDash: pathsRead, operands: pathsRead},
+	{names: []string{"show", "cat-file"}, repo: true, readOnly: true, revPaths: true, afterDash: pathsRead},
+	// These need no repository.
+	{names: []string{"version", "ls-remote"}, readOnly: true, afterDash: pathsRead},
+	{names: []string{"help"}, readOnly: true, afterDash: pathsRead, handle: gitHelp},
+	{names: []string{"add"}, repo: true, operands: pathsRead},
+	// These change only git's internals (objects, refs, the index) or a
+	// remote.
 	{names: []string{"commit", "fetch", "push", "gc", "prune", "notes", "bundle", "format-patch", "worktree", "submodule",
 		"sparse-checkout", "maintenance", "lfs"}, repo: true},
 	{names: []string{"archive"}, repo: true, handle: gitArchive},
 	{names: []string{"init"}, handle: gitInit},
 	{names: []string{"config"}, handle: gitConfigCmd},
-	{names: []string{"checkout", "switch"}, repo: true, afterDash: writes, workTree: rewritesUnlessPaths},
-	{names: []string{"restore", "rm", "mv"}, repo: true, operands: writes},
+	{names: []string{"checkout", "switch"}, repo: true, afterDash: pathsWritten, workTree: rewritesUnlessPaths},
+	{names: []string{"restore", "rm", "mv"}, repo: true, operands: pathsWritten},
 	{names: []string{"reset", "stash", "merge", "rebase", "pull", "cherry-pick", "revert", "am", "apply", "bisect"},
 		repo: true, workTree: rewritesWorkTree},
 	{names: []string{"clean"}, repo: true, workTree: cleansWorkTree},
@@ -127,10 +130,8 @@ func gitCmd(c *cmdCtx) {
 		gitRevPaths(c, rest)
 	}
 	ps, dash := gitAfterDash(rest)
-	if s.afterDash != ignores {
-		c.addAll(ps, s.afterDash)
-	}
-	if s.operands != ignores {
+	c.addAll(ps, s.afterDash)
+	if s.operands != pathsIgnored {
 		c.addAll(gitOperands(rest), s.operands)
 	}
 	switch s.workTree {
@@ -151,10 +152,14 @@ func gitCmd(c *cmdCtx) {
 	}
 }
 
-// addAll adds every word as a target, read or written (ignores adds none).
+// addAll adds every word as a target, read or written (pathsIgnored adds
+// none).
 func (c *cmdCtx) addAll(ws []sword, use pathUse) {
+	if use == pathsIgnored {
+		return
+	}
 	access := Read
-	if use == writes {
+	if use == pathsWritten {
 		access = Write
 	}
 	for _, w := range ws {
@@ -403,6 +408,7 @@ func parseGitConfig(home string, rest []sword) (gitConfigArgs, string) {
 	return g, ""
 }
 
+// containsText reports whether some word's text holds s.
 func containsText(ws []sword, s string) bool {
 	for _, w := range ws {
 		if strings.Contains(w.text(), s) {
