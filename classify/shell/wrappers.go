@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -120,7 +121,8 @@ type wrapperOpt struct {
 	why      string // why the command is unknown; "" when no command runs (command -v)
 }
 
-// wrappers are the commands that only run another command, sorted by name.
+// wrappers are the commands that only run another command, sorted by name
+// (wrapperOf searches them).
 // Sources: sudo(8), doas(1), env(1), bash(1) SHELL BUILTIN COMMANDS
 // (command, builtin, exec, time), time(1), nice(1), nohup(1), timeout(1),
 // stdbuf(1), ionice(1).
@@ -181,10 +183,9 @@ const (
 
 // wrapperOf returns the entry of a wrapper, or nil.
 func wrapperOf(name string) *wrapper {
-	for i := range wrappers {
-		if wrappers[i].name == name {
-			return &wrappers[i]
-		}
+	i := sort.Search(len(wrappers), func(i int) bool { return wrappers[i].name >= name })
+	if i < len(wrappers) && wrappers[i].name == name {
+		return &wrappers[i]
 	}
 	return nil
 }
