@@ -26,8 +26,8 @@ const (
 )
 
 // findPrimaries are the primaries of find's expression that take words or
-// write (find(1) TESTS and ACTIONS); any other, and -newerXY, takes none
-// or, for -newerXY, one.
+// write (find(1) TESTS and ACTIONS). -newerXY takes one word too
+// (findPrimary); any other primary takes none.
 var findPrimaries = []struct {
 	name string
 	arg  findArg
