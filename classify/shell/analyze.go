@@ -84,9 +84,10 @@ type Command struct {
 	// Runs names the program or script whose own file accesses safezone
 	// cannot see: a program not in the tables (make, npm, go, ./build.sh)
 	// or a script given to an interpreter (sh x.sh, python3 x.py, perl
-	// x.pl). Issue 3 judges such a command like one with no targets (the
-	// host's prompt, -y or agi decides) beyond the targets listed (the
-	// script file is read). Empty for a command in the tables.
+	// x.pl). A caller judges such a command like one with no targets
+	// beyond those listed (the script file is read): its policy's mode
+	// and auto-approval decide, as for any command it cannot see into.
+	// Empty for a command in the tables.
 	Runs string
 }
 
@@ -129,7 +130,7 @@ func (a *Analysis) Why() string {
 // for every simple command in it (lists, pipes, subshells, groups, if, for,
 // while, case, function bodies, command and process substitutions, and the
 // scripts of "bash -c", "sh -c" and "zsh -c"), its argv and the paths it
-// reads or writes (see shell_table.go for each command's operands).
+// reads or writes (see table.go for each command's operands).
 //
 // Only static words are trusted: literals, quotes, ANSI-C quotes, "~",
 // $HOME, $PWD, $CLAUDE_PROJECT_DIR and variables assigned a literal earlier
@@ -315,89 +316,27 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 	a.cmds = append(a.cmds, c)
 }
 
+// command walks one command of a statement: a simple command is judged
+// (call), a compound one walked with what it means for the directory and
+// the variables of what follows (bash(1) SHELL GRAMMAR).
 func (a *analyzer) command(cmd syntax.Command, depth int) {
 	switch c := cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
 		a.call(c, depth)
 	case *syntax.BinaryCmd:
-		switch c.Op {
-		case syntax.AndStmt:
-			before := a.cwd
-			a.cdTo = nil
-			a.stmt(c.X, depth+1)
-			if a.cdTo != nil {
-				a.cwd = a.cdTo // "cd DIR && ...": the rest runs in DIR
-			}
-			a.uncertain++
-			a.stmt(c.Y, depth+1)
-			a.uncertain--
-			// If X failed, Y did not run and nothing of X's cd may hold.
-			a.union(before)
-		case syntax.OrStmt:
-			before := a.cwd
-			a.stmt(c.X, depth+1)
-			after := a.cwd
-			a.cwd = before
-			a.union(after)
-			a.uncertain++
-			a.stmt(c.Y, depth+1)
-			a.uncertain--
-			a.union(after)
-		default: // pipes: each side runs in a subshell
-			st := a.save()
-			a.stmt(c.X, depth+1)
-			a.restore(st)
-			st = a.save()
-			a.stmt(c.Y, depth+1)
-			a.restore(st)
-		}
+		a.binary(c, depth)
 	case *syntax.Subshell:
 		st := a.save()
 		a.stmts(c.Stmts, depth+1)
 		a.restore(st)
 	case *syntax.Block:
 		a.stmts(c.Stmts, depth+1)
-	case *syntax.IfClause:
-		before := a.cwd
-		a.uncertain++
-		for ic := c; ic != nil; ic = ic.Else {
-			a.stmts(ic.Cond, depth+1)
-			a.stmts(ic.Then, depth+1)
-			a.union(before)
-		}
-		a.uncertain--
-	case *syntax.WhileClause:
-		before := a.cwd
-		a.uncertain++
-		a.stmts(c.Cond, depth+1)
-		a.stmts(c.Do, depth+1)
-		a.uncertain--
-		a.union(before)
-	case *syntax.ForClause:
-		before := a.cwd
-		a.uncertain++
-		switch l := c.Loop.(type) {
-		case *syntax.WordIter:
-			for _, w := range l.Items {
-				a.word(w, depth) // walks substitutions
-			}
-			a.vars[l.Name.Value] = shellVar{}
-		case *syntax.CStyleLoop:
-			a.fail("a C-style for loop computes its values")
-		}
-		a.stmts(c.Do, depth+1)
-		a.uncertain--
-		a.union(before)
+	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause:
+		a.conditional(c, depth)
 	case *syntax.CaseClause:
 		a.word(c.Word, depth)
-		before := a.cwd
-		a.uncertain++
-		for _, item := range c.Items {
-			a.stmts(item.Stmts, depth+1)
-			a.union(before)
-		}
-		a.uncertain--
+		a.conditional(c, depth)
 	case *syntax.FuncDecl:
 		// The body may run any number of times, later: walk it once, as
 		// if it ran here, and keep nothing of its state.
@@ -441,6 +380,79 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 	default:
 		a.fail(fmt.Sprintf("safezone does not analyse %T", cmd))
 	}
+}
+
+// binary walks X && Y, X || Y and the pipes X | Y, X |& Y.
+func (a *analyzer) binary(c *syntax.BinaryCmd, depth int) {
+	switch c.Op {
+	case syntax.AndStmt:
+		before := a.cwd
+		a.cdTo = nil
+		a.stmt(c.X, depth+1)
+		if a.cdTo != nil {
+			a.cwd = a.cdTo // "cd DIR && ...": the rest runs in DIR
+		}
+		a.uncertain++
+		a.stmt(c.Y, depth+1)
+		a.uncertain--
+		// If X failed, Y did not run and nothing of X's cd may hold.
+		a.union(before)
+	case syntax.OrStmt:
+		before := a.cwd
+		a.stmt(c.X, depth+1)
+		after := a.cwd
+		a.cwd = before
+		a.union(after)
+		a.uncertain++
+		a.stmt(c.Y, depth+1)
+		a.uncertain--
+		a.union(after)
+	default: // pipes: each side runs in a subshell
+		st := a.save()
+		a.stmt(c.X, depth+1)
+		a.restore(st)
+		st = a.save()
+		a.stmt(c.Y, depth+1)
+		a.restore(st)
+	}
+}
+
+// conditional walks if, while, for and case: their bodies may run or not,
+// so the directory after them is any of those their paths end in, and
+// what they assign is unknown.
+func (a *analyzer) conditional(cmd syntax.Command, depth int) {
+	before := a.cwd
+	a.uncertain++
+	switch c := cmd.(type) {
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			a.stmts(ic.Cond, depth+1)
+			a.stmts(ic.Then, depth+1)
+			a.union(before)
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, depth+1)
+		a.stmts(c.Do, depth+1)
+		a.union(before)
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				a.word(w, depth) // walks substitutions
+			}
+			a.vars[l.Name.Value] = shellVar{}
+		case *syntax.CStyleLoop:
+			a.fail("a C-style for loop computes its values")
+		}
+		a.stmts(c.Do, depth+1)
+		a.union(before)
+	case *syntax.CaseClause:
+		for _, item := range c.Items {
+			a.stmts(item.Stmts, depth+1)
+			a.union(before)
+		}
+	}
+	a.uncertain--
 }
 
 // assign records a variable assignment: a literal value in a statement that

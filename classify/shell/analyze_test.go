@@ -81,6 +81,41 @@ func TestMaxCommand(t *testing.T) {
 	}
 }
 
+// TestWrapperAndGitTables: the wrappers are sorted (wrapperOf searches
+// them) and each has a test case; a git subcommand is in one group only
+// (gitSubcommand takes the first).
+func TestWrapperAndGitTables(t *testing.T) {
+	if !sort.SliceIsSorted(wrappers, func(i, j int) bool { return wrappers[i].name < wrappers[j].name }) {
+		t.Error("wrappers must be sorted by name (wrapperOf uses a binary search)")
+	}
+	tested := map[string]bool{}
+	for _, tt := range shelltest.Cases {
+		for _, in := range tt.In {
+			for _, w := range strings.Fields(in) {
+				tested[w] = true
+			}
+		}
+	}
+	for i := range wrappers {
+		name := wrappers[i].name
+		if wrapperOf(name) != &wrappers[i] {
+			t.Errorf("wrapperOf(%q) does not find its entry", name)
+		}
+		if !tested[name] {
+			t.Errorf("wrapper %q has no test case", name)
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range gitSubcommands {
+		for _, n := range g.names {
+			if seen[n] {
+				t.Errorf("git %s is in two groups of gitSubcommands", n)
+			}
+			seen[n] = true
+		}
+	}
+}
+
 // TestTableCoverage: every command in the table has a test case, and each
 // family's table is sorted (spec searches it) and names a command once.
 func TestTableCoverage(t *testing.T) {

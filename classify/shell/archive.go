@@ -29,19 +29,65 @@ var archivers = []cmdSpec{
 	{name: "zstdcat", role: roleRead, lax: true, readOnly: true},
 }
 
-// compressFormats are the suffixes of gzip, bzip2, xz and zstd (their
-// manuals: gzip(1) -S and "gunzip ... .gz, -gz, .z, -z, _z or .Z ... .tgz
-// and .taz as shorthands for .tar.gz and .tar.Z", bzip2(1), xz(1),
-// zstd(1)): the suffix compression appends, and the suffixes
-// decompression strips with what it puts instead.
-var compressFormats = map[string]struct {
+// compressFormat is one compressor's format (the manuals: gzip(1) -S and
+// "gunzip ... .gz, -gz, .z, -z, _z or .Z ... .tgz and .taz as shorthands
+// for .tar.gz and .tar.Z", bzip2(1), xz(1), zstd(1)): the suffix
+// compression appends, the suffixes decompression strips with what it puts
+// instead, and the options of its programs.
+type compressFormat struct {
+	family string
 	suffix string
 	strip  [][2]string
+	opts   cmdSpec
+}
+
+// compressFormats are gzip's, bzip2's, xz's and zstd's formats.
+var compressFormats = []compressFormat{
+	{family: "gzip", suffix: ".gz", strip: [][2]string{{".gz", ""}, {"-gz", ""}, {".z", ""}, {"-z", ""}, {"_z", ""}, {".Z", ""}, {".tgz", ".tar"}, {".taz", ".tar"}}, opts: gzipOptions},
+	{family: "bzip2", suffix: ".bz2", strip: [][2]string{{".bz2", ""}, {".bz", ""}, {".tbz2", ".tar"}, {".tbz", ".tar"}}, opts: gzipOptions},
+	{family: "xz", suffix: ".xz", strip: [][2]string{{".xz", ""}, {".txz", ".tar"}, {".lzma", ""}, {".tlz", ".tar"}},
+		opts: cmdSpec{short: "zdtlkfcqvhHVeF0123456789", shortArg: "CTMS",
+			long:    []string{"compress", "decompress", "uncompress", "test", "list", "keep", "force", "stdout", "to-stdout", "single-stream", "no-sparse", "extreme", "quiet", "verbose", "help", "long-help", "version", "robot", "no-adjust", "ignore-check", "lzma1", "lzma2", "x86", "powerpc", "ia64", "arm", "armthumb", "arm64", "sparc", "riscv", "delta", "flush-timeout"},
+			longArg: []string{"suffix", "format", "check", "threads", "memlimit", "memory", "memlimit-compress", "memlimit-decompress", "memlimit-mt", "block-size", "block-list", "files", "files0", "filters", "filters1", "preset"}}},
+	{family: "zstd", suffix: ".zst", strip: [][2]string{{".zst", ""}, {".tzst", ".tar"}},
+		opts: cmdSpec{short: "cdfhklqrtvVz0123456789", shortArg: "oDTBLM",
+			long:    []string{"stdout", "decompress", "uncompress", "compress", "force", "help", "keep", "rm", "quiet", "test", "verbose", "version", "ultra", "long", "fast", "rsyncable", "sparse", "no-sparse", "no-progress", "progress", "single-thread", "no-check", "check", "list", "exclude-compressed", "content-size", "no-content-size", "adapt", "auto-threads", "patch-from"},
+			longArg: []string{"output-dir-flat", "output-dir-mirror", "threads", "memory", "format", "zstd", "block-size", "stream-size", "size-hint", "target-compressed-block-size", "filelist", "patch-from"}}},
+}
+
+// gzipOptions are the options of gzip and bzip2 (gzip(1), bzip2(1)).
+var gzipOptions = cmdSpec{short: "acdfhklLnNqrstvVzZ0123456789", shortArg: "S",
+	long:    []string{"ascii", "stdout", "to-stdout", "decompress", "uncompress", "force", "help", "keep", "list", "license", "no-name", "name", "quiet", "recursive", "rsyncable", "test", "verbose", "version", "fast", "best", "small", "compress", "synchronous", "no-time", "repeat-fast", "exponential"},
+	longArg: []string{"suffix"}}
+
+// compressors are the programs of compressFormats: each one's format and
+// whether it decompresses by default.
+var compressors = []struct {
+	name, family string
+	decompress   bool
 }{
-	"gzip":  {".gz", [][2]string{{".gz", ""}, {"-gz", ""}, {".z", ""}, {"-z", ""}, {"_z", ""}, {".Z", ""}, {".tgz", ".tar"}, {".taz", ".tar"}}},
-	"bzip2": {".bz2", [][2]string{{".bz2", ""}, {".bz", ""}, {".tbz2", ".tar"}, {".tbz", ".tar"}}},
-	"xz":    {".xz", [][2]string{{".xz", ""}, {".txz", ".tar"}, {".lzma", ""}, {".tlz", ".tar"}}},
-	"zstd":  {".zst", [][2]string{{".zst", ""}, {".tzst", ".tar"}}},
+	{"bunzip2", "bzip2", true}, {"bzip2", "bzip2", false},
+	{"gunzip", "gzip", true}, {"gzip", "gzip", false},
+	{"lzma", "xz", false}, {"unlzma", "xz", true}, {"unxz", "xz", true}, {"xz", "xz", false},
+	{"unzstd", "zstd", true}, {"zstd", "zstd", false},
+}
+
+// compressorOf returns the format of the compressor name and whether it
+// decompresses by default. Every program compressCmd handles is in
+// compressors; any other name is taken for gzip.
+func compressorOf(name string) (*compressFormat, bool) {
+	family, decompress := name, false
+	for _, p := range compressors {
+		if p.name == name {
+			family, decompress = p.family, p.decompress
+		}
+	}
+	for i := range compressFormats {
+		if compressFormats[i].family == family {
+			return &compressFormats[i], decompress
+		}
+	}
+	return &compressFormats[0], decompress
 }
 
 // compressCmd: gzip, bzip2, xz and zstd, and their gunzip, bunzip2, unxz
@@ -50,33 +96,8 @@ var compressFormats = map[string]struct {
 // zstd without --rm) keeps the input, which is then only read; -c, -t and
 // -l only read; zstd -o names the output; -r recurses into directories.
 func compressCmd(c *cmdCtx) {
-	family, decompress := c.name, false
-	switch c.name {
-	case "gunzip":
-		family, decompress = "gzip", true
-	case "bunzip2":
-		family, decompress = "bzip2", true
-	case "unxz", "unlzma":
-		family, decompress = "xz", true
-	case "unzstd":
-		family, decompress = "zstd", true
-	case "lzma":
-		family = "xz"
-	}
-	switch family {
-	case "zstd":
-		c.spec = &cmdSpec{short: "cdfhklqrtvVz0123456789", shortArg: "oDTBLM",
-			long:    []string{"stdout", "decompress", "uncompress", "compress", "force", "help", "keep", "rm", "quiet", "test", "verbose", "version", "ultra", "long", "fast", "rsyncable", "sparse", "no-sparse", "no-progress", "progress", "single-thread", "no-check", "check", "list", "exclude-compressed", "content-size", "no-content-size", "adapt", "auto-threads", "patch-from"},
-			longArg: []string{"output-dir-flat", "output-dir-mirror", "threads", "memory", "format", "zstd", "block-size", "stream-size", "size-hint", "target-compressed-block-size", "filelist", "patch-from"}}
-	case "xz":
-		c.spec = &cmdSpec{short: "zdtlkfcqvhHVeF0123456789", shortArg: "CTMS",
-			long:    []string{"compress", "decompress", "uncompress", "test", "list", "keep", "force", "stdout", "to-stdout", "single-stream", "no-sparse", "extreme", "quiet", "verbose", "help", "long-help", "version", "robot", "no-adjust", "ignore-check", "lzma1", "lzma2", "x86", "powerpc", "ia64", "arm", "armthumb", "arm64", "sparc", "riscv", "delta", "flush-timeout"},
-			longArg: []string{"suffix", "format", "check", "threads", "memlimit", "memory", "memlimit-compress", "memlimit-decompress", "memlimit-mt", "block-size", "block-list", "files", "files0", "filters", "filters1", "preset"}}
-	default: // gzip, bzip2
-		c.spec = &cmdSpec{short: "acdfhklLnNqrstvVzZ0123456789", shortArg: "S",
-			long:    []string{"ascii", "stdout", "to-stdout", "decompress", "uncompress", "force", "help", "keep", "list", "license", "no-name", "name", "quiet", "recursive", "rsyncable", "test", "verbose", "version", "fast", "best", "small", "compress", "synchronous", "no-time", "repeat-fast", "exponential"},
-			longArg: []string{"suffix"}}
-	}
+	f, decompress := compressorOf(c.name)
+	c.spec = &f.opts
 	if !c.getopt() {
 		return
 	}
@@ -96,25 +117,11 @@ func compressCmd(c *cmdCtx) {
 		c.cmd.ReadOnly = true
 		return
 	}
-	f := compressFormats[family]
-	suffix := f.suffix
-	if c.name == "lzma" || c.has("format") {
-		if c.name != "lzma" {
-			c.unknown(c.name + " --format: the suffix follows the format")
-			return
-		}
-		suffix = ".lzma"
+	suffix, strip, why := c.compressSuffixes(f)
+	if why != "" {
+		c.unknown(why)
+		return
 	}
-	if v, ok := c.value("S", "suffix"); ok {
-		if v.unknown != "" {
-			c.unknown(c.name + " -S: the suffix is not static")
-			return
-		}
-		suffix = v.lit
-		f.strip = append([][2]string{{suffix, ""}}, f.strip...)
-	}
-	keep := c.has("k", "keep") || (family == "zstd" && !c.has("rm"))
-	recursive := c.has("r", "recursive")
 	if out, ok := c.value("o"); ok { // zstd -o FILE
 		c.add(out, Write)
 		for _, w := range c.ops {
@@ -122,36 +129,65 @@ func compressCmd(c *cmdCtx) {
 		}
 		return
 	}
+	keep := c.has("k", "keep") || (f.family == "zstd" && !c.has("rm"))
+	recursive := c.has("r", "recursive")
 	for _, w := range c.ops {
-		if w.unknown != "" || w.lit == "-" {
+		switch {
+		case w.unknown != "" || w.lit == "-":
 			c.add(w, Read) // unknown, or stdin to stdout
 			continue
-		}
-		if recursive {
+		case recursive:
 			// A directory: every file below is replaced.
 			c.addT(w, Write, true)
 			continue
-		}
-		if keep {
+		case keep:
 			c.add(w, Read)
-		} else {
+		default:
 			c.add(w, Write)
 		}
-		if decompress {
-			for _, st := range f.strip {
-				if base, ok := strings.CutSuffix(w.lit, st[0]); ok && base != "" && !strings.HasSuffix(base, "/") {
-					out := w
-					out.lit = base
-					out.pat = strings.TrimSuffix(w.pat, glob.Escape(st[0]))
-					out.src = strings.TrimSuffix(w.src, st[0])
-					c.add(withSuffix(out, st[1]), Write)
-					break
-				}
-			}
-		} else {
+		if !decompress {
 			c.add(withSuffix(w, suffix), Write)
+		} else if out, ok := decompressed(w, strip); ok {
+			c.add(out, Write)
 		}
 	}
+}
+
+// compressSuffixes returns the suffix compression appends and the suffixes
+// decompression strips: the format's, lzma's ".lzma", or those of -S
+// (--suffix), which comes first. xz --format is unknown: the suffix
+// follows the format.
+func (c *cmdCtx) compressSuffixes(f *compressFormat) (string, [][2]string, string) {
+	suffix, strip := f.suffix, f.strip
+	if c.name == "lzma" {
+		suffix = ".lzma"
+	} else if c.has("format") {
+		return "", nil, c.name + " --format: the suffix follows the format"
+	}
+	if v, ok := c.value("S", "suffix"); ok {
+		if v.unknown != "" {
+			return "", nil, c.name + " -S: the suffix is not static"
+		}
+		suffix = v.lit
+		strip = append([][2]string{{suffix, ""}}, strip...)
+	}
+	return suffix, strip, ""
+}
+
+// decompressed returns the file that decompressing the static word w
+// writes: w without the first suffix of strip it ends in, with what that
+// suffix stands for (a.tgz: a.tar), and false when it ends in none.
+func decompressed(w sword, strip [][2]string) (sword, bool) {
+	for _, st := range strip {
+		if base, ok := strings.CutSuffix(w.lit, st[0]); ok && base != "" && !strings.HasSuffix(base, "/") {
+			out := w
+			out.lit = base
+			out.pat = strings.TrimSuffix(w.pat, glob.Escape(st[0]))
+			out.src = strings.TrimSuffix(w.src, st[0])
+			return withSuffix(out, st[1]), true
+		}
+	}
+	return sword{}, false
 }
 
 // withSuffix returns the static word w with suf appended.

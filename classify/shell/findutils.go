@@ -11,10 +11,69 @@ var findutils = []cmdSpec{
 	{name: "xargs", role: roleCustom, custom: xargsCmd},
 }
 
+// findArg is what a primary of find's expression does with the words
+// after it (find(1) EXPRESSION).
+type findArg uint8
+
+const (
+	findSkips      findArg = iota // one word that names no file (-type f, -mtime 1)
+	findPattern                   // -name PATTERN: -exec's access applies to START/**/PATTERN
+	findReads                     // one word, a file read (-newer FILE)
+	findWrites                    // one word, a file written (-fprint FILE)
+	findWritesThen                // a file written, then a format (-fprintf FILE FORMAT)
+	findDeletes                   // no word: the files found are removed (-delete)
+	findExecs                     // a command up to ";" or "+", run on each file (-exec)
+)
+
+// findPrimaries are the primaries of find's expression that take words or
+// write (find(1) TESTS and ACTIONS). -newerXY takes one word too
+// (findPrimary); any other primary takes none.
+var findPrimaries = []struct {
+	name string
+	arg  findArg
+}{
+	{"-name", findPattern}, {"-iname", findPattern},
+	{"-newer", findReads}, {"-anewer", findReads}, {"-cnewer", findReads}, {"-samefile", findReads},
+	{"-path", findSkips}, {"-ipath", findSkips}, {"-wholename", findSkips}, {"-iwholename", findSkips},
+	{"-regex", findSkips}, {"-iregex", findSkips}, {"-lname", findSkips}, {"-ilname", findSkips},
+	{"-type", findSkips}, {"-xtype", findSkips}, {"-maxdepth", findSkips}, {"-mindepth", findSkips},
+	{"-mtime", findSkips}, {"-atime", findSkips}, {"-ctime", findSkips}, {"-mmin", findSkips},
+	{"-amin", findSkips}, {"-cmin", findSkips}, {"-size", findSkips}, {"-perm", findSkips},
+	{"-user", findSkips}, {"-group", findSkips}, {"-uid", findSkips}, {"-gid", findSkips},
+	{"-inum", findSkips}, {"-links", findSkips}, {"-printf", findSkips}, {"-regextype", findSkips},
+	{"-fstype", findSkips}, {"-used", findSkips}, {"-context", findSkips}, {"-D", findSkips},
+	{"-delete", findDeletes},
+	{"-fprint", findWrites}, {"-fprint0", findWrites}, {"-fls", findWrites},
+	{"-fprintf", findWritesThen},
+	{"-exec", findExecs}, {"-execdir", findExecs}, {"-ok", findExecs}, {"-okdir", findExecs},
+}
+
+// findPrimary returns what the primary t does, and false for a word that
+// is no primary of findPrimaries.
+func findPrimary(t string) (findArg, bool) {
+	for _, p := range findPrimaries {
+		if p.name == t {
+			return p.arg, true
+		}
+	}
+	if strings.HasPrefix(t, "-newer") { // -newerXY REFERENCE
+		return findSkips, true
+	}
+	return 0, false
+}
+
+// findExpr is what find's expression does: the -name patterns, the access
+// of each -exec command to "{}", and whether it deletes.
+type findExpr struct {
+	names      []sword
+	execAccess []Access
+	deletes    bool
+}
+
 // findCmd: find START... EXPRESSION reads the start directories; -delete
 // writes them; -exec CMD ... {} applies CMD's access (from the table) to
 // START/**/NAME when -name NAME is given, else to START; -fprint FILE and
-// friends write FILE.
+// friends write FILE (find(1)).
 func findCmd(c *cmdCtx) {
 	args := c.args
 	i := 0
@@ -32,76 +91,89 @@ func findCmd(c *cmdCtx) {
 	if len(starts) == 0 {
 		starts = []sword{{lit: ".", pat: ".", src: "."}}
 	}
-	var names []sword
-	var execAccess []Access
-	deletes := false
-	oneArg := map[string]bool{"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
-		"-regex": true, "-iregex": true, "-lname": true, "-ilname": true, "-type": true, "-xtype": true, "-maxdepth": true,
-		"-mindepth": true, "-mtime": true, "-atime": true, "-ctime": true, "-mmin": true, "-amin": true, "-cmin": true,
-		"-size": true, "-perm": true, "-user": true, "-group": true, "-uid": true, "-gid": true, "-inum": true, "-links": true,
-		"-printf": true, "-regextype": true, "-fstype": true, "-used": true, "-samefile": true, "-newer": true,
-		"-anewer": true, "-cnewer": true, "-context": true, "-D": true}
+	c.findTargets(starts, c.findExpression(args, i))
+}
+
+// findExpression parses find's expression, args[i:], adding the files its
+// primaries read and write.
+func (c *cmdCtx) findExpression(args []sword, i int) findExpr {
+	var e findExpr
 	for ; i < len(args); i++ {
 		w := args[i]
-		t := w.text()
-		switch {
-		case w.unknown != "":
+		if w.unknown != "" {
 			if i > 0 && (args[i-1].text() == "-name" || args[i-1].text() == "-iname") {
 				c.unknown("a find -name pattern is not static")
 			}
-		case t == "-name" || t == "-iname":
+			continue
+		}
+		arg, ok := findPrimary(w.text())
+		if !ok {
+			continue
+		}
+		switch arg {
+		case findPattern:
 			if i+1 < len(args) {
-				names = append(names, args[i+1])
+				e.names = append(e.names, args[i+1])
 			}
-			i++
-		case t == "-newer" || t == "-anewer" || t == "-cnewer" || t == "-samefile":
+		case findReads:
 			if i+1 < len(args) {
 				c.add(args[i+1], Read)
 			}
-			i++
-		case oneArg[t] || strings.HasPrefix(t, "-newer"):
-			i++
-		case t == "-delete":
-			deletes = true
-		case t == "-fprint" || t == "-fprint0" || t == "-fls":
+		case findWrites, findWritesThen:
 			if i+1 < len(args) {
 				c.add(args[i+1], Write)
 			}
-			i++
-		case t == "-fprintf":
-			if i+1 < len(args) {
-				c.add(args[i+1], Write)
+			if arg == findWritesThen {
+				i++
 			}
-			i += 2
-		case t == "-exec" || t == "-execdir" || t == "-ok" || t == "-okdir":
-			j := i + 1
-			for j < len(args) && args[j].text() != ";" && args[j].text() != "+" {
-				j++
-			}
-			acc, why := c.execAccessOf(args[i+1 : min(j, len(args))])
-			if why != "" {
-				c.unknown(why)
-			} else if acc != nil {
-				execAccess = append(execAccess, *acc)
-			}
-			i = j
+		case findDeletes:
+			e.deletes = true
+			continue
+		case findExecs:
+			i = c.findExec(args, i, &e)
+			continue
 		}
+		i++
 	}
-	readOnly := !deletes
+	return e
+}
+
+// findExec judges the command of -exec at args[i] (up to ";" or "+") and
+// returns the index of its end.
+func (c *cmdCtx) findExec(args []sword, i int, e *findExpr) int {
+	j := i + 1
+	for j < len(args) && args[j].text() != ";" && args[j].text() != "+" {
+		j++
+	}
+	acc, why := c.execAccessOf(args[i+1 : min(j, len(args))])
+	if why != "" {
+		c.unknown(why)
+	} else if acc != nil {
+		e.execAccess = append(e.execAccess, *acc)
+	}
+	return j
+}
+
+// findTargets adds the targets of find's start directories: each is read,
+// written recursively with -delete, and given each -exec command's access
+// (to the files -name selects below it, when given). The command is read
+// only when nothing is deleted or written by -exec.
+func (c *cmdCtx) findTargets(starts []sword, e findExpr) {
+	readOnly := !e.deletes
 	for _, s := range starts {
 		c.add(s, Read)
-		if deletes {
+		if e.deletes {
 			c.addT(s, Write, true)
 		}
-		for _, acc := range execAccess {
+		for _, acc := range e.execAccess {
 			if acc == Write {
 				readOnly = false
 			}
-			if len(names) == 0 {
+			if len(e.names) == 0 {
 				c.addT(s, acc, acc == Write)
 				continue
 			}
-			for _, n := range names {
+			for _, n := range e.names {
 				c.filter(s, n, acc)
 				if acc == Write {
 					c.addT(s, Write, false)

@@ -15,66 +15,55 @@ var netTools = []cmdSpec{
 	{name: "wget", role: roleCustom, custom: wgetCmd},
 }
 
+// curlOptions are curl's options that take a value (curl(1)); any other
+// takes none.
+var curlOptions = cmdSpec{
+	lax:      true,
+	shortArg: "oDcTKEdFHXuAebwmxUYyzrQtCPhJ",
+	longArg: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "output-dir", "libcurl",
+		"etag-save", "etag-compare", "upload-file", "config", "cert", "key", "cacert", "capath", "netrc-file", "data",
+		"data-binary", "data-raw", "data-ascii", "data-urlencode", "json", "form", "form-string", "header", "request",
+		"user", "user-agent", "referer", "cookie", "write-out", "max-time", "connect-timeout", "proxy", "proxy-user",
+		"retry", "retry-delay", "retry-max-time", "url", "range", "resolve", "connect-to", "limit-rate", "max-filesize",
+		"interface", "dns-servers", "oauth2-bearer", "aws-sigv4", "continue-at", "time-cond", "quote", "ciphers",
+		"cert-type", "key-type", "pass", "expect100-timeout", "keepalive-time", "unix-socket", "variable", "url-query",
+		"create-file-mode", "proto", "proto-redir", "proto-default", "max-redirs", "header-file"},
+}
+
+// curlFiles are curl's options whose value is a file it writes or reads;
+// "-" is stdout or stdin.
+var curlFiles = []optFile{
+	{"o", Write}, {"output", Write}, {"D", Write}, {"dump-header", Write},
+	{"c", Write}, {"cookie-jar", Write}, {"trace", Write}, {"trace-ascii", Write},
+	{"stderr", Write}, {"output-dir", Write}, {"libcurl", Write}, {"etag-save", Write},
+	{"T", Read}, {"upload-file", Read}, {"K", Read}, {"config", Read},
+	{"cert", Read}, {"E", Read}, {"key", Read}, {"cacert", Read}, {"capath", Read},
+	{"netrc-file", Read}, {"etag-compare", Read},
+}
+
+// curlData are curl's options whose value "@FILE" sends FILE's contents
+// (curl(1) -d: "If you start the data with the letter @, the rest should
+// be a file name"); --data-raw takes "@" literally.
+var curlData = []string{"d", "data", "data-binary", "data-ascii", "data-urlencode", "json"}
+
+// curlRemoteName are the options that save into a file named after the URL.
+var curlRemoteName = []string{"O", "remote-name", "remote-name-all", "J"}
+
 // curlCmd: URLs are not files; -o/--output, -D, -c, --trace write; -T, -K,
 // -d @file, --data-binary @file, -F name=@file read; -O writes into the
 // working directory (or --output-dir).
 func curlCmd(c *cmdCtx) {
-	fileOpts := map[string]Access{
-		"o": Write, "output": Write, "D": Write, "dump-header": Write,
-		"c": Write, "cookie-jar": Write, "trace": Write, "trace-ascii": Write,
-		"stderr": Write, "output-dir": Write, "libcurl": Write, "etag-save": Write,
-		"T": Read, "upload-file": Read, "K": Read, "config": Read,
-		"cert": Read, "E": Read, "key": Read, "cacert": Read, "capath": Read,
-		"netrc-file": Read, "etag-compare": Read,
-	}
-	dataOpts := map[string]bool{"d": true, "data": true, "data-binary": true, "data-raw": false, "data-ascii": true, "data-urlencode": true, "json": true}
-	c.spec = &cmdSpec{
-		lax:      true,
-		shortArg: "oDcTKEdFHXuAebwmxUYyzrQtCPhJ",
-		longArg: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "output-dir", "libcurl",
-			"etag-save", "etag-compare", "upload-file", "config", "cert", "key", "cacert", "capath", "netrc-file", "data",
-			"data-binary", "data-raw", "data-ascii", "data-urlencode", "json", "form", "form-string", "header", "request",
-			"user", "user-agent", "referer", "cookie", "write-out", "max-time", "connect-timeout", "proxy", "proxy-user",
-			"retry", "retry-delay", "retry-max-time", "url", "range", "resolve", "connect-to", "limit-rate", "max-filesize",
-			"interface", "dns-servers", "oauth2-bearer", "aws-sigv4", "continue-at", "time-cond", "quote", "ciphers",
-			"cert-type", "key-type", "pass", "expect100-timeout", "keepalive-time", "unix-socket", "variable", "url-query",
-			"create-file-mode", "proto", "proto-redir", "proto-default", "max-redirs", "header-file"},
-	}
+	c.spec = &curlOptions
 	if !c.getopt() {
 		return
 	}
 	remoteName := false
 	for _, o := range c.opts {
-		if o.name == "O" || o.name == "remote-name" || o.name == "remote-name-all" || o.name == "J" {
+		if containsStr(curlRemoteName, o.name) {
 			remoteName = true
 		}
-		if !o.has {
-			continue
-		}
-		if acc, ok := fileOpts[o.name]; ok {
-			if !(o.val.unknown == "" && o.val.lit == "-") {
-				c.add(o.val, acc)
-			}
-			continue
-		}
-		v := o.val
-		switch {
-		case dataOpts[o.name] && v.unknown == "" && strings.HasPrefix(v.lit, "@"):
-			f := strings.TrimPrefix(v.lit, "@")
-			c.add(sword{lit: f, pat: glob.Escape(f), src: f}, Read)
-		case o.name == "data-urlencode" && v.unknown == "" && strings.Contains(v.lit, "@"):
-			f := v.lit[strings.IndexByte(v.lit, '@')+1:]
-			c.add(sword{lit: f, pat: glob.Escape(f), src: f}, Read)
-		case (o.name == "F" || o.name == "form") && v.unknown == "":
-			if _, val, ok := strings.Cut(v.lit, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
-				f := strings.SplitN(val[1:], ";", 2)[0]
-				c.add(sword{lit: f, pat: glob.Escape(f), src: f}, Read)
-			}
-		case (o.name == "H" || o.name == "header") && v.unknown == "" && strings.HasPrefix(v.lit, "@"):
-			f := strings.TrimPrefix(v.lit, "@")
-			c.add(sword{lit: f, pat: glob.Escape(f), src: f}, Read)
-		case (o.name == "d" || o.name == "data") && v.unknown != "":
-			c.unknown("a curl data value is not static")
+		if o.has {
+			c.curlValue(o)
 		}
 	}
 	if remoteName {
@@ -83,6 +72,49 @@ func curlCmd(c *cmdCtx) {
 		}
 	}
 	c.cmd.ReadOnly = !c.writes()
+}
+
+// curlValue adds the file a curl option's value names, if any.
+func (c *cmdCtx) curlValue(o opt) {
+	for _, f := range curlFiles {
+		if f.name == o.name {
+			if !(o.val.unknown == "" && o.val.lit == "-") {
+				c.add(o.val, f.access)
+			}
+			return
+		}
+	}
+	if o.val.unknown != "" {
+		if o.name == "d" || o.name == "data" {
+			c.unknown("a curl data value is not static")
+		}
+		return
+	}
+	if f, ok := curlDataFile(o.name, o.val.lit); ok {
+		c.add(sword{lit: f, pat: glob.Escape(f), src: f}, Read)
+	}
+}
+
+// curlDataFile returns the file a static data value reads (curl(1)): -d
+// @FILE; --data-urlencode [NAME]@FILE; -F NAME=@FILE and NAME=<FILE, with
+// ";type=..." after it; -H @FILE.
+func curlDataFile(name, v string) (string, bool) {
+	switch {
+	case containsStr(curlData, name) && strings.HasPrefix(v, "@"):
+		return v[1:], true
+	case name == "data-urlencode":
+		_, f, ok := strings.Cut(v, "@")
+		return f, ok
+	case name == "F" || name == "form":
+		if _, val, ok := strings.Cut(v, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
+			return strings.SplitN(val[1:], ";", 2)[0], true
+		}
+	case name == "H" || name == "header":
+		if strings.HasPrefix(v, "@") {
+			return v[1:], true
+		}
+	}
+	return "", false
 }
 
 // wgetCmd: wget writes into the working directory unless -O FILE (or -P

@@ -202,9 +202,9 @@ func (c *cmdCtx) addCwd(access Access, recursive bool) {
 
 // getopt parses c.args by c.spec's options into c.opts and c.ops. "--"
 // ends the options; "-" is an operand; GNU-style options after operands
-// count as options.
+// count as options. It returns false, the command unknown, on an option
+// the spec does not list or one missing its value.
 func (c *cmdCtx) getopt() bool {
-	s := c.spec
 	args := c.args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -217,57 +217,75 @@ func (c *cmdCtx) getopt() bool {
 			c.ops = append(c.ops, args[i+1:]...)
 			return true
 		}
-		if name, ok := strings.CutPrefix(t, "--"); ok {
-			name, val, hasVal := strings.Cut(name, "=")
-			switch {
-			case containsStr(s.longArg, name):
-				if hasVal {
-					c.opts = append(c.opts, opt{name: name, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
-				} else if i+1 < len(args) {
-					i++
-					c.opts = append(c.opts, opt{name: name, val: args[i], has: true})
-				} else {
-					c.unknown("option --" + name + " has no value")
-					return false
-				}
-			case containsStr(s.long, name) && !hasVal:
-				c.opts = append(c.opts, opt{name: name})
-			case s.lax:
-				c.opts = append(c.opts, opt{name: name})
-			default:
-				c.unknown("option --" + name + " is not in safezone's table for " + c.name)
-				return false
-			}
-			continue
+		var ok bool
+		if name, long := strings.CutPrefix(t, "--"); long {
+			i, ok = c.longOption(name, i)
+		} else {
+			i, ok = c.shortOptions(t[1:], i)
 		}
-		letters := t[1:]
-		for j := 0; j < len(letters); j++ {
-			l := letters[j]
-			switch {
-			case s.numeric && l >= '0' && l <= '9':
-				for j+1 < len(letters) && letters[j+1] >= '0' && letters[j+1] <= '9' {
-					j++
-				}
-			case strings.IndexByte(s.shortArg, l) >= 0:
-				if rest := letters[j+1:]; rest != "" {
-					c.opts = append(c.opts, opt{name: string(l), val: sword{lit: rest, pat: glob.Escape(rest), src: rest}, has: true})
-				} else if i+1 < len(args) {
-					i++
-					c.opts = append(c.opts, opt{name: string(l), val: args[i], has: true})
-				} else {
-					c.unknown("option -" + string(l) + " has no value")
-					return false
-				}
-				j = len(letters)
-			case strings.IndexByte(s.short, l) >= 0 || s.lax:
-				c.opts = append(c.opts, opt{name: string(l)})
-			default:
-				c.unknown("option -" + string(l) + " is not in safezone's table for " + c.name)
-				return false
-			}
+		if !ok {
+			return false
 		}
 	}
 	return true
+}
+
+// longOption parses the long option --name (or --name=value) at c.args[i]
+// and returns the index of its last word.
+func (c *cmdCtx) longOption(name string, i int) (int, bool) {
+	s := c.spec
+	name, val, hasVal := strings.Cut(name, "=")
+	switch {
+	case containsStr(s.longArg, name):
+		if hasVal {
+			c.opts = append(c.opts, opt{name: name, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
+		} else if i+1 < len(c.args) {
+			i++
+			c.opts = append(c.opts, opt{name: name, val: c.args[i], has: true})
+		} else {
+			c.unknown("option --" + name + " has no value")
+			return i, false
+		}
+	case containsStr(s.long, name) && !hasVal, s.lax:
+		c.opts = append(c.opts, opt{name: name})
+	default:
+		c.unknown("option --" + name + " is not in safezone's table for " + c.name)
+		return i, false
+	}
+	return i, true
+}
+
+// shortOptions parses the cluster of short options letters at c.args[i]
+// (-abc, -ofile, -o file, -5 with numeric) and returns the index of its
+// last word.
+func (c *cmdCtx) shortOptions(letters string, i int) (int, bool) {
+	s := c.spec
+	for j := 0; j < len(letters); j++ {
+		l := letters[j]
+		switch {
+		case s.numeric && l >= '0' && l <= '9':
+			for j+1 < len(letters) && letters[j+1] >= '0' && letters[j+1] <= '9' {
+				j++
+			}
+		case strings.IndexByte(s.shortArg, l) >= 0:
+			if rest := letters[j+1:]; rest != "" {
+				c.opts = append(c.opts, opt{name: string(l), val: sword{lit: rest, pat: glob.Escape(rest), src: rest}, has: true})
+			} else if i+1 < len(c.args) {
+				i++
+				c.opts = append(c.opts, opt{name: string(l), val: c.args[i], has: true})
+			} else {
+				c.unknown("option -" + string(l) + " has no value")
+				return i, false
+			}
+			return i, true
+		case strings.IndexByte(s.short, l) >= 0 || s.lax:
+			c.opts = append(c.opts, opt{name: string(l)})
+		default:
+			c.unknown("option -" + string(l) + " is not in safezone's table for " + c.name)
+			return i, false
+		}
+	}
+	return i, true
 }
 
 func containsStr(list []string, s string) bool {
@@ -374,7 +392,8 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 	hardLink := c.spec.role == roleLink && !c.has("s", "symbolic")
 	if c.spec.role == roleMove || hardLink || (c.name == "cp" && c.has("l", "link")) || (c.name == "rsync" && c.has("remove-source-files")) {
 		// A move removes its sources; a hard link makes an outside file
-		// reachable under an inside name (issue "Shell commands").
+		// reachable under an inside name, where a write through it would
+		// change the outside file: the sources count as written.
 		srcAccess = Write
 	}
 	if c.spec.role == roleLink && !hardLink {

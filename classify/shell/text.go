@@ -154,47 +154,20 @@ func rgCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 }
 
+// sedOptions are sed's options but -i (sed(1)).
+var sedOptions = cmdSpec{
+	short:    "nrEsuzl",
+	shortArg: "eflS",
+	long:     []string{"quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "debug", "sandbox", "follow-symlinks"},
+	longArg:  []string{"expression", "file", "line-length"},
+}
+
 // sedCmd: sed SCRIPT FILE... reads the files, or writes them with -i; a
 // script's own w, W, r, R and e commands (and s///w, s///e) write, read or
 // run other things, which makes the command unknown.
 func sedCmd(c *cmdCtx) {
-	c.spec = &cmdSpec{
-		short:    "nrEsuzl",
-		shortArg: "eflS",
-		long:     []string{"quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "debug", "sandbox", "follow-symlinks"},
-		longArg:  []string{"expression", "file", "line-length"},
-	}
-	// -i[SUFFIX] and --in-place[=SUFFIX] take their value attached; in a
-	// cluster (-ni.bak) -i takes the rest of the word, after letters
-	// without a value.
-	inPlace, suffix := false, ""
-	var args []sword
-	for k, w := range c.args {
-		t := w.text()
-		if w.unknown != "" || !strings.HasPrefix(t, "-") || t == "-" {
-			args = append(args, w)
-			continue
-		}
-		if t == "--" {
-			args = append(args, c.args[k:]...)
-			break
-		}
-		if v, ok := strings.CutPrefix(t, "--in-place"); ok && (v == "" || v[0] == '=') {
-			inPlace, suffix = true, strings.TrimPrefix(v, "=")
-			continue
-		}
-		if !strings.HasPrefix(t, "--") {
-			if j := sedInPlaceLetter(t[1:], c.spec.shortArg); j >= 0 {
-				inPlace, suffix = true, t[1+j+1:]
-				w.lit = t[:1+j]
-				w.src = w.lit
-				if w.lit == "-" {
-					continue
-				}
-			}
-		}
-		args = append(args, w)
-	}
+	c.spec = &sedOptions
+	args, inPlace, suffix := sedInPlace(c.args)
 	c.args = args
 	if !c.getopt() {
 		return
@@ -234,6 +207,40 @@ func sedCmd(c *cmdCtx) {
 		}
 	}
 	c.cmd.ReadOnly = !inPlace && c.cmd.Unknown == ""
+}
+
+// sedInPlace takes sed's -i out of its arguments: -i[SUFFIX] and
+// --in-place[=SUFFIX] take their value attached; in a cluster (-ni.bak)
+// -i takes the rest of the word, after letters without a value. It
+// returns the arguments left, whether -i was given, and its suffix.
+func sedInPlace(in []sword) (args []sword, inPlace bool, suffix string) {
+	for k, w := range in {
+		t := w.text()
+		if w.unknown != "" || !strings.HasPrefix(t, "-") || t == "-" {
+			args = append(args, w)
+			continue
+		}
+		if t == "--" {
+			args = append(args, in[k:]...)
+			break
+		}
+		if v, ok := strings.CutPrefix(t, "--in-place"); ok && (v == "" || v[0] == '=') {
+			inPlace, suffix = true, strings.TrimPrefix(v, "=")
+			continue
+		}
+		if !strings.HasPrefix(t, "--") {
+			if j := sedInPlaceLetter(t[1:], sedOptions.shortArg); j >= 0 {
+				inPlace, suffix = true, t[1+j+1:]
+				w.lit = t[:1+j]
+				w.src = w.lit
+				if w.lit == "-" {
+					continue
+				}
+			}
+		}
+		args = append(args, w)
+	}
+	return args, inPlace, suffix
 }
 
 // sedInPlaceLetter returns the index of an -i in the option cluster
@@ -276,30 +283,14 @@ func (c *cmdCtx) addBackup(w sword, suffix string) {
 	c.add(sword{lit: name, pat: glob.Escape(name), src: name}, Write)
 }
 
-// sedScriptEffects reports sed commands that touch files or run commands:
-// w/W (write), r/R (read), e (execute), and the w and e flags of s.
+// sedScriptEffects reports sed commands that touch files or run commands
+// (sed(1) COMMANDS): w/W (write), r/R (read), e (execute), and the w and e
+// flags of s. It returns why the script is unknown, or "".
 func sedScriptEffects(script string) string {
 	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
-		cmd = strings.TrimSpace(cmd)
-		// Skip an address: digits, $, /re/, and ranges.
-		for len(cmd) > 0 {
-			switch ch := cmd[0]; {
-			case ch >= '0' && ch <= '9' || ch == '$' || ch == ',' || ch == '~' || ch == '!' || ch == ' ':
-				cmd = cmd[1:]
-				continue
-			case ch == '/' || ch == '\\':
-				d := ch
-				if ch == '\\' && len(cmd) > 1 {
-					d, cmd = cmd[1], cmd[1:]
-				}
-				end := strings.IndexByte(cmd[1:], d)
-				if end < 0 {
-					return "a sed address safezone cannot read"
-				}
-				cmd = cmd[end+2:]
-				continue
-			}
-			break
+		cmd, ok := sedSkipAddress(strings.TrimSpace(cmd))
+		if !ok {
+			return "a sed address safezone cannot read"
 		}
 		if cmd == "" {
 			continue
@@ -311,32 +302,63 @@ func sedScriptEffects(script string) string {
 			return "the sed script reads a file (r)"
 		case 'e':
 			return "the sed script runs a command (e)"
-		case 's', 'y':
-			if cmd[0] == 'y' || len(cmd) < 2 {
-				continue
-			}
-			d := cmd[1]
-			rest := cmd[2:]
-			for n := 0; n < 2; n++ {
-				i := 0
-				for i < len(rest) && rest[i] != d {
-					if rest[i] == '\\' {
-						i++
-					}
-					i++
-				}
-				if i >= len(rest) {
-					rest = ""
-					break
-				}
-				rest = rest[i+1:]
-			}
-			if strings.ContainsAny(rest, "we") {
+		case 's':
+			if strings.ContainsAny(sedSubstFlags(cmd), "we") {
 				return "the sed script writes a file or runs a command (s///w or s///e)"
 			}
 		}
 	}
 	return ""
+}
+
+// sedSkipAddress returns a sed command without its address (sed(1)
+// ADDRESSES: line numbers, $, /regexp/ and \cregexpc, ranges, steps and
+// "!"), and false when a regexp does not end.
+func sedSkipAddress(cmd string) (string, bool) {
+	for len(cmd) > 0 {
+		switch ch := cmd[0]; {
+		case ch >= '0' && ch <= '9' || ch == '$' || ch == ',' || ch == '~' || ch == '!' || ch == ' ':
+			cmd = cmd[1:]
+		case ch == '/' || ch == '\\':
+			d := ch
+			if ch == '\\' && len(cmd) > 1 {
+				d, cmd = cmd[1], cmd[1:]
+			}
+			end := strings.IndexByte(cmd[1:], d)
+			if end < 0 {
+				return "", false
+			}
+			cmd = cmd[end+2:]
+		default:
+			return cmd, true
+		}
+	}
+	return cmd, true
+}
+
+// sedSubstFlags returns what follows the replacement of an s command
+// (s/REGEXP/REPLACEMENT/FLAGS): its flags and any later text; "" when
+// the command ends before.
+func sedSubstFlags(cmd string) string {
+	if len(cmd) < 2 {
+		return ""
+	}
+	d := cmd[1]
+	rest := cmd[2:]
+	for n := 0; n < 2; n++ {
+		i := 0
+		for i < len(rest) && rest[i] != d {
+			if rest[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(rest) {
+			return ""
+		}
+		rest = rest[i+1:]
+	}
+	return rest
 }
 
 // awkCmd: awk PROGRAM FILE... reads the files; a program that prints to a
@@ -445,6 +467,10 @@ func jqCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 }
 
+// yqWithValue are yq's options whose value (the next word) names no file
+// (yq --help).
+var yqWithValue = []string{"-p", "-o", "--input-format", "--output-format", "--indent", "-I"}
+
 // yqCmd: yq [eval|e|eval-all|ea] EXPR FILE...; -i writes the files.
 func yqCmd(c *cmdCtx) {
 	inPlace, sub := false, false
@@ -462,7 +488,7 @@ func yqCmd(c *cmdCtx) {
 				c.add(c.args[i+1], Read)
 			}
 			i++
-		case t == "-p" || t == "-o" || t == "--input-format" || t == "--output-format" || t == "--indent" || t == "-I":
+		case containsStr(yqWithValue, t):
 			i++
 		case strings.HasPrefix(t, "-") && t != "-":
 		case len(ops) == 0 && !sub && (t == "eval" || t == "e" || t == "eval-all" || t == "ea"):

@@ -28,10 +28,13 @@ func (w sword) text() string {
 	return w.lit
 }
 
+// word makes a word static: its value and glob pattern, with "~", $HOME,
+// $PWD, $CLAUDE_PROJECT_DIR and the variables assigned a literal expanded,
+// or why it is not static (any other expansion). The command and process
+// substitutions in it are walked: they run.
 func (a *analyzer) word(w *syntax.Word, depth int) sword {
-	out := sword{}
 	if w == nil {
-		return out
+		return sword{}
 	}
 	// Most words are one plain literal (rm, -rf, src/x.go): their value,
 	// pattern and source are the text itself.
@@ -40,107 +43,135 @@ func (a *analyzer) word(w *syntax.Word, depth int) sword {
 			return sword{lit: l.Value, pat: l.Value, src: l.Value}
 		}
 	}
-	var lit, pat strings.Builder
-	unknown := func(why string) {
-		if out.unknown == "" {
-			out.unknown = why
-		}
-	}
-	addQuoted := func(s string) {
-		lit.WriteString(s)
-		pat.WriteString(glob.Escape(s))
-	}
+	var b wordBuilder
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
 			v := p.Value
-			if i == 0 && strings.HasPrefix(v, "~") {
-				end := strings.IndexByte(v, '/')
-				if end < 0 {
-					end = len(v)
-				}
-				if end != 1 || (len(w.Parts) > 1 && end == len(v) && !isSlashStart(w.Parts[1])) {
-					if end != 1 {
-						unknown("~user is not expanded")
-					}
-				}
-				if end == 1 {
-					if a.env.Home == "" {
-						unknown("~ without HOME")
-					} else {
-						addQuoted(a.env.Home)
-						v = v[1:]
-					}
-				}
+			if i == 0 {
+				v = a.tilde(v, &b)
 			}
-			a.unquotedLit(v, &lit, &pat, &out)
+			b.unquotedLit(v)
 		case *syntax.SglQuoted:
 			v := p.Value
 			if p.Dollar {
 				v = ansiC(v)
 			}
-			addQuoted(v)
+			b.quoted(v)
 		case *syntax.DblQuoted:
-			for _, dp := range p.Parts {
-				switch q := dp.(type) {
-				case *syntax.Lit:
-					addQuoted(dquoteUnescape(q.Value))
-				case *syntax.ParamExp:
-					v, why := a.param(q)
-					if why != "" {
-						unknown(why)
-					}
-					addQuoted(v)
-				case *syntax.CmdSubst:
-					a.substitution(q.Stmts, depth)
-					unknown("a command substitution")
-				default:
-					unknown(fmt.Sprintf("an expansion (%s)", nodeKind(dp)))
-				}
-			}
+			a.dblQuoted(p, &b, depth)
 		case *syntax.ParamExp:
 			v, why := a.param(p)
 			if why != "" {
-				unknown(why)
+				b.unknown(why)
 			} else if strings.ContainsAny(v, " \t\n") {
-				unknown("an unquoted variable holding spaces is split into several words")
+				b.unknown("an unquoted variable holding spaces is split into several words")
 			}
 			// Unquoted: the value is subject to globbing.
-			a.unquotedLit(strings.ReplaceAll(v, `\`, `\\`), &lit, &pat, &out)
-		case *syntax.CmdSubst:
-			a.substitution(p.Stmts, depth)
-			unknown("a command substitution")
-		case *syntax.ProcSubst:
-			a.substitution(p.Stmts, depth)
-			unknown("a process substitution")
-		case *syntax.ArithmExp:
-			syntax.Walk(p, func(n syntax.Node) bool {
-				if cs, ok := n.(*syntax.CmdSubst); ok {
-					a.substitution(cs.Stmts, depth)
-					return false
-				}
-				return true
-			})
-			unknown("an arithmetic expansion")
-		case *syntax.ExtGlob:
-			unknown("an extended glob")
+			b.unquotedLit(strings.ReplaceAll(v, `\`, `\\`))
 		default:
-			unknown(fmt.Sprintf("an expansion (%s)", nodeKind(part)))
+			a.expansion(part, &b, depth)
 		}
 	}
-	out.lit, out.pat = lit.String(), pat.String()
+	out := b.out
+	out.lit, out.pat = b.lit.String(), b.pat.String()
 	out.src = a.source(w)
 	return out
 }
 
-func isSlashStart(p syntax.WordPart) bool {
-	l, ok := p.(*syntax.Lit)
-	return ok && strings.HasPrefix(l.Value, "/")
+// wordBuilder accumulates a word being made static: its value, its glob
+// pattern, and what sword records besides (glob, brace, unknown).
+type wordBuilder struct {
+	lit, pat strings.Builder
+	out      sword
+}
+
+// unknown records why the word is not static; the first reason stays.
+func (b *wordBuilder) unknown(why string) {
+	if b.out.unknown == "" {
+		b.out.unknown = why
+	}
+}
+
+// quoted adds a quoted string: its glob metacharacters are escaped.
+func (b *wordBuilder) quoted(s string) {
+	b.lit.WriteString(s)
+	b.pat.WriteString(glob.Escape(s))
+}
+
+// tilde expands the "~" that starts a word's first literal v: "~" alone or
+// before "/" is $HOME; "~user" is unknown. It returns what is left of v.
+func (a *analyzer) tilde(v string, b *wordBuilder) string {
+	if !strings.HasPrefix(v, "~") {
+		return v
+	}
+	end := strings.IndexByte(v, '/')
+	if end < 0 {
+		end = len(v)
+	}
+	if end != 1 {
+		b.unknown("~user is not expanded")
+		return v
+	}
+	if a.env.Home == "" {
+		b.unknown("~ without HOME")
+		return v
+	}
+	b.quoted(a.env.Home)
+	return v[1:]
+}
+
+// dblQuoted adds a double-quoted part: its literals and static parameters
+// are quoted text; a command substitution in it is walked.
+func (a *analyzer) dblQuoted(p *syntax.DblQuoted, b *wordBuilder, depth int) {
+	for _, dp := range p.Parts {
+		switch q := dp.(type) {
+		case *syntax.Lit:
+			b.quoted(dquoteUnescape(q.Value))
+		case *syntax.ParamExp:
+			v, why := a.param(q)
+			if why != "" {
+				b.unknown(why)
+			}
+			b.quoted(v)
+		case *syntax.CmdSubst:
+			a.substitution(q.Stmts, depth)
+			b.unknown("a command substitution")
+		default:
+			b.unknown(fmt.Sprintf("an expansion (%s)", nodeKind(dp)))
+		}
+	}
+}
+
+// expansion records why a part that is no literal, quote or parameter
+// makes the word unknown, walking the commands it runs.
+func (a *analyzer) expansion(part syntax.WordPart, b *wordBuilder, depth int) {
+	switch p := part.(type) {
+	case *syntax.CmdSubst:
+		a.substitution(p.Stmts, depth)
+		b.unknown("a command substitution")
+	case *syntax.ProcSubst:
+		a.substitution(p.Stmts, depth)
+		b.unknown("a process substitution")
+	case *syntax.ArithmExp:
+		syntax.Walk(p, func(n syntax.Node) bool {
+			if cs, ok := n.(*syntax.CmdSubst); ok {
+				a.substitution(cs.Stmts, depth)
+				return false
+			}
+			return true
+		})
+		b.unknown("an arithmetic expansion")
+	case *syntax.ExtGlob:
+		b.unknown("an extended glob")
+	default:
+		b.unknown(fmt.Sprintf("an expansion (%s)", nodeKind(part)))
+	}
 }
 
 // unquotedLit adds an unquoted literal: backslash escapes are removed, and
 // *, ? and [ are glob metacharacters, { a brace expansion.
-func (a *analyzer) unquotedLit(v string, lit, pat *strings.Builder, out *sword) {
+func (b *wordBuilder) unquotedLit(v string) {
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
@@ -149,24 +180,24 @@ func (a *analyzer) unquotedLit(v string, lit, pat *strings.Builder, out *sword) 
 			if v[i] == '\n' {
 				continue
 			}
-			lit.WriteByte(v[i])
-			pat.WriteString(glob.Escape(string(v[i])))
+			b.lit.WriteByte(v[i])
+			b.pat.WriteString(glob.Escape(string(v[i])))
 		case c == '*' || c == '?' || c == '[':
-			out.glob = true
-			lit.WriteByte(c)
-			pat.WriteByte(c)
+			b.out.glob = true
+			b.lit.WriteByte(c)
+			b.pat.WriteByte(c)
 		case c == '{' || c == '}' || c == ',':
 			if c == '{' {
-				out.brace = true
+				b.out.brace = true
 			}
-			lit.WriteByte(c)
-			pat.WriteByte(c)
+			b.lit.WriteByte(c)
+			b.pat.WriteByte(c)
 		case c == ']':
-			lit.WriteByte(c)
-			pat.WriteString(`\]`)
+			b.lit.WriteByte(c)
+			b.pat.WriteString(`\]`)
 		default:
-			lit.WriteByte(c)
-			pat.WriteByte(c)
+			b.lit.WriteByte(c)
+			b.pat.WriteByte(c)
 		}
 	}
 }
@@ -257,7 +288,8 @@ func dquoteUnescape(s string) string {
 	return b.String()
 }
 
-// ansiC decodes the escapes of bash's $'...' quoting.
+// ansiC decodes the escapes of bash's $'...' quoting (bash(1) QUOTING):
+// an escape it does not know stays as written.
 func ansiC(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -266,63 +298,80 @@ func ansiC(s string) string {
 			b.WriteByte(c)
 			continue
 		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'v':
-			b.WriteByte(11)
-		case '\\', '\'', '"', '?':
-			b.WriteByte(s[i])
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
-			j := i + 1
-			for j < len(s) && j < i+1+max && isHex(s[j]) {
-				j++
-			}
-			if j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(s[i])
-				continue
-			}
-			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			if s[i] == 'x' {
-				b.WriteByte(byte(v))
-			} else {
-				b.WriteRune(rune(v))
-			}
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[i:j], 8, 8)
-			b.WriteByte(byte(v))
-			i = j - 1
-		case 'c':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i] & 0x1f)
-			}
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(s[i])
-		}
+		i = ansiCEscape(&b, s, i+1)
 	}
 	return b.String()
+}
+
+// ansiCLetters are the one-letter escapes of $'...' and the bytes they
+// stand for.
+var ansiCLetters = [...]struct{ letter, value byte }{
+	{'n', '\n'}, {'t', '\t'}, {'r', '\r'}, {'a', 7}, {'b', 8}, {'e', 27}, {'E', 27}, {'f', 12}, {'v', 11},
+	{'\\', '\\'}, {'\'', '\''}, {'"', '"'}, {'?', '?'},
+}
+
+// ansiCEscape decodes the escape whose letter is s[i] (after the
+// backslash) into b and returns the index of its last byte.
+func ansiCEscape(b *strings.Builder, s string, i int) int {
+	e := s[i]
+	for _, l := range ansiCLetters {
+		if l.letter == e {
+			b.WriteByte(l.value)
+			return i
+		}
+	}
+	switch {
+	case e == 'x' || e == 'u' || e == 'U':
+		return ansiCHex(b, s, i)
+	case e >= '0' && e <= '7':
+		// \NNN: one to three octal digits, a byte.
+		j := i
+		for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+			j++
+		}
+		v, _ := strconv.ParseUint(s[i:j], 8, 8)
+		b.WriteByte(byte(v))
+		return j - 1
+	case e == 'c':
+		// \cX: the control character X & 0x1f.
+		if i+1 < len(s) {
+			i++
+			b.WriteByte(s[i] & 0x1f)
+		}
+		return i
+	}
+	b.WriteByte('\\')
+	b.WriteByte(e)
+	return i
+}
+
+// ansiCHex decodes \xHH (a byte), \uHHHH and \UHHHHHHHH (a character),
+// whose letter is s[i], into b and returns the index of its last byte.
+// Without a hex digit the escape stays as written.
+func ansiCHex(b *strings.Builder, s string, i int) int {
+	digits := 2
+	switch s[i] {
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	}
+	j := i + 1
+	for j < len(s) && j < i+1+digits && isHex(s[j]) {
+		j++
+	}
+	if j == i+1 {
+		b.WriteByte('\\')
+		b.WriteByte(s[i])
+		return i
+	}
+	v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+	if s[i] == 'x' {
+		b.WriteByte(byte(v))
+	} else {
+		b.WriteRune(rune(v))
+	}
+	return j - 1
 }
 
 func isHex(c byte) bool {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -98,86 +99,178 @@ func texts(ws []sword) []string {
 	return out
 }
 
-// stripWrappers removes the commands that only run another command (sudo,
-// env, command, builtin, exec, nice, nohup, time, timeout, stdbuf, ionice,
-// doas) with their options. It returns why the rest cannot be known, if so.
+// wrapper is a command that only runs another command, and its options:
+// letters without and with a value, long names without and with one.
+type wrapper struct {
+	name            string
+	short, shortArg string
+	long, longArg   []string
+	// special are options (given as a word of their own) that make the
+	// command unknown, or after which no command runs.
+	special []wrapperOpt
+	// skip removes the words between the options and the command (env's
+	// NAME=VALUE, nice's adjustment, timeout's duration), or says why the
+	// command is unknown.
+	skip func(rest []sword) ([]sword, string)
+}
+
+// wrapperOpt is a special option of a wrapper.
+type wrapperOpt struct {
+	spelling string // the whole word ("-i"), or its start when prefix
+	prefix   bool
+	why      string // why the command is unknown; "" when no command runs (command -v)
+}
+
+// wrappers are the commands that only run another command, sorted by name
+// (wrapperOf searches them).
+// Sources: sudo(8), doas(1), env(1), bash(1) SHELL BUILTIN COMMANDS
+// (command, builtin, exec, time), time(1), nice(1), nohup(1), timeout(1),
+// stdbuf(1), ionice(1).
+var wrappers = []wrapper{
+	{name: "builtin"},
+	{name: "command", short: "pvV", special: []wrapperOpt{
+		{spelling: "-v"}, // a lookup, nothing runs
+		{spelling: "-V"},
+	}},
+	{name: "doas", short: sudoShort, shortArg: sudoShortArg, long: sudoLong, longArg: sudoLongArg, special: sudoSpecial},
+	{name: "env", short: "i0v", shortArg: "uCS", long: []string{"ignore-environment", "null", "debug"},
+		longArg: []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"},
+		special: []wrapperOpt{
+			{spelling: "-S", why: envSplits},
+			{spelling: "--split-string", prefix: true, why: envSplits},
+			{spelling: "-C", why: envChdir},
+			{spelling: "--chdir", prefix: true, why: envChdir},
+		},
+		skip: envAssignments},
+	{name: "exec", short: "cl", shortArg: "a"},
+	{name: "ionice", short: "tu", shortArg: "cnp", long: []string{"ignore"}, longArg: []string{"class", "classdata", "pid", "pgid", "uid"}},
+	{name: "nice", shortArg: "n", longArg: []string{"adjustment"}, skip: niceAdjustment},
+	{name: "nohup"},
+	{name: "stdbuf", shortArg: "ioe", longArg: []string{"input", "output", "error"}},
+	{name: "sudo", short: sudoShort, shortArg: sudoShortArg, long: sudoLong, longArg: sudoLongArg, special: sudoSpecial},
+	{name: "time", short: "pv", shortArg: "fo", long: []string{"portability", "verbose", "append"}, longArg: []string{"format", "output"}},
+	{name: "timeout", short: "fpv", shortArg: "ks", long: []string{"foreground", "preserve-status", "verbose"},
+		longArg: []string{"kill-after", "signal"}, skip: timeoutDuration},
+}
+
+// The options of sudo and doas (sudo(8)).
+const (
+	sudoShort    = "ABbEeHiKklnPSsVv"
+	sudoShortArg = "CDghpRrTtUu"
+)
+
+var (
+	sudoLong = []string{"preserve-env", "login", "shell", "non-interactive", "stdin", "background", "set-home",
+		"reset-timestamp", "remove-timestamp", "validate", "list", "edit", "askpass", "bell"}
+	sudoLongArg = []string{"user", "group", "host", "prompt", "role", "type", "close-from", "chdir",
+		"command-timeout", "other-user", "chroot", "preserve-env"}
+	// sudoSpecial: -i and -s run a shell, -e an editor (sudoedit).
+	sudoSpecial = []wrapperOpt{
+		{spelling: "-i", why: "sudo -i runs a shell or an editor"},
+		{spelling: "-s", why: "sudo -s runs a shell or an editor"},
+		{spelling: "--login", why: "sudo --login runs a shell or an editor"},
+		{spelling: "--shell", why: "sudo --shell runs a shell or an editor"},
+		{spelling: "-e", why: "sudo -e runs a shell or an editor"},
+		{spelling: "--edit", why: "sudo --edit runs a shell or an editor"},
+	}
+)
+
+// Why env -S and env -C make the command unknown (env(1)).
+const (
+	envSplits = "env -S splits a string into a command"
+	envChdir  = "env -C runs the command in another directory"
+)
+
+// wrapperOf returns the entry of a wrapper, or nil.
+func wrapperOf(name string) *wrapper {
+	i := sort.Search(len(wrappers), func(i int) bool { return wrappers[i].name >= name })
+	if i < len(wrappers) && wrappers[i].name == name {
+		return &wrappers[i]
+	}
+	return nil
+}
+
+// stripWrappers removes the commands that only run another command
+// (wrappers: sudo, env, command, builtin, exec, nice, nohup, time, timeout,
+// stdbuf, ionice, doas) with their options. It returns the command left,
+// empty when none runs (sudo -v, command -v), and why it cannot be known,
+// if so.
 func stripWrappers(ws []sword) ([]sword, string) {
 	for len(ws) > 0 {
 		if ws[0].unknown != "" {
 			return ws, ""
 		}
 		name := path.Base(ws[0].lit)
-		args := ws[1:]
-		var rest []sword
-		var ok bool
-		switch name {
-		case "sudo", "doas":
-			rest, ok = skipOptions(args, "ABbEeHiKklnPSsVv", "CDghpRrTtUu", []string{"preserve-env", "login", "shell", "non-interactive", "stdin", "background", "set-home", "reset-timestamp", "remove-timestamp", "validate", "list", "edit", "askpass", "bell"}, []string{"user", "group", "host", "prompt", "role", "type", "close-from", "chdir", "command-timeout", "other-user", "chroot", "preserve-env"})
-			for _, w := range args[:len(args)-len(rest)] {
-				if t := w.text(); t == "-i" || t == "-s" || t == "--login" || t == "--shell" || t == "-e" || t == "--edit" {
-					return nil, "sudo " + t + " runs a shell or an editor"
-				}
-			}
-			if ok && len(rest) == 0 {
-				return nil, "" // sudo -v, sudo -k: no command
-			}
-		case "env":
-			rest, ok = skipOptions(args, "i0v", "uCS", []string{"ignore-environment", "null", "debug"}, []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"})
-			for _, w := range args[:len(args)-len(rest)] {
-				if t := w.text(); t == "-S" || strings.HasPrefix(t, "--split-string") {
-					return nil, "env -S splits a string into a command"
-				}
-				if t := w.text(); t == "-C" || strings.HasPrefix(t, "--chdir") {
-					return nil, "env -C runs the command in another directory"
-				}
-			}
-			for len(rest) > 0 && rest[0].unknown == "" && strings.Contains(rest[0].lit, "=") && !strings.HasPrefix(rest[0].lit, "=") {
-				if name, _, _ := strings.Cut(rest[0].lit, "="); isExecEnvVar(name) {
-					return nil, name + " names a command or code the program may run"
-				}
-				rest = rest[1:]
-			}
-		case "command":
-			rest, ok = skipOptions(args, "pvV", "", nil, nil)
-			for _, w := range args[:len(args)-len(rest)] {
-				if t := w.text(); t == "-v" || t == "-V" {
-					return nil, "" // command -v: a lookup, nothing runs
-				}
-			}
-		case "builtin", "nohup":
-			rest, ok = skipOptions(args, "", "", nil, nil)
-		case "exec":
-			rest, ok = skipOptions(args, "cl", "a", nil, nil)
-		case "time":
-			rest, ok = skipOptions(args, "pv", "fo", []string{"portability", "verbose", "append"}, []string{"format", "output"})
-		case "nice":
-			rest, ok = skipOptions(args, "", "n", nil, []string{"adjustment"})
-			if ok && len(rest) > 0 && rest[0].unknown == "" && isNumber(strings.TrimPrefix(rest[0].lit, "-")) {
-				rest = rest[1:]
-			}
-		case "timeout":
-			rest, ok = skipOptions(args, "fpv", "ks", []string{"foreground", "preserve-status", "verbose"}, []string{"kill-after", "signal"})
-			if ok && len(rest) > 0 {
-				rest = rest[1:] // the duration
-			}
-		case "stdbuf":
-			rest, ok = skipOptions(args, "", "ioe", nil, []string{"input", "output", "error"})
-		case "ionice":
-			rest, ok = skipOptions(args, "tu", "cnp", []string{"ignore"}, []string{"class", "classdata", "pid", "pgid", "uid"})
-		default:
+		w := wrapperOf(name)
+		if w == nil {
 			return ws, ""
+		}
+		args := ws[1:]
+		rest, ok := skipOptions(args, w.short, w.shortArg, w.long, w.longArg)
+		// When an option is not known, every word is judged as one.
+		if stop, why := w.specialIn(args[:len(args)-len(rest)]); stop {
+			return nil, why
 		}
 		if !ok {
 			return nil, name + ": an option safezone does not know"
+		}
+		if w.skip != nil {
+			var why string
+			if rest, why = w.skip(rest); why != "" {
+				return nil, why
+			}
 		}
 		ws = rest
 	}
 	return ws, ""
 }
 
-// skipOptions skips a wrapper's options and returns the command after them.
+// specialIn looks for a special option among the words opts: the first
+// found says why the command is unknown, or that none runs (stop, "").
+func (w *wrapper) specialIn(opts []sword) (stop bool, why string) {
+	for _, o := range opts {
+		t := o.text()
+		for _, s := range w.special {
+			if t == s.spelling || s.prefix && strings.HasPrefix(t, s.spelling) {
+				return true, s.why
+			}
+		}
+	}
+	return false, ""
+}
+
+// envAssignments skips env's NAME=VALUE operands (env(1)); setting a
+// variable that names code to run (isExecEnvVar) is unknown.
+func envAssignments(rest []sword) ([]sword, string) {
+	for len(rest) > 0 && rest[0].unknown == "" && strings.Contains(rest[0].lit, "=") && !strings.HasPrefix(rest[0].lit, "=") {
+		if name, _, _ := strings.Cut(rest[0].lit, "="); isExecEnvVar(name) {
+			return nil, name + " names a command or code the program may run"
+		}
+		rest = rest[1:]
+	}
+	return rest, ""
+}
+
+// niceAdjustment skips nice's obsolete -NUM adjustment (nice(1)).
+func niceAdjustment(rest []sword) ([]sword, string) {
+	if len(rest) > 0 && rest[0].unknown == "" && isNumber(strings.TrimPrefix(rest[0].lit, "-")) {
+		rest = rest[1:]
+	}
+	return rest, ""
+}
+
+// timeoutDuration skips timeout's DURATION operand (timeout(1)).
+func timeoutDuration(rest []sword) ([]sword, string) {
+	if len(rest) > 0 {
+		rest = rest[1:]
+	}
+	return rest, ""
+}
+
+// skipOptions skips a wrapper's options (letters without and with a
+// value, long names without and with one) and returns the command after
+// them, and false when an option is not among them.
 func skipOptions(ws []sword, short, shortArg string, long, longArg []string) ([]sword, bool) {
-	c := &cmdCtx{spec: &cmdSpec{short: short, shortArg: shortArg, long: long, longArg: longArg}, args: ws, cmd: &Command{}}
 	for i := 0; i < len(ws); i++ {
 		t := ws[i].text()
 		if ws[i].unknown != "" || !strings.HasPrefix(t, "-") || t == "-" {
@@ -186,7 +279,6 @@ func skipOptions(ws []sword, short, shortArg string, long, longArg []string) ([]
 		if t == "--" {
 			return ws[i+1:], true
 		}
-		c.args = ws[i : i+1]
 		if name, ok := strings.CutPrefix(t, "--"); ok {
 			name, _, hasVal := strings.Cut(name, "=")
 			if containsStr(longArg, name) && !hasVal {
