@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestSelfProtectionEveryTool: a write to each self-protected file (issue
-// "Policy layers": the policy layers, Claude Code's settings, the other
+// TestSelfProtectionEveryTool: a write to each self-protected file (README,
+// "Self-protection": the policy layers, Claude Code's settings, the other
 // hosts' hook files, hooks.json, the audit log, the binary) is denied
 // through Write, Edit and Bash, in --agi mode with bypassPermissions, where
 // nothing else would stop it.
