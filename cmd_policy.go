@@ -109,11 +109,10 @@ func describe(p *policy.Policy) effective {
 	add("host_settings", fmt.Sprint(p.HostSettings.Value), p.HostSettings.Pos)
 	add("self_protection", fmt.Sprint(p.SelfProtection.Value), p.SelfProtection.Pos)
 	for _, d := range p.AdditionalDirectories {
-		v := d.Path
-		if d.Base != "" && !strings.HasPrefix(d.Path, "/") && !strings.HasPrefix(d.Path, "~") {
-			v += " (relative to " + d.Base + ")"
-		}
-		add("sandbox.additional_directories", v, d.Pos)
+		add("sandbox.additional_directories", dirText(d), d.Pos)
+	}
+	for _, d := range p.ReadDirs {
+		add("sandbox.read_dirs", dirText(d), d.Pos)
 	}
 	for _, c := range []struct {
 		key string
@@ -130,6 +129,12 @@ func describe(p *policy.Policy) effective {
 		for _, x := range c.rs {
 			add(c.key, x.Text, x.Pos)
 		}
+	}
+	add("guards.lose_work", guardText(p.Guards.LoseWork.Value), p.Guards.LoseWork.Pos)
+	add("guards.install_outside", guardText(p.Guards.InstallOutside.Value), p.Guards.InstallOutside.Pos)
+	add("confine.mode", p.Confine.Mode.Value.String(), p.Confine.Mode.Pos)
+	for _, d := range p.Confine.Write {
+		add("confine.write", dirText(d), d.Pos)
 	}
 	a := p.Audit
 	add("audit.path", a.Path.Value, a.Path.Pos)
@@ -149,4 +154,21 @@ func describe(p *policy.Policy) effective {
 		e.Warnings = append(e.Warnings, w.Error())
 	}
 	return e
+}
+
+// dirText shows a directory entry as written, and what a relative one is
+// relative to.
+func dirText(d policy.Dir) string {
+	if d.Base != "" && !strings.HasPrefix(d.Path, "/") && !strings.HasPrefix(d.Path, "~") {
+		return d.Path + " (relative to " + d.Base + ")"
+	}
+	return d.Path
+}
+
+// guardText shows a guard's setting as the policy spells it.
+func guardText(d policy.Decision) string {
+	if d == policy.Abstain {
+		return "off"
+	}
+	return d.String()
 }

@@ -43,6 +43,13 @@ type Locations struct {
 	// Executable is safezone's own binary, protected like its
 	// configuration; empty if unknown.
 	Executable string
+	// ClaudeConfig is Claude Code's user configuration directory:
+	// $CLAUDE_CONFIG_DIR, else ~/.claude (Claude Code settings reference,
+	// "Environment variables"). Its settings.json is the user settings.
+	ClaudeConfig string
+	// CodexHome is Codex's home: $CODEX_HOME, else ~/.codex (Codex
+	// configuration reference).
+	CodexHome string
 }
 
 // DefaultLocations computes the standard locations from the environment
@@ -59,6 +66,14 @@ func DefaultLocations(getenv func(string) string, projectRoot, home string) Loca
 	}
 	if config != "" {
 		loc.User = filepath.Join(config, "safezone", "policy.yaml")
+	}
+	loc.ClaudeConfig = getenv("CLAUDE_CONFIG_DIR")
+	if loc.ClaudeConfig == "" && home != "" {
+		loc.ClaudeConfig = filepath.Join(home, ".claude")
+	}
+	loc.CodexHome = getenv("CODEX_HOME")
+	if loc.CodexHome == "" && home != "" {
+		loc.CodexHome = filepath.Join(home, ".codex")
 	}
 	loc.ClaudeManaged = getenv("SAFEZONE_CLAUDE_MANAGED_SETTINGS")
 	if loc.ClaudeManaged == "" {
@@ -198,9 +213,13 @@ func ClaudeSettingsFiles(loc Locations) []SettingsFile {
 			}
 		}
 	}
-	if loc.Home != "" {
-		user := ClaudeSource{Scope: ScopeUser, SlashBase: "~/.claude/", DirBase: loc.Home}
-		out = append(out, SettingsFile{filepath.Join(loc.Home, ".claude", "settings.json"), user})
+	if dir := loc.claudeConfig(); dir != "" {
+		slash := "~/.claude/"
+		if loc.Home == "" || filepath.Join(loc.Home, ".claude") != dir {
+			slash = glob.Escape(filepath.ToSlash(dir)) + "/"
+		}
+		user := ClaudeSource{Scope: ScopeUser, SlashBase: slash, DirBase: loc.Home}
+		out = append(out, SettingsFile{filepath.Join(dir, "settings.json"), user})
 	}
 	if loc.ProjectRoot != "" {
 		out = append(out,
@@ -208,6 +227,23 @@ func ClaudeSettingsFiles(loc Locations) []SettingsFile {
 			SettingsFile{filepath.Join(loc.ProjectRoot, ".claude", "settings.local.json"), ClaudeSource{Scope: ScopeLocal, SlashBase: "./"}})
 	}
 	return out
+}
+
+// claudeConfig is loc.ClaudeConfig, or ~/.claude when a caller built
+// Locations by hand.
+func (loc Locations) claudeConfig() string {
+	if loc.ClaudeConfig != "" || loc.Home == "" {
+		return loc.ClaudeConfig
+	}
+	return filepath.Join(loc.Home, ".claude")
+}
+
+// codexHome is loc.CodexHome, or ~/.codex.
+func (loc Locations) codexHome() string {
+	if loc.CodexHome != "" || loc.Home == "" {
+		return loc.CodexHome
+	}
+	return filepath.Join(loc.Home, ".codex")
 }
 
 func loadClaudeLayers(loc Locations) ([]*Layer, error) {
@@ -253,19 +289,37 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 			add(glob.Escape(filepath.ToSlash(filepath.Clean(path))))
 		}
 	}
-	// Relative to the project root, whatever spelling reaches it.
+	// Relative to the project root, whatever spelling reaches it: the
+	// hosts' project configuration (hooks, permissions, MCP servers, which
+	// run code: .mcp.json, .codex/ whole).
 	for _, rel := range []string{
-		ProjectFile, LocalFile, ".claude/settings.json", ".claude/settings.local.json",
-		"hooks.json", "hooks/hooks.json", ".codex/hooks.json", ".gemini/settings.json",
-		".github/hooks/safezone.json", ".cursor/hooks.json",
+		ProjectFile, LocalFile, ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+		"hooks.json", "hooks/hooks.json", ".codex/**", ".gemini/settings.json",
+		".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json",
 	} {
 		add("./" + rel)
 	}
-	for _, rel := range []string{
-		".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json",
-		".gemini/settings.json", ".cursor/hooks.json",
-	} {
+	// The user's: each host's settings and hooks, Claude Code's plugins
+	// (installed plugins run their own hooks: the cache, installed_plugins.json,
+	// known_marketplaces.json) and ~/.claude.json (MCP servers and each
+	// project's allowed tools), where the user moved them too.
+	for _, rel := range []string{".gemini/settings.json", ".cursor/hooks.json", ".claude.json"} {
 		add("~/" + rel)
+	}
+	under := func(dir, home string, rels ...string) {
+		base := "~/" + home
+		if loc.Home == "" || filepath.Join(loc.Home, home) != dir {
+			base = glob.Escape(filepath.ToSlash(filepath.Clean(dir)))
+		}
+		for _, rel := range rels {
+			add(base + "/" + rel)
+		}
+	}
+	if dir := loc.claudeConfig(); filepath.IsAbs(dir) {
+		under(dir, ".claude", "settings.json", "settings.local.json", "plugins/**")
+	}
+	if dir := loc.codexHome(); filepath.IsAbs(dir) {
+		under(dir, ".codex", "hooks.json", "config.toml")
 	}
 	addAbs(loc.Managed)
 	addAbs(loc.User)

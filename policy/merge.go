@@ -27,6 +27,12 @@ type Policy struct {
 
 	Audit Audit
 
+	// ReadDirs are directories that may be read but not written
+	// (sandbox.read_dirs), each with its Base.
+	ReadDirs []Dir
+	Guards   Guards
+	Confine  Confine
+
 	// Locked lists the keys the managed layer locked.
 	Locked []Setting[string]
 	// Ignored lists what lower layers and flags tried to set on a locked
@@ -54,7 +60,8 @@ var builtin = Pos{File: "<built-in default>"}
 // Defaults returns the values that apply when no layer sets them: mode write,
 // no auto-approve, sandbox on, outside reads ask, outside writes deny,
 // on_error deny, Claude Code's settings read, self-protection on, no audit
-// log (rotation at 10 MiB, keeping 5, once a path is set).
+// log (rotation at 10 MiB, keeping 5, once a path is set), both guards ask,
+// confine auto.
 func Defaults() *Policy {
 	return &Policy{
 		Mode:           Setting[Mode]{ModeWrite, builtin},
@@ -66,6 +73,11 @@ func Defaults() *Policy {
 		HostSettings:   Setting[bool]{true, builtin},
 		SelfProtection: Setting[bool]{true, builtin},
 		Audit:          defaultAudit(),
+		Guards: Guards{
+			LoseWork:       Setting[Decision]{Ask, builtin},
+			InstallOutside: Setting[Decision]{Ask, builtin},
+		},
+		Confine: Confine{Mode: Setting[ConfineMode]{ConfineAuto, builtin}},
 	}
 }
 
@@ -122,6 +134,7 @@ func Merge(layers ...*Layer) *Policy {
 		p.Ask = rules(open, "rules.ask", p.Ask, l.Ask)
 		p.Allow = rules(open, "rules.allow", p.Allow, l.Allow)
 		mergeAudit(open, &p.Audit, l)
+		mergeExtras(open, p, l)
 		p.Warnings = append(p.Warnings, l.Warnings...)
 		if l.Scope == ScopeManaged {
 			for _, k := range l.Locked {

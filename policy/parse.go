@@ -65,6 +65,12 @@ type Layer struct {
 
 	Audit AuditLayer
 
+	// ReadDirs are sandbox.read_dirs: directories outside the project that
+	// may be read (outside_read does not apply) but not written.
+	ReadDirs []Dir
+	Guards   GuardsLayer
+	Confine  ConfineLayer
+
 	// Warnings are problems that do not stop the policy from loading
 	// (duplicate entries, rules for tools safezone does not know).
 	Warnings []*Error
@@ -153,11 +159,14 @@ type rawFile struct {
 	SelfProtection yaml.Node   `yaml:"self_protection"`
 	Locked         []yaml.Node `yaml:"locked"`
 	Audit          *rawAudit   `yaml:"audit"`
+	Guards         *rawGuards  `yaml:"guards"`
+	Confine        *rawConfine `yaml:"confine"`
 }
 
 type rawSandbox struct {
 	Enabled               yaml.Node   `yaml:"enabled"`
 	AdditionalDirectories []yaml.Node `yaml:"additional_directories"`
+	ReadDirs              []yaml.Node `yaml:"read_dirs"`
 	OutsideRead           yaml.Node   `yaml:"outside_read"`
 	OutsideWrite          yaml.Node   `yaml:"outside_write"`
 }
@@ -179,7 +188,11 @@ type rawRules struct {
 func knownKeys(typ string) (field, keys string) {
 	switch typ {
 	case "rawSandbox":
-		return "sandbox", "enabled, additional_directories, outside_read, outside_write"
+		return "sandbox", "enabled, additional_directories, read_dirs, outside_read, outside_write"
+	case "rawGuards":
+		return "guards", "lose_work, install_outside"
+	case "rawConfine":
+		return "confine", "mode, write"
 	case "rawPaths":
 		return "paths", "protected, warned, safe"
 	case "rawRules":
@@ -187,7 +200,7 @@ func knownKeys(typ string) (field, keys string) {
 	case "rawAudit":
 		return "audit", auditKeys
 	}
-	return "", "version, mode, auto_approve, sandbox, paths, rules, on_error, host_settings, self_protection, locked, audit"
+	return "", "version, mode, auto_approve, sandbox, paths, rules, guards, confine, on_error, host_settings, self_protection, locked, audit"
 }
 
 // lineOf splits a yaml.v3 message "line N: text" into N and text.
@@ -376,6 +389,12 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 		p.l.Ask = p.rules(rs.Ask, "rules.ask")
 		p.l.Allow = p.rules(rs.Allow, "rules.allow")
 	}
+	if r.Guards != nil {
+		p.guards(r.Guards)
+	}
+	if r.Confine != nil {
+		p.confine(r.Confine)
+	}
 	if r.Audit != nil {
 		p.audit(r.Audit)
 	}
@@ -448,17 +467,20 @@ func (p *parser) sandbox(s *rawSandbox) {
 	if s.OutsideWrite.Kind != 0 {
 		p.l.OutsideWrite = p.decision(&s.OutsideWrite, "sandbox.outside_write", Ask, Deny)
 	}
-	p.directories(s.AdditionalDirectories)
+	p.l.AdditionalDirectories = p.dirList(s.AdditionalDirectories, "sandbox.additional_directories")
+	p.l.ReadDirs = p.dirList(s.ReadDirs, "sandbox.read_dirs")
 }
 
-// directories validates sandbox.additional_directories: non-empty strings
-// without a NUL byte, "~" and "~/x" but not "~user"; an entry listed twice
-// is kept and warned about.
-func (p *parser) directories(ns []yaml.Node) {
+// dirList validates a list of directories (sandbox.additional_directories,
+// sandbox.read_dirs, confine.write): non-empty strings without a NUL byte,
+// "~" and "~/x" but not "~user"; an entry listed twice is kept and warned
+// about.
+func (p *parser) dirList(ns []yaml.Node, key string) []Dir {
+	var out []Dir
 	seen := map[string]bool{}
 	for i := range ns {
 		n := &ns[i]
-		field := fmt.Sprintf("sandbox.additional_directories[%d]", i)
+		field := fmt.Sprintf("%s[%d]", key, i)
 		v, ok := p.str(n, field)
 		if !ok {
 			continue
@@ -475,8 +497,9 @@ func (p *parser) directories(ns []yaml.Node) {
 			p.warn(n, field, fmt.Errorf("%w: %q is listed twice", ErrDuplicate, v))
 		}
 		seen[v] = true
-		p.l.AdditionalDirectories = append(p.l.AdditionalDirectories, Dir{Path: v, Pos: p.pos(n)})
+		out = append(out, Dir{Path: v, Pos: p.pos(n)})
 	}
+	return out
 }
 
 func (p *parser) patterns(ns []yaml.Node, field string) []Pattern {

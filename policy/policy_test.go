@@ -290,5 +290,5 @@ rules:
 	// Output:
 	// ask policy.yaml:3
 	// Read .env* at any depth: true policy.yaml:5
-	// policy.yaml:3:3: sandbox: unknown key "enabeld" (known keys: enabled, additional_directories, outside_read, outside_write)
+	// policy.yaml:3:3: sandbox: unknown key "enabeld" (known keys: enabled, additional_directories, read_dirs, outside_read, outside_write)
 }
