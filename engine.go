@@ -35,6 +35,7 @@ type system struct {
 	fsys       fs.ReadLinkFS
 	now        func() time.Time
 	deadline   time.Duration
+	uid        int // the user's id, -1 where there is none
 }
 
 func osSystem() *system {
@@ -49,7 +50,17 @@ func osSystem() *system {
 		fsys:       os.DirFS("/").(fs.ReadLinkFS),
 		now:        time.Now,
 		deadline:   deadline,
+		uid:        os.Getuid(),
 	}
+}
+
+// session is where the host that sent call keeps its session files.
+func (s *system) session(call *hookio.Call, home string) hookio.Session {
+	loc := policy.DefaultLocations(s.getenv, "", home)
+	return hookio.SessionFiles(call, hookio.SessionEnv{
+		Home: home, ClaudeConfig: loc.ClaudeConfig, CodexHome: loc.CodexHome,
+		TmpDir: s.getenv("TMPDIR"), UID: s.uid,
+	})
 }
 
 // projectRoot is the project root of a subcommand run by hand:
@@ -148,6 +159,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if inErr != nil {
 		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
 	}
+	env.Session = j.sys.session(call, env.Home)
 	return verdict{res: classify.Decide(call, pol, env, j.sys.fsys), pol: pol, call: call, host: host}
 }
 

@@ -253,6 +253,9 @@ func (e Explanation) writeHeader(w *trace) {
 		if r.Resolved != r.Path {
 			line += " -> " + r.Resolved
 		}
+		if r.ReadOnly {
+			line += " (read only)"
+		}
 		w.p("%s  [%s]", line, r.Source)
 	}
 }

@@ -33,13 +33,18 @@ type Env struct {
 	// Today is the local date, "2006-01-02", used in suggestions
 	// ("write scratch files under agent_sandbox/2026-11-22/").
 	Today string
+	// Session is where the host keeps the files of the agent's session
+	// (see hookio.SessionFiles): read and written without a question.
+	Session hookio.Session
 }
 
-// Root is one sandbox root: the project root or an additional directory.
+// Root is one sandbox root: the project root, an additional directory, or a
+// directory that may only be read (sandbox.read_dirs).
 type Root struct {
 	Path     string `json:"path"`     // absolute and clean, as configured
 	Resolved string `json:"resolved"` // symbolic links resolved
 	Source   string `json:"source"`   // "CLAUDE_PROJECT_DIR", "cwd", "policy.yaml:12", "--add-dir"
+	ReadOnly bool   `json:"read_only,omitempty"`
 }
 
 // Modes is the effective mode of one call, each part with where it came from.
@@ -68,13 +73,14 @@ const (
 	RowError     Row = 1  // unusable input or policy: on_error
 	RowDeny      Row = 2  // a deny rule
 	RowProtected Row = 3  // a write to a protected path
-	RowReadMode  Row = 4  // read mode and the call writes
-	RowOutside   Row = 5  // a target outside every root
-	RowAsk       Row = 6  // an ask rule
-	RowAllow     Row = 7  // an allow rule
-	RowRead      Row = 8  // a built-in read tool, inside
-	RowWrite     Row = 9  // a built-in write tool, inside: safe or auto-approved, else abstain
-	RowOther     Row = 10 // MCP tools and tools safezone does not understand: abstain
+	RowSession   Row = 4  // a file of the host's own session (transcripts, task outputs, plans)
+	RowReadMode  Row = 5  // read mode and the call writes
+	RowOutside   Row = 6  // a target outside every root
+	RowAsk       Row = 7  // an ask rule or a guard
+	RowAllow     Row = 8  // an allow rule
+	RowRead      Row = 9  // a built-in read tool, inside
+	RowWrite     Row = 10 // a built-in write tool, inside: safe or auto-approved, else abstain
+	RowOther     Row = 11 // MCP tools and tools safezone does not understand: abstain
 )
 
 // Reason is one matching row: a rule, a class, a mode or a fallback, for one
@@ -133,6 +139,14 @@ type decider struct {
 	resolved map[*policy.Pattern][]string
 	// shell is the analysis of a shell call; nil for other tools.
 	shell *shell.Analysis
+	// session holds the host's session directories, resolved.
+	session sessionDirs
+}
+
+// sessionDirs are the host's session directories (Env.Session), each as
+// given and as resolved.
+type sessionDirs struct {
+	readWrite, plans, readOnly []string
 }
 
 // Decide judges one call against a policy (see the decision table in the
@@ -279,6 +293,21 @@ func (d *decider) setRoots() error {
 			return err
 		}
 	}
+	for _, dir := range d.pol.ReadDirs {
+		p := policy.ExpandDir(dir, d.env.Home, projectRoot.Path)
+		if p == "" {
+			return fmt.Errorf("sandbox.read_dirs %q (%s): %w", dir.Path, dir.Pos, ErrNoHome)
+		}
+		if err := d.addRoot(p, dir.Pos.String()); err != nil {
+			return err
+		}
+		d.roots[len(d.roots)-1].ReadOnly = true
+	}
+	d.session = sessionDirs{
+		readWrite: d.resolveAll(d.env.Session.ReadWrite),
+		plans:     d.resolveAll(d.env.Session.Plans),
+		readOnly:  d.resolveAll(d.env.Session.ReadOnly),
+	}
 	if d.env.Home != "" && strings.HasPrefix(d.env.Home, "/") {
 		home := path.Clean(d.env.Home)
 		d.anchors.home = []string{home}
@@ -327,10 +356,23 @@ func uniq(a, b string) []string {
 	return []string{a, b}
 }
 
-// inside reports whether p is within some root (resolved).
-func (d *decider) inside(p string) bool {
+// resolveAll returns each directory as given and, when it differs, as
+// resolved; a directory that cannot be resolved is left out.
+func (d *decider) resolveAll(dirs []string) []string {
+	var out []string
+	for _, dir := range dirs {
+		if res, err := Resolve(d.fsys, dir); err == nil {
+			out = append(out, uniq(path.Clean(dir), res.Path)...)
+		}
+	}
+	return out
+}
+
+// inside reports whether p is within some root (resolved) that may be
+// accessed as access: a read-only root takes reads only.
+func (d *decider) inside(p string, access policy.Access) bool {
 	for _, r := range d.roots {
-		if within(r.Resolved, p) {
+		if within(r.Resolved, p) && (!r.ReadOnly || access == policy.Read) {
 			return true
 		}
 	}

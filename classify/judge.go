@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -27,10 +28,15 @@ func (d *decider) judge(i int, t *Target) []Reason {
 	if t.Access == policy.Write {
 		t.Class = j.classes()
 	}
+	session := j.session()
 	if d.modes.Read.On && (t.Access == policy.Write || d.callWrites()) {
 		j.add(RowReadMode, policy.Deny, "read mode", d.modes.Read.Source, "", "")
 	}
-	j.outside()
+	if session {
+		t.Inside = true
+	} else {
+		j.outside()
+	}
 	j.rules(d.pol.Ask, RowAsk, policy.Ask, true)
 	j.rules(d.pol.Allow, RowAllow, policy.Allow, false)
 	j.fallback()
@@ -107,16 +113,50 @@ func (j *judgement) classes() Class {
 	return class
 }
 
-// outside adds row 5 for a target outside every sandbox root, and sets
-// t.Inside.
+// session adds row 4 for a file of the host's own session (every place
+// the kernel reaches lies in a session directory): allowed to the file
+// tools; a shell command's target counts as inside. In read mode only the
+// plan files may be written. It reports whether the target is one.
+func (j *judgement) session() bool {
+	d, t := j.d, j.t
+	dirs := d.session.readWrite
+	switch {
+	case t.Access == policy.Read:
+		dirs = append(append(append([]string(nil), dirs...), d.session.plans...), d.session.readOnly...)
+	case d.modes.Read.On:
+		dirs = d.session.plans
+	default:
+		dirs = append(append([]string(nil), dirs...), d.session.plans...)
+	}
+	if len(dirs) == 0 {
+		return false
+	}
+	for _, v := range t.placeViews() {
+		if !slices.ContainsFunc(dirs, func(dir string) bool { return within(dir, v) }) {
+			return false
+		}
+	}
+	if d.shell == nil {
+		j.add(RowSession, policy.Allow, "host session file", "", t.Res.Path, "the host's own files for this session: transcripts, tool results, task outputs, plans")
+	}
+	return true
+}
+
+// outside adds row 6 for a target outside every sandbox root, and sets
+// t.Inside. A read that an allow rule names by an absolute or home path
+// (Read(//home/me/other/**), Read(~/notes/**)) is no outside read: the
+// rule decides.
 func (j *judgement) outside() {
 	d, t := j.d, j.t
 	t.Inside = true
 	if !d.modes.Sandbox.On {
 		return
 	}
+	if t.Access == policy.Read && j.allowedOutside() {
+		return
+	}
 	for _, v := range t.placeViews() {
-		if !d.inside(v) {
+		if !d.inside(v, t.Access) {
 			t.Inside = false
 			s, name := d.pol.OutsideRead, "sandbox.outside_read"
 			if t.Access == policy.Write {
@@ -128,7 +168,22 @@ func (j *judgement) outside() {
 	}
 }
 
-// fallback adds the last row that applies to the target: rows 8 to 10.
+// allowedOutside reports whether an allow rule anchored outside the project
+// (an absolute or a home path) matches the target.
+func (j *judgement) allowedOutside() bool {
+	for k := range j.d.pol.Allow {
+		r := &j.d.pol.Allow[k]
+		if r.Kind != policy.RulePath || (r.Path.Anchor != policy.Absolute && r.Path.Anchor != policy.Home) {
+			continue
+		}
+		if _, ok := j.d.ruleMatches(r, j.t, false); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fallback adds the last row that applies to the target: rows 9 to 11.
 func (j *judgement) fallback() {
 	d, t := j.d, j.t
 	switch {

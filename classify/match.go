@@ -61,6 +61,9 @@ func relTo(root, p string) (string, bool) {
 func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 	glob := fold(p.Glob)
 	abs = fold(abs)
+	if envTemplate(glob, abs[strings.LastIndexByte(abs, '/')+1:]) {
+		return false
+	}
 	switch p.Anchor {
 	case policy.AnyDepth:
 		lit := globLiteral(glob)
@@ -181,4 +184,24 @@ func patternGlobs(p *policy.Pattern, a *anchors) []patternGlob {
 		out = append(out, patternGlob{prefix + p.Glob, len(prefix)}, patternGlob{prefix + p.Glob + "/**", len(prefix)})
 	}
 	return out
+}
+
+// envTemplateSuffixes end the names of environment-file templates, which
+// hold no secrets by convention (.env.example, .env.sample, .env.template,
+// .env.dist): committed to show which variables a project needs.
+var envTemplateSuffixes = [...]string{".example", ".sample", ".template", ".dist"}
+
+// envTemplate reports whether name is an environment-file template that
+// glob, a pattern about environment files (it spells ".env"), reaches only
+// by a wildcard: ".env*" does not match .env.example, ".env.example" does.
+func envTemplate(glob, name string) bool {
+	if !strings.HasPrefix(name, ".env") || !strings.Contains(glob, ".env") {
+		return false
+	}
+	for _, suf := range envTemplateSuffixes {
+		if strings.HasSuffix(name, suf) {
+			return !strings.Contains(glob, suf)
+		}
+	}
+	return false
 }

@@ -124,6 +124,10 @@ func (d *decider) scratch() string {
 func (d *decider) rootList(r *Result) string {
 	var ps []string
 	for _, root := range r.Roots {
+		if root.ReadOnly {
+			ps = append(ps, root.Resolved+" (read only)")
+			continue
+		}
 		ps = append(ps, root.Resolved)
 	}
 	return strings.Join(ps, ", ")

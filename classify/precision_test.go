@@ -1,0 +1,83 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// sessionEnv is the test environment with Claude Code's session files of a
+// session whose transcript is /home/.claude/projects/-proj/s1.jsonl, as
+// the hook computes them for uid 1000.
+func sessionEnv() *Env {
+	call := &hookio.Call{Host: "claude", TranscriptPath: "/home/.claude/projects/-proj/s1.jsonl"}
+	return &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22",
+		Session: hookio.SessionFiles(call, hookio.SessionEnv{Home: "/home", ClaudeConfig: "/home/.claude", UID: 1000})}
+}
+
+// TestPrecision pins both sides of each false alarm the decision closes:
+// the benign call passes, its dangerous neighbour is still stopped.
+func TestPrecision(t *testing.T) {
+	sessionFS := []string{
+		"home/.claude/projects/-proj/s1.jsonl", "home/.claude/projects/-proj/s1/tool-results/toolu_1.txt",
+		"home/.claude/projects/-other/s9.jsonl", "home/.claude/plans/", "home/.claude/settings.json",
+		"home/.claude/plugins/cache/p/1/skill.md", "tmp/claude-1000/-proj/tasks/b1.output",
+		"tmp/claude-1000/evil => /home/.ssh", "other-repo/main.go", "proj/.env.example", "proj/.env.sample",
+	}
+	tests := []decideCase{
+		// The host's own session files.
+		{name: "plan mode saves its plan", tool: "Write", input: write("/home/.claude/plans/calm-plan.md"), perm: "plan", want: policy.Allow, row: RowSession},
+		{name: "plan mode still denies other writes", tool: "Write", input: write("/proj/notes.txt"), perm: "plan", want: policy.Deny, row: RowReadMode},
+		{name: "plan mode does not write session transcripts", tool: "Write", input: write("/home/.claude/projects/-proj/memory/m.md"), perm: "plan", want: policy.Deny},
+		{name: "a tool result of the session is read", tool: "Read", input: read("/home/.claude/projects/-proj/s1/tool-results/toolu_1.txt"), want: policy.Allow, row: RowSession},
+		{name: "the project's memory is written", tool: "Write", input: write("/home/.claude/projects/-proj/memory/MEMORY.md"), want: policy.Allow, row: RowSession},
+		{name: "another project's transcript is outside", tool: "Read", input: read("/home/.claude/projects/-other/s9.jsonl"), want: policy.Ask, row: RowOutside},
+		{name: "a task output is read", tool: "Read", input: read("/tmp/claude-1000/-proj/tasks/b1.output"), want: policy.Allow, row: RowSession},
+		{name: "a task output read by cat", tool: "Bash", input: map[string]any{"command": "cat /tmp/claude-1000/-proj/tasks/b1.output"}, perm: "bypassPermissions", want: policy.Allow},
+		{name: "a link in the task directory to a secret is not a session file", tool: "Read", input: read("/tmp/claude-1000/evil/id_rsa"), want: policy.Ask, row: RowOutside},
+		{name: "the host's settings stay protected", tool: "Write", input: write("/home/.claude/settings.json"), perm: "bypassPermissions", extra: selfProtect, want: policy.Deny, row: RowProtected},
+		{name: "plugins are read", tool: "Read", input: read("/home/.claude/plugins/cache/p/1/skill.md"), want: policy.Allow, row: RowSession},
+		{name: "plugins are not written", tool: "Write", input: write("/home/.claude/plugins/cache/p/1/skill.md"), perm: "acceptEdits", want: policy.Ask, row: RowOutside},
+
+		// Reads outside that the user grants.
+		{name: "an absolute allow rule grants an outside read", tool: "Read", input: read("/other-repo/main.go"), extra: "version: 1\nrules:\n  allow: [\"Read(//other-repo/**)\"]\n", want: policy.Allow, row: RowAllow},
+		{name: "it grants no write", tool: "Write", input: write("/other-repo/main.go"), perm: "acceptEdits", extra: "version: 1\nrules:\n  allow: [\"Read(//other-repo/**)\", \"Edit(//other-repo/**)\"]\n", want: policy.Ask, row: RowOutside},
+		{name: "a deny rule still wins", tool: "Read", input: read("/home/.ssh/id_rsa"), extra: "version: 1\nrules:\n  allow: [\"Read(~/**)\"]\n  deny: [\"Read(~/.ssh/**)\"]\n", want: policy.Deny, row: RowDeny},
+		{name: "a project-anchored allow rule does not reach outside", tool: "Read", input: read("/outside/secret.txt"), extra: "version: 1\nrules:\n  allow: [\"Read(**)\"]\n", want: policy.Ask, row: RowOutside},
+		{name: "read_dirs are read", tool: "Read", input: read("/other-repo/main.go"), extra: "version: 1\nsandbox:\n  read_dirs: [/other-repo]\n", want: policy.Allow, row: RowRead},
+		{name: "read_dirs are not written", tool: "Write", input: write("/other-repo/main.go"), perm: "bypassPermissions", extra: "version: 1\nsandbox:\n  read_dirs: [/other-repo]\n", want: policy.Ask, row: RowOutside, has: []string{"/other-repo (read only)"}},
+
+		// Templates are not secrets.
+		{name: ".env.example is read", tool: "Read", input: read("/proj/.env.example"), want: policy.Allow, row: RowRead},
+		{name: ".env.sample is written", tool: "Write", input: write("/proj/.env.sample"), perm: "acceptEdits", want: policy.Allow, row: RowWrite},
+		{name: ".env is still denied", tool: "Read", input: read("/proj/.env"), want: policy.Deny, row: RowDeny},
+		{name: ".env.local is still denied", tool: "Read", input: read("/proj/.env.local"), want: policy.Deny, row: RowDeny},
+		{name: "a rule naming the template applies", tool: "Read", input: read("/proj/.env.example"), extra: "version: 1\nrules:\n  deny: [\"Read(.env.example)\"]\n", want: policy.Deny, row: RowDeny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.fs = append(tt.fs, sessionFS...)
+			if tt.env == nil {
+				tt.env = sessionEnv()
+			}
+			r := runDecide(t, tt)
+			if r.Decision != tt.want {
+				t.Fatalf("decision = %s (row %d), want %s\n%s", r.Decision, r.Row, tt.want, trace(r))
+			}
+			if tt.row != 0 && r.Row != tt.row {
+				t.Errorf("row = %d, want %d\n%s", r.Row, tt.row, trace(r))
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(r.Reason, s) {
+					t.Errorf("reason lacks %q:\n%s", s, r.Reason)
+				}
+			}
+		})
+	}
+}
+
+// selfProtect is a policy layer with the self-protected ~/.claude paths,
+// as policy.SelfProtection adds them for HOME=/home.
+const selfProtect = "version: 1\npaths:\n  protected: [\"~/.claude/settings.json\"]\n"
