@@ -36,12 +36,15 @@ type decideCase struct {
 	cwd   string         // default /proj
 	perm  string         // permission_mode (omitted when empty)
 	extra string         // a second policy layer (YAML)
-	flags *policy.Layer  // the flag layer
-	env   *Env           // default: ProjectDir /proj, Home /home
-	want  policy.Decision
-	row   Row      // the deciding row, when non-zero
-	has   []string // substrings the reason must contain
-	warn  bool     // a warning is expected
+	// embedded uses the embedded default policy (policy.example.yaml,
+	// parsed as policy.EmbeddedName) instead of refPolicy.
+	embedded bool
+	flags    *policy.Layer // the flag layer
+	env      *Env          // default: ProjectDir /proj, Home /home
+	want     policy.Decision
+	row      Row      // the deciding row, when non-zero
+	has      []string // substrings the reason must contain
+	warn     bool     // a warning is expected
 }
 
 func mustLayer(t testing.TB, name, yaml string) *policy.Layer {
@@ -72,6 +75,9 @@ func runDecide(t testing.TB, c decideCase) *Result {
 		t.Fatalf("DecodeClaude: %v", err)
 	}
 	layers := []*policy.Layer{mustLayer(t, "ref.yaml", refPolicy)}
+	if c.embedded {
+		layers = []*policy.Layer{mustLayer(t, policy.EmbeddedName, string(mustRead(t, "../policy.example.yaml")))}
+	}
 	if c.extra != "" {
 		layers = append(layers, mustLayer(t, "extra.yaml", c.extra))
 	}

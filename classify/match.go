@@ -61,7 +61,7 @@ func relTo(root, p string) (string, bool) {
 func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 	glob := fold(p.Glob)
 	abs = fold(abs)
-	if envTemplate(glob, abs[strings.LastIndexByte(abs, '/')+1:]) {
+	if p.Pos.File == policy.EmbeddedName && envTemplate(glob, abs[strings.LastIndexByte(abs, '/')+1:]) {
 		return false
 	}
 	switch p.Anchor {
@@ -194,6 +194,8 @@ var envTemplateSuffixes = [...]string{".example", ".sample", ".template", ".dist
 // envTemplate reports whether name is an environment-file template that
 // glob, a pattern about environment files (it spells ".env"), reaches only
 // by a wildcard: ".env*" does not match .env.example, ".env.example" does.
+// It applies to the embedded default policy's patterns only: a rule the
+// user wrote means what it says.
 func envTemplate(glob, name string) bool {
 	if !strings.HasPrefix(name, ".env") || !strings.Contains(glob, ".env") {
 		return false

@@ -49,12 +49,13 @@ func TestPrecision(t *testing.T) {
 		{name: "read_dirs are read", tool: "Read", input: read("/other-repo/main.go"), extra: "version: 1\nsandbox:\n  read_dirs: [/other-repo]\n", want: policy.Allow, row: RowRead},
 		{name: "read_dirs are not written", tool: "Write", input: write("/other-repo/main.go"), perm: "bypassPermissions", extra: "version: 1\nsandbox:\n  read_dirs: [/other-repo]\n", want: policy.Ask, row: RowOutside, has: []string{"/other-repo (read only)"}},
 
-		// Templates are not secrets.
-		{name: ".env.example is read", tool: "Read", input: read("/proj/.env.example"), want: policy.Allow, row: RowRead},
-		{name: ".env.sample is written", tool: "Write", input: write("/proj/.env.sample"), perm: "acceptEdits", want: policy.Allow, row: RowWrite},
-		{name: ".env is still denied", tool: "Read", input: read("/proj/.env"), want: policy.Deny, row: RowDeny},
-		{name: ".env.local is still denied", tool: "Read", input: read("/proj/.env.local"), want: policy.Deny, row: RowDeny},
-		{name: "a rule naming the template applies", tool: "Read", input: read("/proj/.env.example"), extra: "version: 1\nrules:\n  deny: [\"Read(.env.example)\"]\n", want: policy.Deny, row: RowDeny},
+		// Templates are not secrets to the embedded default; a rule the user
+		// wrote (the reference policy's Read(.env*)) means what it says.
+		{name: ".env.example is read under the default", tool: "Read", input: read("/proj/.env.example"), embedded: true, want: policy.Allow, row: RowRead},
+		{name: ".env.sample is written under the default", tool: "Write", input: write("/proj/.env.sample"), perm: "acceptEdits", embedded: true, want: policy.Allow, row: RowWrite},
+		{name: ".env is still denied by the default", tool: "Read", input: read("/proj/.env"), embedded: true, want: policy.Deny, row: RowDeny},
+		{name: ".env.local is still denied by the default", tool: "Read", input: read("/proj/.env.local"), embedded: true, want: policy.Deny, row: RowDeny},
+		{name: "the user's Read(.env*) covers templates", tool: "Read", input: read("/proj/.env.example"), want: policy.Deny, row: RowDeny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
