@@ -33,6 +33,31 @@ func (d *decider) explainDecision(r *Result) {
 	r.Row = dec.Row
 	r.Deciding = dec
 	r.Reason = d.message(r, dec)
+	if r.Decision == policy.Deny || r.Decision == policy.Ask {
+		r.Reason += d.skippedRules()
+	}
+}
+
+// skippedRules notes the settings rules safezone left out because it cannot
+// use them (policy.ErrSkippedRule), or "".
+func (d *decider) skippedRules() string {
+	var first error
+	n := 0
+	for _, w := range d.pol.Warnings {
+		if errors.Is(w, policy.ErrSkippedRule) {
+			if first == nil {
+				first = w
+			}
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; note: a settings rule was skipped (%v); `safezone validate` shows it", first)
+	}
+	return fmt.Sprintf("; note: %d settings rules were skipped (the first: %v); `safezone validate` shows them", n, first)
 }
 
 // decidingReason finds the reason that decided r.Decision: for the first target

@@ -40,7 +40,9 @@ type ClaudeSource struct {
 // ClaudeSource.SlashBase), "path" and "./path" are relative to the project
 // root, and a bare name matches at any depth. Other keys are ignored, as the
 // file belongs to the host; a malformed file, or permission lists that are
-// not lists of strings, are errors naming the file and the field.
+// not lists of strings, are errors naming the file and the field. A rule
+// safezone cannot use (a pattern with "..", a bad glob) is left out with a
+// warning wrapping [ErrSkippedRule].
 func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, error) {
 	l := &Layer{Name: name, Scope: src.Scope, Dir: src.DirBase}
 	perms, err := permissionsOf(name, data)
@@ -59,7 +61,9 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 			field := fmt.Sprintf("permissions.%s[%d]", list.key, i)
 			r, err, warn := CompileRule(translateAnchor(e.value, src.SlashBase), e.pos)
 			if err != nil {
-				errs = append(errs, &Error{Pos: e.pos, Field: field, Err: err})
+				// Claude Code accepts rules safezone cannot evaluate; failing
+				// closed on them would stop every call of every session.
+				l.Warnings = append(l.Warnings, &Error{Pos: e.pos, Field: field, Err: fmt.Errorf("%w: %w; safezone does not apply it", ErrSkippedRule, err)})
 				continue
 			}
 			r.Text = e.value

@@ -58,6 +58,10 @@ var (
 	ErrNotAPolicy  = errors.New("not a policy mapping")
 	ErrDuplicate   = errors.New("duplicate entry")
 	ErrUnknownTool = errors.New("unknown tool")
+	// ErrSkippedRule marks a Claude Code settings rule safezone cannot use
+	// (a pattern with "..", a bad glob): reported and left out, as the
+	// host's file is not ours to refuse.
+	ErrSkippedRule = errors.New("rule skipped")
 )
 
 // Problems is the error Parse returns for a policy it refuses: every error
