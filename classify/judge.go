@@ -2,10 +2,12 @@ package classify
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/safezonehq/safezone/classify/glob"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
@@ -18,9 +20,13 @@ func (d *decider) judge(i int, t *Target) []Reason {
 	j := &judgement{d: d, i: i, t: t}
 	j.rules(d.pol.Deny, RowDeny, policy.Deny, true)
 	if len(t.Globs) > 0 {
-		// A pattern target only carries deny and ask rules; its directory
-		// is judged as a target of its own.
+		// A pattern target only carries deny and ask rules, and for a
+		// write the protected paths it names; its directory is judged as a
+		// target of its own.
 		t.Inside = true
+		if t.Access == policy.Write {
+			j.protectedPattern()
+		}
 		j.rules(d.pol.Ask, RowAsk, policy.Ask, true)
 		j.add(RowRead, policy.Allow, "pattern", "", "", "checked against deny and ask rules only")
 		return j.out
@@ -77,14 +83,13 @@ func (j *judgement) classes() Class {
 		pt := &d.pol.Protected[k]
 		if p, ok := d.anyView(pt, t); ok {
 			class = ClassProtected
-			rule := fmt.Sprintf("paths.protected %q", pt.Text)
-			if pt.Pos.File == policy.SelfProtectionSource {
-				rule = fmt.Sprintf("self-protection %q", pt.Text)
-			}
-			j.add(RowProtected, policy.Deny, rule, pt.Pos.String(), p, "")
+			j.add(RowProtected, policy.Deny, protectedRule(pt), pt.Pos.String(), p, "")
 		}
 	}
-	if t.Recursive {
+	// A write to a directory reaches everything below it: a shell command's
+	// target says so itself (Recursive: rm -r, mv of a directory); a file
+	// tool's or an MCP tool's write of an existing directory (a move) does.
+	if t.Recursive || (d.shell == nil && t.Res.Dir) {
 		for k := range d.pol.Protected {
 			pt := &d.pol.Protected[k]
 			if p, ok := d.protectedBelow(pt, t); ok {
@@ -111,6 +116,21 @@ func (j *judgement) classes() Class {
 		class = ClassSafe
 	}
 	return class
+}
+
+// protectedPattern adds row 3 when a write pattern target (find -name
+// '*.pem' -delete, a glob) names protected paths (see glob.Cache.Names).
+func (j *judgement) protectedPattern() {
+	d, t := j.d, j.t
+	for k := range d.pol.Protected {
+		pt := &d.pol.Protected[k]
+		for _, tg := range t.Globs {
+			if p, ok := d.patternNames(pt, tg); ok {
+				j.add(RowProtected, policy.Deny, protectedRule(pt), pt.Pos.String(), p, "the pattern names protected files")
+				break
+			}
+		}
+	}
 }
 
 // session adds row 4 for a file of the host's own session (every place
@@ -249,15 +269,24 @@ func (d *decider) ruleMatches(r *policy.Rule, t *Target, widen bool) (string, bo
 	}
 	if len(t.Globs) > 0 {
 		for _, tg := range t.Globs {
-			for _, pg := range patternGlobs(&r.Path, &d.anchors) {
-				if d.globs.Names(fold(tg), fold(pg.glob), pg.neutral) {
-					return tg, true
-				}
+			if p, ok := d.patternNames(&r.Path, tg); ok {
+				return p, true
 			}
 		}
 		return "", false
 	}
 	return d.anyView(&r.Path, t)
+}
+
+// patternNames reports whether the target glob tg names paths that pattern
+// p matches (glob.Cache.Names), and tg if so.
+func (d *decider) patternNames(p *policy.Pattern, tg string) (string, bool) {
+	for _, pg := range patternGlobs(p, &d.anchors) {
+		if d.globs.Names(fold(tg), fold(pg.glob), pg.neutral) {
+			return tg, true
+		}
+	}
+	return "", false
 }
 
 func (d *decider) anyView(p *policy.Pattern, t *Target) (string, bool) {
@@ -352,7 +381,7 @@ func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
 	if p.Anchor == policy.AnyDepth {
 		return "", false
 	}
-	prefix, _ := glob.LiteralPrefix(p.Glob)
+	prefix, rest := glob.LiteralPrefix(p.Glob)
 	var cands []string
 	switch p.Anchor {
 	case policy.Absolute:
@@ -368,13 +397,45 @@ func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
 	}
 	for _, v := range t.placeViews() {
 		for _, c := range cands {
-			if c == v || !within(v, c) {
-				continue
-			}
-			if _, err := d.fsys.Lstat(strings.TrimPrefix(c, "/")); err == nil {
-				return c, true
+			switch {
+			case c == v && rest != "" && rest != "**":
+				// The target is the pattern's directory: protected when
+				// something in it matches ("mv .claude x" with
+				// ".claude/settings*.json").
+				if m := d.someMatch(c, rest); m != "" {
+					return m, true
+				}
+			case c != v && within(v, c):
+				if _, err := d.fsys.Lstat(strings.TrimPrefix(c, "/")); err == nil {
+					return c, true
+				}
 			}
 		}
 	}
 	return "", false
+}
+
+// someMatch returns an existing path below dir that the glob rest matches,
+// or "": a bounded look (maxGlobDirs directories).
+func (d *decider) someMatch(dir, rest string) string {
+	left := maxGlobDirs
+	full := glob.Escape(strings.TrimPrefix(dir, "/")) + "/" + rest
+	if dir == "/" {
+		full = rest
+	}
+	found := ""
+	_ = doublestar.GlobWalk(budgetFS{d.fsys, &left}, full, func(p string, _ fs.DirEntry) error {
+		found = "/" + p
+		return fs.SkipAll
+	})
+	return found
+}
+
+// protectedRule names a protected pattern in reasons: "self-protection" for
+// safezone's own, else "paths.protected".
+func protectedRule(pt *policy.Pattern) string {
+	if pt.Pos.File == policy.SelfProtectionSource {
+		return fmt.Sprintf("self-protection %q", pt.Text)
+	}
+	return fmt.Sprintf("paths.protected %q", pt.Text)
 }

@@ -25,7 +25,9 @@ func TestPrecision(t *testing.T) {
 		"home/.claude/projects/-other/s9.jsonl", "home/.claude/plans/", "home/.claude/settings.json",
 		"home/.claude/plugins/cache/p/1/skill.md", "tmp/claude-1000/-proj/tasks/b1.output",
 		"tmp/claude-1000/evil => /home/.ssh", "other-repo/main.go", "proj/.env.example", "proj/.env.sample",
+		"proj/notes[1].md", "proj/docker/compose.yml", "proj/docker/.env", "proj/certs/k.pem", "proj/.claude/settings.json",
 	}
+	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
 	tests := []decideCase{
 		// The host's own session files.
 		{name: "plan mode saves its plan", tool: "Write", input: write("/home/.claude/plans/calm-plan.md"), perm: "plan", want: policy.Allow, row: RowSession},
@@ -48,6 +50,15 @@ func TestPrecision(t *testing.T) {
 		{name: "a project-anchored allow rule does not reach outside", tool: "Read", input: read("/outside/secret.txt"), extra: "version: 1\nrules:\n  allow: [\"Read(**)\"]\n", want: policy.Ask, row: RowOutside},
 		{name: "read_dirs are read", tool: "Read", input: read("/other-repo/main.go"), extra: "version: 1\nsandbox:\n  read_dirs: [/other-repo]\n", want: policy.Allow, row: RowRead},
 		{name: "read_dirs are not written", tool: "Write", input: write("/other-repo/main.go"), perm: "bypassPermissions", extra: "version: 1\nsandbox:\n  read_dirs: [/other-repo]\n", want: policy.Ask, row: RowOutside, has: []string{"/other-repo (read only)"}},
+
+		// Globs as bash expands them.
+		{name: "a word that is no valid glob is a file name", tool: "Bash", input: bash("cat notes[*"), perm: "bypassPermissions", want: policy.Allow},
+		{name: "a glob that matches nothing is a file name", tool: "Bash", input: bash("touch *.nomatch"), perm: "bypassPermissions", want: policy.Allow},
+		{name: "* does not match a leading dot", tool: "Bash", input: bash("ls -la docker/*.*"), perm: "bypassPermissions", embedded: true, want: policy.Allow},
+		{name: "a glob that spells the dot reaches .env", tool: "Bash", input: bash("cat docker/.e*"), perm: "bypassPermissions", want: policy.Deny, row: RowDeny},
+		{name: "find deleting protected names", tool: "Bash", input: bash("find . -name '*.pem' -delete"), perm: "bypassPermissions", want: policy.Deny, row: RowProtected},
+		{name: "an MCP move of a directory holding protected files", tool: "mcp__fs__move_file", input: map[string]any{"source": "/proj/.claude", "destination": "/proj/x"}, want: policy.Deny, row: RowProtected},
+		{name: "an MCP move of another directory", tool: "mcp__fs__move_file", input: map[string]any{"source": "/proj/docs", "destination": "/proj/x"}, want: policy.Abstain},
 
 		// Templates are not secrets to the embedded default; a rule the user
 		// wrote (the reference policy's Read(.env*)) means what it says.

@@ -46,8 +46,9 @@ type Resolution struct {
 	// temp file and rename replace the link itself, so a write is judged at
 	// both.
 	Location string
-	// Exists reports whether Path exists.
+	// Exists reports whether Path exists; Dir whether it is a directory.
 	Exists bool
+	Dir    bool
 	// Ancestor is the deepest existing directory when Path does not exist:
 	// a new file is created through it.
 	Ancestor string
@@ -94,6 +95,8 @@ func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
 	}
 	if w.exists {
 		res.Ancestor = ""
+	} else {
+		res.Dir = false
 	}
 	if len(res.Path) > MaxPath || len(res.Location) > MaxPath {
 		return res, fmt.Errorf("%w: %s resolves to a path over PATH_MAX (%d)", ErrTooLong, abs, MaxPath)
@@ -157,6 +160,7 @@ func (w *walk) step() error {
 		return w.follow(c, name)
 	}
 	w.cur = append(w.cur, c)
+	w.res.Dir = fi.IsDir()
 	if !fi.IsDir() && hasMore(w.rest) {
 		// "file/x" cannot exist; the kernel fails with ENOTDIR.
 		w.exists = false

@@ -46,11 +46,12 @@ func (b budgetFS) ReadDir(name string) ([]fs.DirEntry, error) {
 
 // shellTargets turns the analysis of a shell command into targets: plain
 // paths are resolved like any file tool's; a glob is expanded against the
-// file system as bash would (bounded), each match becoming a target, and is
-// also kept as a pattern target (checked against deny rules, so "cat .e*"
-// reads .env-like files by name) and as its literal directory (so a glob in
-// a directory outside is outside). A glob that matches nothing, or too much,
-// makes its command unknown.
+// file system as bash does (bounded; without dotglob, so "*" does not match
+// a leading "."), each match becoming a target judged like any path ("cat
+// .e*" reads .env), and its literal directory is a target too (so a glob
+// in a directory outside is outside). A glob that matches nothing, or that
+// is not a valid pattern ("notes[*"), is passed on as it is, as bash does: a
+// literal file name. One that matches too much makes its command unknown.
 func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 	var out []Target
 	dirs := maxGlobDirs
@@ -83,11 +84,18 @@ func expandShellGlob(st shell.Target, ci int, fsys budgetFS) ([]Target, string) 
 	for strings.Contains(pat, "**") {
 		pat = strings.ReplaceAll(pat, "**", "*")
 	}
+	literal := func() ([]Target, string) {
+		t := newTarget(fsys, "command", st.Given, glob.Unescape(st.Path), accessOf(st.Access))
+		t.Cmd, t.Recursive = ci, st.Recursive
+		return []Target{t}, ""
+	}
+	if !doublestar.ValidatePattern(pat) {
+		return literal()
+	}
 	prefix, rest := glob.LiteralPrefix(pat)
-	out := []Target{{Field: "command", Given: st.Given, Access: accessOf(st.Access), Abs: path.Clean(pat), Globs: []string{pat}, Cmd: ci}}
 	dir := newTarget(fsys, "command", path.Dir(st.Given)+" (the directory of "+st.Given+")", prefix, accessOf(st.Access))
 	dir.Cmd = ci
-	out = append(out, dir)
+	out := []Target{dir}
 	if dir.Err != nil {
 		return out, ""
 	}
@@ -117,7 +125,7 @@ func expandShellGlob(st shell.Target, ci int, fsys budgetFS) ([]Target, string) 
 	case err != nil:
 		return out, "the glob " + st.Given + " cannot be expanded: " + err.Error()
 	case len(matches) == 0:
-		return out, "the glob " + st.Given + " matches nothing (bash would pass it on as it is)"
+		return literal()
 	}
 	for _, m := range matches {
 		t := newTarget(fsys, "command", m, "/"+m, accessOf(st.Access))

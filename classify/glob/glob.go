@@ -612,3 +612,23 @@ func Escape(s string) string {
 	}
 	return b.String()
 }
+
+// NoHidden rewrites a pattern for matching as a shell's filename expansion
+// does without dotglob (bash(1), "Pathname Expansion"): a name that starts
+// with "." is only matched by an element that starts with a literal ".".
+// Each element that starts with "*" or "?" gets a first character that is
+// not ".": "*.txt" becomes "[!.]*.txt", "?x" becomes "[!.]x". An element
+// that starts with a class is left alone (bash matches no leading "." with
+// one either; the pattern errs on matching too much).
+func NoHidden(p string) string {
+	els := strings.Split(p, "/")
+	for i, el := range els {
+		switch {
+		case strings.HasPrefix(el, "*"):
+			els[i] = "[!.]" + el
+		case strings.HasPrefix(el, "?"):
+			els[i] = "[!.]" + el[1:]
+		}
+	}
+	return strings.Join(els, "/")
+}

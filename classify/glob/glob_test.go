@@ -148,3 +148,23 @@ func TestEscape(t *testing.T) {
 		}
 	}
 }
+
+func TestNoHidden(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"/p/*.*", "/p/.env", false},
+		{"/p/*.*", "/p/a.txt", true},
+		{"/p/*", "/p/.git", false},
+		{"/p/.*", "/p/.env", true},
+		{"/p/?env", "/p/.env", false},
+		{"/p/?env", "/p/xenv", true},
+		{"/p/*/x", "/p/.git/x", false},
+		{"/p/d*/x", "/p/dd/x", true},
+	} {
+		if got := intersects(NoHidden(tt.pattern), Escape(tt.name)); got != tt.want {
+			t.Errorf("NoHidden(%q) = %q against %q: %v, want %v", tt.pattern, NoHidden(tt.pattern), tt.name, got, tt.want)
+		}
+	}
+}
