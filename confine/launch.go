@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -76,6 +77,8 @@ type launch struct {
 	path string   // the program to execve
 	argv []string // its arguments, argv[0] included
 
+	env []string // its environment; nil for the launcher's own
+
 	stateFD   int    // bash mode: the state file's descriptor; -1 for none
 	stateFile string // bash mode: the state file's path, to unlink; "" for none
 
@@ -120,7 +123,8 @@ func parseLaunch(args []string) (*launch, error) {
 			return nil, fmt.Errorf("SHELL %q is not an absolute path", shell)
 		}
 		l.path = shell
-		l.argv = []string{shell, "-c", bashScript(l.stateFD), arg0, string(cmd)}
+		l.argv = []string{shell, "-c", bashScript(l.stateFD, string(cmd)), arg0, string(cmd)}
+		l.env = shellLevelDown(os.Environ())
 	case "exec":
 		if len(args) < 3 {
 			return nil, errUsage
@@ -150,24 +154,45 @@ func parseLaunch(args []string) (*launch, error) {
 	return l, nil
 }
 
-// bashScript is the -c script of the bash mode. The command is $1; it is
-// evaluated by eval, like Claude Code's own `eval '<command>'`, so that its
-// error messages read the same. With a state descriptor, the script first
-// sources the caller's options, functions and aliases from it, and after
-// the command appends a NUL and $PWD to it, then exits with the command's
-// status. Every builtin is called as \builtin: the state may define aliases
-// and functions of any name. The script is one line, so that the line
-// numbers in the command's error messages are the ones Claude Code's eval
-// would give.
+// bashScript is the -c script of the bash mode for command. The command is
+// $1; it is evaluated by eval, as Claude Code's own `eval '<command>'`,
+// so that its error messages read the same: the eval stands on the left of
+// an && list (where `set -e` does not end the shell) and on line 1+K of the
+// script, K being the number of newlines in the command, as in Claude Code's
+// script, where the command's own newlines come before the end of the eval.
+//
+// With a state descriptor, the script first sources the caller's options,
+// functions and aliases from it, and after the command appends a NUL and
+// $PWD to it, then exits with the command's status. The builtins are called
+// as \builtin (eval as \eval, since `builtin eval` would end the shell on
+// `set -e`): the state may define aliases and functions of any name.
 //
 // The command sees one variable of the launcher's, __safezone_cmd, holding
 // its own text, and no positional parameters.
-func bashScript(stateFD int) string {
-	run := `__safezone_cmd=$1; \builtin shift; \builtin eval "$__safezone_cmd"`
+func bashScript(stateFD int, command string) string {
+	run := `__safezone_cmd=$1; \builtin shift;` + strings.Repeat("\n", strings.Count(command, "\n")) +
+		` \eval "$__safezone_cmd" && :`
 	if stateFD < 0 {
 		return run
 	}
 	fd := strconv.Itoa(stateFD)
 	return `\builtin . /dev/fd/` + fd + ` 2>/dev/null; ` + run +
 		`; \builtin set -- "$?"; \builtin printf '\0%s' "${PWD-}" >&` + fd + ` 2>/dev/null; \builtin exit "$1"`
+}
+
+// shellLevelDown returns env with SHLVL one lower, so that the confined
+// bash, which raises it on start, shows the outer shell's level, as the
+// command would have seen it there. A SHLVL that is not a positive number
+// is left as it is.
+func shellLevelDown(env []string) []string {
+	out := make([]string, len(env))
+	for i, kv := range env {
+		out[i] = kv
+		if v, ok := strings.CutPrefix(kv, "SHLVL="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				out[i] = "SHLVL=" + strconv.Itoa(n-1)
+			}
+		}
+	}
+	return out
 }

@@ -56,7 +56,11 @@ func (l *launch) run() (int, error) {
 		return 0, err
 	}
 	unix.Close(fd)
-	err = syscall.Exec(l.path, l.argv, os.Environ())
+	env := l.env
+	if env == nil {
+		env = os.Environ()
+	}
+	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
 }
 
@@ -111,6 +115,7 @@ func (l *launch) supervise() (int, error) {
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
+		Env:    l.env, // nil: the launcher's own; the second stage execs with its own
 		SysProcAttr: &syscall.SysProcAttr{
 			Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
@@ -139,13 +144,16 @@ func (l *launch) supervise() (int, error) {
 		return 0, fmt.Errorf("waiting for the program: %v", err)
 	}
 	if ws.Signaled() {
-		// Die of the same signal, so that the shell sees what it would
-		// have seen without the supervisor (and prints no core message).
-		sig := ws.Signal()
-		signal.Reset(sig)
+		// Die of the same signal, so that the shell sees, and reports, what
+		// it would have seen without the supervisor. The Go runtime keeps
+		// some signals to itself (SIGQUIT dumps the goroutines, SIGUSR1 is
+		// dropped), so a plain shell, which gets them all at their default,
+		// does it. No core file: the program's was its own to dump.
+		sig := int(ws.Signal())
+		signal.Stop(sigs)
 		unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
-		unix.Kill(os.Getpid(), sig)
-		return 128 + int(sig), nil
+		syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -" + strconv.Itoa(sig) + " $$; exit " + strconv.Itoa(128+sig)}, os.Environ())
+		return 128 + sig, nil
 	}
 	return ws.ExitStatus(), nil
 }

@@ -48,7 +48,9 @@ var ErrCommand = errors.New("command cannot be confined")
 // outer shell's non-exported variables (the shell that runs it is a new
 // one); $1... are empty; it sees one more variable, __safezone_cmd; an
 // `exit` in it ends the confined shell, not the outer one (the outer shell
-// then records its own directory, as before the command). Claude Code's
+// then records its own directory, as before the command); an error inside a
+// function of the snapshot names the line of /dev/fd/N that defined it, not
+// the snapshot's; $PPID is the outer shell, not Claude Code. Claude Code's
 // own rewrites of the command (`>nul` on Windows, its watch of a long
 // `sleep`) do not apply, since Claude Code sees only the wrapper.
 //
