@@ -37,6 +37,17 @@ func (l *launch) run() (int, error) {
 		if err := mountReadOnly(l.rs); err != nil {
 			return 0, err
 		}
+		// The working directory still points into the mounts as they were:
+		// a relative path from it would miss the new ones, so a program in
+		// the project would write ./.claude through the writable original.
+		// Enter it again by its path, through the new mounts.
+		wd, err := os.Getwd()
+		if err == nil {
+			err = os.Chdir(wd)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("re-entering the working directory: %w", err)
+		}
 	}
 	fd, _, err := buildRuleset(l.rs, abi, l.stateFD)
 	if err != nil {
@@ -169,7 +180,12 @@ func (l *launch) supervise() (int, error) {
 // and pivot_root(2)).
 //
 // A ReadOnly path that does not exist is skipped; one reached through a
-// symlink is an error (the ruleset holds resolved paths). The mounts use
+// symlink is an error (the ruleset holds resolved paths). A directory the
+// caller holds open from before (the working directory, which run enters
+// again, an inherited descriptor) still leads to the mounts as they were.
+// The program cannot reach the namespace it came from through
+// /proc/PID/cwd or /proc/PID/root either: Landlock denies it access to the
+// /proc entries of processes outside its domain (ptrace restrictions). The mounts use
 // the mount API of Linux 5.12 (open_tree(2), mount_setattr(2),
 // move_mount(2)), which every kernel with Landlock has.
 func mountReadOnly(rs Ruleset) error {

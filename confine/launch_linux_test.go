@@ -336,6 +336,7 @@ func testReadOnly(t *testing.T, cred *syscall.Credential) {
 	}
 	for _, tc := range []struct {
 		name   string
+		inProj bool // run in proj, not in the fixture's root
 		script string
 		ok     bool
 		stdout string
@@ -361,6 +362,10 @@ func testReadOnly(t *testing.T, cred *syscall.Credential) {
 		{name: "the user ID is unchanged", script: "id -u", ok: true, stdout: fmt.Sprintln(uid)},
 		{name: "no capabilities", script: "grep '^CapEff' /proc/self/status", ok: cred != nil, stdout: "CapEff:\t0000000000000000\n"},
 		{name: "protected files stay readable", script: "cat proj/.git/config", ok: true, stdout: "cfg"},
+		{name: "write a protected file relative to the project as working directory", inProj: true, script: "echo x > .claude/settings.json",
+			check: func(f *fixture) error { return content(f.proj+"/.claude/settings.json", "{}") }},
+		{name: "write a protected file through the supervisor's /proc entry", script: "echo x > /proc/$PPID/cwd/proj/.claude/settings.json",
+			check: func(f *fixture) error { return content(f.proj+"/.claude/settings.json", "{}") }},
 	} {
 		if cred == nil && tc.name == "no capabilities" {
 			continue // root keeps its capabilities in its own namespace
@@ -371,7 +376,11 @@ func testReadOnly(t *testing.T, cred *syscall.Credential) {
 				chownTree(t, f.root, int(cred.Uid), int(cred.Gid))
 			}
 			rules, _ := f.rules(true).MarshalText()
-			r := runLauncher(t, f.root, cred, "exec", string(rules), "/bin/sh", "-c", tc.script)
+			dir := f.root
+			if tc.inProj {
+				dir = f.proj
+			}
+			r := runLauncher(t, dir, cred, "exec", string(rules), "/bin/sh", "-c", tc.script)
 			if tc.ok {
 				if r.code != 0 || r.stdout != tc.stdout {
 					t.Fatalf("exit %d, stdout %q, want 0 and %q; stderr: %s", r.code, r.stdout, tc.stdout, r.stderr)

@@ -3,11 +3,16 @@ package confine
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // claude is a stand-in for Claude Code's Bash tool: it runs a command the
@@ -95,32 +100,45 @@ func TestRewriteBehavesAlike(t *testing.T) {
 		{"noclobber off", "echo a > f; echo b > f; cat f"},
 		{"a quote-heavy one-liner", `python3 -c 'import sys; print("x", sys.argv[1:])' "a b" 'c"d' 2>/dev/null || echo "no python"`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
-			tmp := filepath.Join(f.root, "tmp")
-			if err := os.Mkdir(tmp, 0o755); err != nil {
-				t.Fatal(err)
+		for _, readOnly := range []bool{false, true} {
+			name := tc.name
+			if readOnly {
+				name += " with read-only paths"
 			}
-			c := &claude{dir: f.proj, home: f.home, tmp: tmp, snapshot: snapshot}
-			rs := f.rules(false)
-			want := c.run(t, tc.command)
-			rewritten, err := Rewrite(tc.command, launcherPath, rs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Undo what the first run did in the project, for the second.
-			os.RemoveAll(filepath.Join(f.proj, "sub"))
-			os.Remove(filepath.Join(f.proj, "f"))
-			os.RemoveAll(filepath.Join(f.proj, "d \n\x01"))
-			got := c.run(t, rewritten)
-			if got != want {
-				t.Errorf("command %q\nas is:     %+v\nrewritten: %+v", tc.command, want, got)
-			}
-			left, _ := filepath.Glob(filepath.Join(tmp, "safezone-*"))
-			if len(left) > 0 {
-				t.Errorf("state files left behind: %q", left)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				if readOnly {
+					needNamespaces(t)
+				}
+				testBehavesAlike(t, snapshot, tc.command, readOnly)
+			})
+		}
+	}
+}
+
+// testBehavesAlike runs command as is and rewritten, and compares.
+func testBehavesAlike(t *testing.T, snapshot, command string, readOnly bool) {
+	f := newFixture(t)
+	tmp := filepath.Join(f.root, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := &claude{dir: f.proj, home: f.home, tmp: tmp, snapshot: snapshot}
+	want := c.run(t, command)
+	rewritten, err := Rewrite(command, launcherPath, f.rules(readOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Undo what the first run did in the project, for the second.
+	os.RemoveAll(filepath.Join(f.proj, "sub"))
+	os.Remove(filepath.Join(f.proj, "f"))
+	os.RemoveAll(filepath.Join(f.proj, "d \n\x01"))
+	got := c.run(t, rewritten)
+	if got != want {
+		t.Errorf("command %q\nas is:     %+v\nrewritten: %+v", command, want, got)
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "safezone-*"))
+	if len(left) > 0 {
+		t.Errorf("state files left behind: %q", left)
 	}
 }
 
@@ -177,4 +195,134 @@ func TestRewriteRefusesStaleStateFile(t *testing.T) {
 	if err := content(victim, "x"); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestHostKill kills the command the way Claude Code 2.1.330 stops one (a
+// timeout moved to the background, TaskStop, the end of the session):
+// SIGTERM to the shell's process group, which it started detached, and to
+// each of the shell's descendants, since with `set -o monitor` (in every
+// snapshot) the command's processes have process groups of their own. Every
+// process of the confined command must end, as every process of the
+// command as is does.
+func TestHostKill(t *testing.T) {
+	needLandlock(t)
+	snapshot, err := filepath.Abs("testdata/snapshot.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, variant := range []string{"as is", "rewritten", "rewritten with read-only paths"} {
+		t.Run(variant, func(t *testing.T) {
+			if variant == "rewritten with read-only paths" {
+				needNamespaces(t)
+			}
+			f := newFixture(t)
+			tmp := filepath.Join(f.root, "tmp")
+			if err := os.Mkdir(tmp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			command := "echo started; sleep 30; echo finished"
+			if variant != "as is" {
+				command, err = Rewrite(command, launcherPath, f.rules(variant != "rewritten"))
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			script := "source " + snapshot + ` 2>/dev/null || true && eval '` + strings.ReplaceAll(command, "'", `'"'"'`) + "' < /dev/null && pwd -P >| " + shellQuote(tmp+"/cwd")
+			cmd := exec.Command("/bin/bash", "-c", script)
+			cmd.Dir = f.proj
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 8)
+			if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "started\n" {
+				t.Fatalf("read %q, %v", buf, err)
+			}
+			// Kill once the sleep runs, so that the whole tree is there.
+			var tree []int
+			for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+				tree = descendants(cmd.Process.Pid)
+				if slices.ContainsFunc(tree, func(pid int) bool { return comm(pid) == "sleep" }) {
+					break
+				}
+				if time.Since(start) > 10*time.Second {
+					t.Fatalf("no sleep among the shell's descendants %v", tree)
+				}
+			}
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			for _, pid := range tree {
+				syscall.Kill(pid, syscall.SIGTERM)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the shell is still running 10 s after SIGTERM")
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for _, pid := range tree {
+				for alive(pid) {
+					if time.Now().After(deadline) {
+						t.Fatalf("process %d (%s) outlived the kill", pid, comm(pid))
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
+	}
+}
+
+// descendants returns the process IDs of every descendant of pid, read from
+// /proc.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(fields) > 1 {
+			if ppid, err := strconv.Atoi(fields[1]); err == nil {
+				children[ppid] = append(children[ppid], p)
+			}
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+// alive reports whether pid runs (a zombie does not).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+func comm(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	return strings.TrimSpace(string(b))
 }
