@@ -112,7 +112,7 @@ func BenchmarkRuleset(b *testing.B) {
 		b.Skip("confining is unavailable here")
 	}
 	rs := typicalRuleset(b, false)
-	var st Stats
+	var st stats
 	for b.Loop() {
 		done := make(chan error)
 		go func() {

@@ -85,11 +85,11 @@ func landlockABI() (int, error) {
 type builder struct {
 	fd    int    // the ruleset, from landlock_create_ruleset(2)
 	write uint64 // the write rights this ABI knows
-	stats Stats
+	stats stats
 }
 
-// Stats counts what building a ruleset did, for benchmarks and reports.
-type Stats struct {
+// stats counts what building a ruleset did, for the benchmarks.
+type stats struct {
 	ReadRules  int // rules granting read: the complement of the denied paths
 	WriteRules int // rules granting write
 	Listed     int // directories listed to build the read complement
@@ -141,10 +141,10 @@ func (b *builder) add(fd int, rights uint64, dir bool) error {
 // starts, so it matches the directories as they are. readFD, unless -1, is
 // an open file that stays readable whatever rs says: the bash mode's state
 // file, unlinked before the complement is listed.
-func buildRuleset(rs Ruleset, abi int, readFD int) (fd int, st Stats, err error) {
+func buildRuleset(rs Ruleset, abi int, readFD int) (fd int, st stats, err error) {
 	b, err := newBuilder(abi)
 	if err != nil {
-		return -1, Stats{}, err
+		return -1, stats{}, err
 	}
 	defer func() {
 		if err != nil {
@@ -258,14 +258,7 @@ func (b *builder) complement(dirfd int, dir string, n *trieNode) error {
 		if err != nil {
 			return fmt.Errorf("read complement: %s: %w", join(dir, e.name), err)
 		}
-		var st unix.Stat_t
-		err = unix.Fstat(fd, &st)
-		if err == nil && st.Mode&unix.S_IFMT != unix.S_IFLNK {
-			err = b.add(fd, llRead, st.Mode&unix.S_IFMT == unix.S_IFDIR)
-			if err == nil {
-				b.stats.ReadRules++
-			}
-		}
+		err = b.grantRead(fd, e.typ)
 		unix.Close(fd)
 		if err != nil {
 			return fmt.Errorf("read complement: %s: %w", join(dir, e.name), err)
@@ -308,6 +301,29 @@ func (b *builder) complement(dirfd int, dir string, n *trieNode) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// grantRead grants read beneath the file or directory open as the O_PATH
+// descriptor fd, whose type getdents reported as typ. Read (READ_FILE) is a
+// right both files and directories can hold, so only a symlink, which gets
+// no rule, needs telling apart; and the type getdents gives is enough for
+// that, unless it gives none. (An entry replaced by a symlink since the
+// listing gets a rule on the symlink itself, which grants nothing.)
+func (b *builder) grantRead(fd int, typ uint8) error {
+	if typ == unix.DT_UNKNOWN {
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			return err
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return nil
+		}
+	}
+	if err := b.add(fd, llRead, true); err != nil {
+		return err
+	}
+	b.stats.ReadRules++
 	return nil
 }
 

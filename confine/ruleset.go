@@ -23,7 +23,12 @@ import (
 //     /dev/null), and nowhere else.
 //   - NoRead: the contents of these paths, and of everything beneath them,
 //     cannot be read. Every other file can be read. Directory listings are
-//     not restricted: the names in a denied directory stay visible.
+//     not restricted: the names in a denied directory stay visible. NoRead
+//     does not keep a path from being written: one beneath a Write path
+//     can be overwritten (not read) unless it is also ReadOnly. Keep NoRead
+//     paths outside the Write paths: a file created in a directory on the
+//     way to a NoRead path cannot be read until the next command (see the
+//     package documentation).
 //   - ReadOnly: these paths, which lie beneath a Write path, cannot be
 //     written, removed or renamed, nor can the directories between them and
 //     their Write path be renamed away. They must exist when the launcher
