@@ -180,3 +180,12 @@ func shellQuoteInner(s string) string {
 	q := shellQuote(s)
 	return q[1 : len(q)-1]
 }
+
+// BenchmarkAvailable measures the check the hook makes on every call.
+func BenchmarkAvailable(b *testing.B) {
+	for b.Loop() {
+		if s := Available(); !s.Confine() {
+			b.Skip(s.Landlock)
+		}
+	}
+}

@@ -535,3 +535,43 @@ func TestAvailable(t *testing.T) {
 	}
 	t.Logf("Landlock ABI %d; read-only paths: %v", s.LandlockABI, s.ReadOnly)
 }
+
+// TestRestrictIsPerThread checks what the launcher relies on: enforcing a
+// ruleset with restrictThread confines the calling thread only, and the
+// process's other threads go on unconfined (which also makes Available's
+// probe harmless). The launcher's program is confined because it is
+// exec'd from the confined thread: see TestWrites.
+func TestRestrictIsPerThread(t *testing.T) {
+	s := needLandlock(t)
+	inside, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	fd, _, err := buildRuleset(Ruleset{Write: []string{inside}}, s.LandlockABI, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	errs := make(chan [2]error)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if err := restrictThread(fd); err != nil {
+			errs <- [2]error{err, err}
+			return
+		}
+		errs <- [2]error{
+			os.WriteFile(filepath.Join(inside, "a"), nil, 0o600),
+			os.WriteFile(filepath.Join(outside, "a"), nil, 0o600),
+		}
+	}()
+	got := <-errs
+	if got[0] != nil || !errors.Is(got[1], syscall.EACCES) {
+		t.Fatalf("on the confined thread: inside %v, outside %v; want nil and EACCES", got[0], got[1])
+	}
+	// This goroutine runs on another thread (the confined one was locked to
+	// its goroutine and ended with it).
+	if err := os.WriteFile(filepath.Join(outside, "b"), nil, 0o600); err != nil {
+		t.Errorf("on another thread: %v; want the write allowed", err)
+	}
+}
