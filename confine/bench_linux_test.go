@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,19 +106,42 @@ func BenchmarkBashTrue(b *testing.B) {
 // BenchmarkRuleset measures what the launcher does in-process before the
 // exec: list the directories of the read complement, open every rule's
 // path, build the Landlock ruleset and enforce it (on a thread then thrown
-// away). It reports the rules of the typical ruleset.
+// away). It reports the rules: for the typical ruleset on this machine's
+// home, and for a made-up home of 200 entries with 50 in ~/.config.
 func BenchmarkRuleset(b *testing.B) {
 	s := Available()
 	if !s.Confine() {
 		b.Skip("confining is unavailable here")
 	}
-	rs := typicalRuleset(b, false)
+	b.Run("home", func(b *testing.B) { benchRuleset(b, s.LandlockABI, typicalRuleset(b, false)) })
+	b.Run("home-200-entries", func(b *testing.B) {
+		home, err := filepath.EvalSymlinks(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 200 {
+			os.WriteFile(filepath.Join(home, fmt.Sprintf(".dot%03d", i)), nil, 0o644)
+		}
+		for i := range 50 {
+			os.MkdirAll(filepath.Join(home, ".config", fmt.Sprintf("app%02d", i)), 0o755)
+		}
+		rs := typicalRuleset(b, false)
+		rs.NoRead = nil
+		for _, s := range []string{".ssh", ".aws", ".gnupg", ".config/gh", ".config/gcloud", ".azure", ".kube", ".docker/config.json",
+			".netrc", ".git-credentials", ".npmrc", ".pypirc"} {
+			rs.NoRead = append(rs.NoRead, filepath.Join(home, s))
+		}
+		benchRuleset(b, s.LandlockABI, rs)
+	})
+}
+
+func benchRuleset(b *testing.B, abi int, rs Ruleset) {
 	var st stats
 	for b.Loop() {
 		done := make(chan error)
 		go func() {
 			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-			fd, stats, err := buildRuleset(rs, s.LandlockABI, -1)
+			fd, stats, err := buildRuleset(rs, abi, -1)
 			if err == nil {
 				err = restrictThread(fd)
 				syscall.Close(fd)
