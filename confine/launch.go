@@ -32,12 +32,14 @@ var ErrUnavailable = errors.New("confinement unavailable")
 // program gets the process's own descriptors 0, 1 and 2, and every other
 // descriptor the launcher inherited.
 //
-// On success Main does not return: the process becomes the program (with
-// the ruleset on the thread that calls execve) or, when the ruleset has
-// ReadOnly paths, waits for the program in its private mount namespace and
-// exits as it did (see [Ruleset]). Main returns [ExitCannotRun] when it
-// cannot apply the ruleset or start the program: the program then has not
-// run. It does no policy work: the ruleset is enforced as given.
+// On success Main does not return: the process becomes the program, with
+// the ruleset on the thread that called execve. For a ruleset with ReadOnly
+// paths it instead waits for the program, which runs in a private mount
+// namespace (see [Ruleset]), and returns its exit status; if a signal
+// killed the program, the process dies of the same signal. Main returns
+// [ExitCannotRun] when it cannot apply the ruleset or start the program:
+// the program then has not run. It does no policy work: the ruleset is
+// enforced as given.
 //
 // The modes:
 //
@@ -50,14 +52,18 @@ var ErrUnavailable = errors.New("confinement unavailable")
 //
 //	SHELL -c SCRIPT ARG0 COMMAND
 //
-// where SCRIPT sources the caller's shell state from /dev/fd/STATEFD, evals
-// COMMAND, and appends a NUL and the final $PWD to STATEFD (see [Rewrite]).
+// with SHLVL one lower (bash raises it again), where SCRIPT sources the
+// caller's shell state from /dev/fd/STATEFD, evals COMMAND, and appends a
+// NUL and the final $PWD to STATEFD (see [Rewrite]).
 // STATEFILE is the temporary file open as STATEFD: the launcher checks that
 // it is that file (regular, owned by the caller, one link) and unlinks it.
 // STATEFD and STATEFILE may both be "-": no state, no final directory.
 //
 // exec runs PROGRAM (looked up in $PATH when it has no slash) with the
 // arguments ARG..., argv[0] being PROGRAM.
+//
+// A third mode, ns, is the launcher's own second stage (see [Ruleset]'s
+// ReadOnly).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	l, err := parseLaunch(args)
 	if err == nil {

@@ -96,9 +96,6 @@ func checkStateFile(fd int, path string) error {
 	return nil
 }
 
-// forwarded are the signals the supervisor passes on to the program.
-var forwarded = []os.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGTERM, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH, unix.SIGALRM}
-
 // supervise runs the second stage of the launcher (the same binary, mode
 // "ns") in a new user namespace and a new mount namespace, where it can
 // bind-mount the ReadOnly paths, then waits for it and exits as it did.
@@ -110,9 +107,10 @@ var forwarded = []os.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGTERM
 // overflow ID 65534) and starts with CAP_SYS_ADMIN in its own namespace as
 // an ambient capability, which survives its execve of /proc/self/exe.
 //
-// The signals in forwarded reach the program through the supervisor too
-// (a signal sent to the whole process group arrives twice); if the
-// supervisor is killed, the kernel kills the program (PR_SET_PDEATHSIG).
+// SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH and SIGALRM
+// sent to the supervisor are passed on to the program (one sent to the
+// whole process group reaches the program twice); if the supervisor is
+// killed, the kernel kills the program (PR_SET_PDEATHSIG).
 func (l *launch) supervise() (int, error) {
 	rules, err := l.rs.MarshalText()
 	if err != nil {
@@ -135,14 +133,16 @@ func (l *launch) supervise() (int, error) {
 			Pdeathsig:   unix.SIGKILL,
 		},
 	}
-	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("%w: cannot create a user and mount namespace to keep the read-only paths read-only: %v", ErrUnavailable, err)
-	}
+	// Catch the signals before the program starts, and pass them on once it
+	// has. One the supervisor started with ignored stays ignored.
 	sigs := make(chan os.Signal, 8)
-	for _, s := range forwarded {
+	for _, s := range []os.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGTERM, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH, unix.SIGALRM} {
 		if !signal.Ignored(s) {
 			signal.Notify(sigs, s)
 		}
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("%w: cannot create a user and mount namespace to keep the read-only paths read-only: %v", ErrUnavailable, err)
 	}
 	go func() {
 		for s := range sigs {
@@ -184,9 +184,9 @@ func (l *launch) supervise() (int, error) {
 // caller holds open from before (the working directory, which run enters
 // again, an inherited descriptor) still leads to the mounts as they were.
 // The program cannot reach the namespace it came from through
-// /proc/PID/cwd or /proc/PID/root either: Landlock denies it access to the
-// /proc entries of processes outside its domain (ptrace restrictions). The mounts use
-// the mount API of Linux 5.12 (open_tree(2), mount_setattr(2),
+// /proc/PID/cwd or /proc/PID/root either: Landlock denies it the /proc
+// entries of processes outside its domain (its ptrace restrictions). The
+// mounts use the mount API of Linux 5.12 (open_tree(2), mount_setattr(2),
 // move_mount(2)), which every kernel with Landlock has.
 func mountReadOnly(rs Ruleset) error {
 	// Mount events must not propagate to the namespace we came from.
