@@ -41,18 +41,25 @@ var ErrCommand = errors.New("command cannot be confined")
 //  4. ends with the command's exit status (128+N if a signal N killed it).
 //
 // What the command keeps: its exact bytes, stdin, stdout, stderr, the
-// exit status, the environment, the outer shell's options, functions and
-// aliases, $0, a cd for the next call, background jobs, and signals (the
-// confined shell is the outer shell's child in the same process group, as
-// the eval'd command's processes would be). What it does not keep: the
-// outer shell's non-exported variables (the shell that runs it is a new
-// one); $1... are empty; it sees one more variable, __safezone_cmd; an
+// exit status, the environment ($SHLVL included), the outer shell's
+// options, functions and aliases, $0, the line numbers in its error
+// messages, `set -e` not ending it (its eval stands where Claude Code's
+// does, on the left of an && list), a cd for the next call, background
+// jobs, and signals: the confined shell is the outer shell's child, started
+// as the eval'd command's first process would be (in a process group of its
+// own under the snapshot's `set -o monitor`), so a host that signals the
+// shell's process tree reaches it and its children. What it does not keep:
+// the outer shell's non-exported variables (the shell that runs it is a
+// new one); $1... are empty; it sees one more variable, __safezone_cmd; an
 // `exit` in it ends the confined shell, not the outer one (the outer shell
-// then records its own directory, as before the command); an error inside a
-// function of the snapshot names the line of /dev/fd/N that defined it, not
-// the snapshot's; $PPID is the outer shell, not Claude Code. Claude Code's
-// own rewrites of the command (`>nul` on Windows, its watch of a long
-// `sleep`) do not apply, since Claude Code sees only the wrapper.
+// then records its own directory, as before the command); an error inside
+// a function of the snapshot names the line of /dev/fd/N that defined it,
+// not the snapshot's; $PPID is the outer shell, not Claude Code;
+// $BASH_EXECUTION_STRING is the launcher's script. Claude Code's own
+// rewrites of the command (`>nul` on Windows, its watch of a long `sleep`)
+// do not apply, since Claude Code sees only the wrapper. The outer shell
+// must be bash 4.4 or later (mapfile -d); under another shell (zsh) the
+// wrapper prints why and exits 126 without running the command.
 //
 // The wrapper contains no here-document and no `<` that Claude Code's
 // stdin check (which leaves out the `< /dev/null` when a command reads
