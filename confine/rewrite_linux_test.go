@@ -326,3 +326,29 @@ func comm(pid int) string {
 	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
 	return strings.TrimSpace(string(b))
 }
+
+// TestRewriteNeedsBash checks that a shell other than bash refuses the
+// rewritten command instead of running part of it.
+func TestRewriteNeedsBash(t *testing.T) {
+	f := newFixture(t)
+	rewritten, err := Rewrite("touch ran", launcherPath, f.rules(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, sh := range []string{"/bin/dash", "/bin/zsh", "/bin/mksh"} {
+		if _, err := os.Stat(sh); err != nil {
+			continue
+		}
+		tried++
+		cmd := exec.Command(sh, "-c", "eval '"+strings.ReplaceAll(rewritten, "'", `'"'"'`)+"'")
+		cmd.Dir = f.proj
+		r := runCmd(t, cmd)
+		if r.code != ExitCannotRun || !strings.Contains(r.stderr, "needs bash") || exists(f.proj+"/ran") {
+			t.Errorf("%s: exit %d, stderr %q; want %d, a message, and the command not run", sh, r.code, r.stderr, ExitCannotRun)
+		}
+	}
+	if tried == 0 {
+		t.Skip("needs dash, zsh or mksh")
+	}
+}
