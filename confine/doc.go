@@ -1,0 +1,64 @@
+// Package confine runs a Bash command inside a kernel sandbox built from
+// safezone's policy, for the commands whose own reads and writes the hook
+// cannot see (npm test, make, python3 x.py, sh build.sh).
+//
+// The hook computes a [Ruleset] (plain data: where writes are allowed,
+// whose contents cannot be read, which paths inside the writable ones stay
+// read-only), checks [Available], and replaces the command with
+// [Rewrite]'s. The rewritten command runs the original one, byte for byte,
+// through the safezone binary as the launcher ([Main], reached through
+// [Subcommand]): the launcher restricts itself and execs bash with the
+// command. The launcher does no policy work, and never runs a command
+// unconfined: if it cannot apply the ruleset it was given, it prints why
+// on stderr and exits with [ExitCannotRun].
+//
+// # Linux: Landlock
+//
+// The kernel's Landlock (Documentation/userspace-api/landlock.rst;
+// landlock_create_ruleset(2), landlock_add_rule(2),
+// landlock_restrict_self(2)) enforces the ruleset. It can only grant:
+//
+//   - writes (write, create, remove, link, rename across directories from
+//     ABI 2, truncate from ABI 3) are granted beneath each Write path;
+//   - reads of file contents are granted by complement: every entry of /
+//     but the ones leading to a denied path, and so on down, so that only
+//     the denied paths, and the directories on the way to them, get no
+//     rule. Directory listings, execution, device ioctls, Unix sockets and
+//     the network are not restricted.
+//
+// The launcher enforces the ruleset on the one thread that then calls
+// execve(2): PR_SET_NO_NEW_PRIVS and landlock_restrict_self(2) without
+// LANDLOCK_RESTRICT_SELF_TSYNC act on the calling thread alone, the new
+// program inherits that thread's credentials, and the other threads of the
+// Go runtime end at the execve. No all-threads machinery (psx) is needed;
+// the tests check that the program, and what it starts, are confined.
+//
+// The complement has a cost: an entry created after the command started in
+// a directory on the way to a denied path (beside ~/.ssh in $HOME, say) is
+// unreadable by that command; the next command lists the directory anew.
+// A typical ruleset (the project, the temporary directories, the devices
+// and ~/.cache writable; a dozen secrets under $HOME unreadable) takes
+// about 45 rules, 3 directory listings and half a millisecond.
+//
+// # Read-only paths: a private mount namespace
+//
+// Landlock cannot take a right away beneath a path it granted, so the
+// ReadOnly paths of a ruleset (.git/config, .git/hooks, .claude inside the
+// project) are bind-mounted read-only in a mount namespace of the
+// command's own, where the directories above them are pinned (made mount
+// points, which cannot be renamed). That takes a user namespace, which a
+// multi-threaded process (a Go one) cannot enter: the launcher starts
+// itself again in new namespaces, that second stage mounts, restricts and
+// execs, and the launcher waits and exits as the command did. This costs a
+// second start of the binary and the creation of the namespaces: about
+// twice the confined command without read-only paths. Where user
+// namespaces are unavailable, [Status.ReadOnly] says why: the hook must
+// then leave ReadOnly empty and say that those paths are guarded by its
+// analysis alone.
+//
+// # Other systems
+//
+// Only Linux has a backend. Elsewhere [Available] reports why not and the
+// launcher refuses to run anything. A macOS backend would enforce the same
+// Ruleset with a Seatbelt profile.
+package confine

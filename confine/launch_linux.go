@@ -1,0 +1,281 @@
+//go:build linux
+
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// run applies l.rs and execs the program. It returns only on failure, or,
+// for a ruleset with ReadOnly paths, with the exit status of the program it
+// supervised.
+func (l *launch) run() (int, error) {
+	if l.stateFile != "" {
+		if err := checkStateFile(l.stateFD, l.stateFile); err != nil {
+			return 0, err
+		}
+	}
+	abi, err := landlockABI()
+	if err != nil {
+		return 0, err
+	}
+	if l.rs.NeedsNamespace() && !l.inNamespace {
+		return l.supervise()
+	}
+	if l.inNamespace {
+		if err := mountReadOnly(l.rs); err != nil {
+			return 0, err
+		}
+		// The working directory still points into the mounts as they were:
+		// a relative path from it would miss the new ones, so a program in
+		// the project would write ./.claude through the writable original.
+		// Enter it again by its path, through the new mounts.
+		wd, err := os.Getwd()
+		if err == nil {
+			err = os.Chdir(wd)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("re-entering the working directory: %w", err)
+		}
+	}
+	fd, _, err := buildRuleset(l.rs, abi, l.stateFD)
+	if err != nil {
+		return 0, err
+	}
+	// The thread is never unlocked: it carries the Landlock domain into the
+	// program, and if the exec fails the process exits.
+	runtime.LockOSThread()
+	if l.inNamespace {
+		// The second stage got CAP_SYS_ADMIN (in its own user namespace) as
+		// an ambient capability to mount; the program gets none.
+		if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+			return 0, fmt.Errorf("prctl(PR_CAP_AMBIENT_CLEAR_ALL): %w", err)
+		}
+	}
+	if err := restrictThread(fd); err != nil {
+		return 0, err
+	}
+	unix.Close(fd)
+	env := l.env
+	if env == nil {
+		env = os.Environ()
+	}
+	err = syscall.Exec(l.path, l.argv, env)
+	return 0, fmt.Errorf("exec %s: %w", l.path, err)
+}
+
+// checkStateFile verifies that path is the file open as fd (same device and
+// inode, a regular file, owned by the caller, one link) and unlinks it, so
+// that the state file vanishes when its last descriptor closes.
+func checkStateFile(fd int, path string) error {
+	var fst, lst unix.Stat_t
+	if err := unix.Fstat(fd, &fst); err != nil {
+		return fmt.Errorf("state descriptor %d: %w", fd, err)
+	}
+	if err := unix.Lstat(path, &lst); err != nil {
+		return fmt.Errorf("state file: %w", &os.PathError{Op: "lstat", Path: path, Err: err})
+	}
+	if fst.Dev != lst.Dev || fst.Ino != lst.Ino || lst.Mode&unix.S_IFMT != unix.S_IFREG ||
+		lst.Uid != uint32(os.Geteuid()) || lst.Nlink != 1 {
+		return fmt.Errorf("state file %s is not the caller's own regular file open as descriptor %d", path, fd)
+	}
+	if err := unix.Unlink(path); err != nil {
+		return fmt.Errorf("state file: %w", &os.PathError{Op: "unlink", Path: path, Err: err})
+	}
+	return nil
+}
+
+// supervise runs the second stage of the launcher (the same binary, mode
+// "ns") in a new user namespace and a new mount namespace, where it can
+// bind-mount the ReadOnly paths, then waits for it and exits as it did.
+//
+// A Go process always has several threads and so cannot unshare(2) a user
+// namespace itself (EINVAL); a child cloned with CLONE_NEWUSER|CLONE_NEWNS
+// can. The child maps the caller's user and group IDs to themselves (so
+// files keep their owners and `id` prints the same; other IDs show as the
+// overflow ID 65534) and starts with CAP_SYS_ADMIN in its own namespace as
+// an ambient capability, which survives its execve of /proc/self/exe.
+//
+// SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH and SIGALRM
+// sent to the supervisor are passed on to the program (one sent to the
+// whole process group reaches the program twice); if the supervisor is
+// killed, the kernel kills the program (PR_SET_PDEATHSIG).
+func (l *launch) supervise() (int, error) {
+	rules, err := l.rs.MarshalText()
+	if err != nil {
+		return 0, err
+	}
+	// Pdeathsig fires when the thread that started the child ends: keep it.
+	runtime.LockOSThread()
+	cmd := &exec.Cmd{
+		Path:   "/proc/self/exe",
+		Args:   append([]string{"safezone", Subcommand, "ns", string(rules), strconv.Itoa(l.stateFD), l.path}, l.argv...),
+		Stdin:  os.Stdin,
+		Stdout: os.Stdout,
+		Stderr: os.Stderr,
+		Env:    l.env, // nil: the launcher's own; the second stage execs with its own
+		SysProcAttr: &syscall.SysProcAttr{
+			Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
+			Pdeathsig:   unix.SIGKILL,
+		},
+	}
+	// Catch the signals before the program starts, and pass them on once it
+	// has. One the supervisor started with ignored stays ignored.
+	sigs := make(chan os.Signal, 8)
+	for _, s := range []os.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGTERM, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH, unix.SIGALRM} {
+		if !signal.Ignored(s) {
+			signal.Notify(sigs, s)
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("%w: cannot create a user and mount namespace to keep the read-only paths read-only: %v", ErrUnavailable, err)
+	}
+	go func() {
+		for s := range sigs {
+			cmd.Process.Signal(s)
+		}
+	}()
+	err = cmd.Wait()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok {
+		return 0, fmt.Errorf("waiting for the program: %v", err)
+	}
+	if ws.Signaled() {
+		// Die of the same signal, so that the shell sees, and reports, what
+		// it would have seen without the supervisor. The Go runtime keeps
+		// some signals to itself (SIGQUIT dumps the goroutines, SIGUSR1 is
+		// dropped), so a plain shell, which gets them all at their default,
+		// does it. No core file: the program's was its own to dump.
+		sig := int(ws.Signal())
+		signal.Stop(sigs)
+		unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
+		syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -" + strconv.Itoa(sig) + " $$; exit " + strconv.Itoa(128+sig)}, os.Environ())
+		return 128 + sig, nil
+	}
+	return ws.ExitStatus(), nil
+}
+
+// mountReadOnly makes each existing ReadOnly path of rs a read-only bind
+// mount of itself, in the launcher's private mount namespace. So that the
+// path cannot be swapped for another, every directory between the
+// outermost Write path holding it and the path itself (that Write path
+// included, / excluded) first becomes a bind mount of itself: the kernel
+// refuses to rename or remove a mount point (EBUSY), in this namespace
+// only. Landlock then keeps the program from unmounting or remounting
+// anything (a domain with file system rules denies mount(2), umount(2)
+// and pivot_root(2)).
+//
+// A ReadOnly path that does not exist is skipped; one reached through a
+// symlink is an error (the ruleset holds resolved paths). A directory the
+// caller holds open from before (the working directory, which run enters
+// again, an inherited descriptor) still leads to the mounts as they were.
+// The program cannot reach the namespace it came from through
+// /proc/PID/cwd or /proc/PID/root either: Landlock denies it the /proc
+// entries of processes outside its domain (its ptrace restrictions). The
+// mounts use the mount API of Linux 5.12 (open_tree(2), mount_setattr(2),
+// move_mount(2)), which every kernel with Landlock has.
+func mountReadOnly(rs Ruleset) error {
+	// Mount events must not propagate to the namespace we came from.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make / private: %w", err)
+	}
+	pinned := map[string]bool{}
+	ros := slices.Clone(rs.ReadOnly)
+	slices.Sort(ros)
+	for _, ro := range ros {
+		fd, err := openNoSymlinks(ro)
+		if errors.Is(err, unix.ENOENT) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read-only path %s: %w", ro, err)
+		}
+		unix.Close(fd)
+		var root string
+		for _, w := range rs.Write {
+			if within(ro, w) && (root == "" || len(w) < len(root)) {
+				root = w
+			}
+		}
+		if root != "" {
+			for d := root; d != ro; d = next(d, ro) {
+				if d == "/" || pinned[d] {
+					continue
+				}
+				if err := bindSelf(d, false); err != nil {
+					return fmt.Errorf("pin %s: %w", d, err)
+				}
+				pinned[d] = true
+			}
+		}
+		if err := bindSelf(ro, true); err != nil {
+			return fmt.Errorf("read-only path %s: %w", ro, err)
+		}
+	}
+	return nil
+}
+
+// next returns the path one element deeper than d on the way to p, which
+// lies beneath d.
+func next(d, p string) string {
+	rest := p[len(d)+1:]
+	if d == "/" {
+		rest = p[1:]
+	}
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return p
+	}
+	return join(d, rest[:i])
+}
+
+// openNoSymlinks opens p as an O_PATH descriptor, failing with ELOOP if any
+// element of it is a symlink.
+func openNoSymlinks(p string) (int, error) {
+	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if errors.Is(err, unix.ELOOP) {
+		return -1, fmt.Errorf("a symlink is on the way (the ruleset must hold resolved paths): %w", err)
+	}
+	return fd, err
+}
+
+// bindSelf mounts a copy of the mount tree at p onto p, read-only if ro.
+func bindSelf(p string, ro bool) error {
+	fd, err := openNoSymlinks(p)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	tree, err := unix.OpenTree(fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("open_tree: %w", err)
+	}
+	defer unix.Close(tree)
+	if ro {
+		attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+		if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
+			return fmt.Errorf("mount_setattr: %w", err)
+		}
+	}
+	if err := unix.MoveMount(tree, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package confine
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// ErrCommand is wrapped by the errors [Rewrite] returns for a command it
+// cannot pass on unchanged.
+var ErrCommand = errors.New("command cannot be confined")
+
+// Rewrite returns the Bash command that runs command, byte for byte, under
+// the ruleset rs: the hook puts it in place of the Bash tool's command
+// (Claude Code's updatedInput). launcher is the absolute path of the
+// safezone binary (the running executable), whose main dispatches
+// [Subcommand] to [Main].
+//
+// Claude Code (2.1.330) runs a Bash command as
+//
+//	/bin/bash -c 'source SNAPSHOT 2>/dev/null || true && ... && eval '<command>' < /dev/null && pwd -P >| /tmp/claude-ID-cwd'
+//
+// so the returned command is evaluated by that outer bash, after the user's
+// shell snapshot (functions, aliases, options, PATH). It:
+//
+//  1. creates a state file ${TMPDIR:-/tmp}/safezone-<128 random bits> with
+//     noclobber (O_EXCL: it never opens a file that already exists, nor
+//     follows a symlink planted there), and writes into it the outer
+//     shell's `shopt -p`, `set +o`, `declare -f` and `alias -p`;
+//  2. runs the launcher in bash mode (see [Main]) with the ruleset as JSON
+//     and the command base64-encoded: the launcher unlinks the state file,
+//     restricts itself and execs "$BASH" -c SCRIPT "$0" COMMAND, where
+//     SCRIPT sources the state, evals the command, and appends a NUL and
+//     its final $PWD to the state file;
+//  3. reads that directory back and cd's to it, so that the outer shell's
+//     own `pwd -P` records a cd made by the command;
+//  4. ends with the command's exit status (128+N if a signal N killed it).
+//
+// What the command keeps: its exact bytes, stdin, stdout, stderr, the
+// exit status, the environment ($SHLVL included), the outer shell's
+// options, functions and aliases, $0, the line numbers in its error
+// messages, `set -e` not ending it (its eval stands where Claude Code's
+// does, on the left of an && list), a cd for the next call, background
+// jobs, and signals: the confined shell is the outer shell's child, started
+// as the eval'd command's first process would be (in a process group of its
+// own under the snapshot's `set -o monitor`), so a host that signals the
+// shell's process tree reaches it and its children. What it does not keep:
+// the outer shell's non-exported variables (the shell that runs it is a
+// new one); $1... are empty; it sees one more variable, __safezone_cmd; an
+// `exit` in it ends the confined shell, not the outer one (the outer shell
+// then records its own directory, as before the command); an error inside
+// a function of the snapshot names the line of /dev/fd/N that defined it,
+// not the snapshot's; $PPID is the outer shell, not Claude Code;
+// $BASH_EXECUTION_STRING is the launcher's script. Claude Code's own
+// rewrites of the command (`>nul` on Windows, its watch of a long `sleep`)
+// do not apply, since Claude Code sees only the wrapper. The outer shell
+// must be bash 4.4 or later (mapfile -d); under another shell (zsh) the
+// wrapper prints why and exits 126 without running the command.
+//
+// The wrapper contains no here-document and no `<` that Claude Code's
+// stdin check (which leaves out the `< /dev/null` when a command reads
+// stdin from elsewhere) could take for one, so stdin is always /dev/null as
+// for an ordinary command. The command text is carried base64-encoded,
+// 4/3 of its size: together with the wrapper it must fit in one argument
+// (128 KiB on Linux), so a command over about 95 KiB cannot be confined
+// (Claude Code itself cannot run one over 128 KiB).
+//
+// Rewrite fails for a command holding a NUL byte (no shell can receive
+// one), a launcher path that is not absolute, or an invalid rs.
+func Rewrite(command, launcher string, rs Ruleset) (string, error) {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand, Go 1.24 and later)
+	return rewrite(command, launcher, rs, hex.EncodeToString(b[:]))
+}
+
+// maxRewritten is the longest rewritten command accepted: Linux's
+// MAX_ARG_STRLEN (32 pages of 4 KiB), the most one argument of execve(2)
+// may hold, less room for the wrapper Claude Code adds around it.
+const maxRewritten = 128<<10 - 4<<10
+
+// rewrite is [Rewrite] with the state file's random token given.
+func rewrite(command, launcher string, rs Ruleset, token string) (string, error) {
+	if strings.IndexByte(command, 0) >= 0 {
+		return "", fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
+	}
+	if !filepath.IsAbs(launcher) {
+		return "", fmt.Errorf("launcher %q is not an absolute path", launcher)
+	}
+	if err := rs.Validate(); err != nil {
+		return "", err
+	}
+	rules, err := rs.MarshalText()
+	if err != nil {
+		return "", err
+	}
+	var s strings.Builder
+	// A shell other than bash (zsh) cannot run the rest: refuse plainly.
+	s.WriteString(`case ${BASH_VERSION-} in '') printf '%s\n' 'safezone: a confined command needs bash as the shell' >&2; exit 126;; esac` + "\n")
+	s.WriteString(`__sz_f=${TMPDIR:-/tmp}/safezone-` + token + ` __sz_n= __sz_s=126 __sz_a=` + "\n")
+	// noclobber makes > open with O_EXCL; the outer shell's own setting is
+	// restored before its options are recorded, and after.
+	s.WriteString(`case $- in *C*) __sz_n=1;; esac; \builtin set -C` + "\n")
+	s.WriteString(`{ \builtin test -n "$__sz_n" || \builtin set +C` + "\n")
+	s.WriteString(`{ \builtin shopt -p; \builtin set +o; \builtin declare -f; \builtin alias -p; } >&"$__sz_fd"` + "\n")
+	s.WriteString(shellQuote(launcher) + " " + Subcommand + " bash " + shellQuote(string(rules)) +
+		` "$__sz_fd" "$__sz_f" "$BASH" "$0" ` + shellQuote(base64.StdEncoding.EncodeToString([]byte(command))) + "\n")
+	s.WriteString(`__sz_s=$?` + "\n")
+	s.WriteString(`\builtin mapfile -d '' -s 1 -n 1 -t __sz_a 0<"/dev/fd/$__sz_fd" 2>/dev/null` + "\n")
+	s.WriteString(`\builtin test -z "${__sz_a-}" || \builtin cd -- "$__sz_a" 2>/dev/null` + "\n")
+	s.WriteString(`} {__sz_fd}>"$__sz_f"` + "\n")
+	s.WriteString(`\builtin test -n "$__sz_n" || \builtin set +C` + "\n")
+	s.WriteString(`__sz_r() { \builtin return "$1"; }; __sz_r "$__sz_s"`)
+	if s.Len() > maxRewritten {
+		return "", fmt.Errorf("%w: it is %d bytes long, and %d bytes once confined, over the %d a shell argument can hold", ErrCommand, len(command), s.Len(), maxRewritten)
+	}
+	return s.String(), nil
+}
+
+// shellQuote quotes s as one single-quoted shell word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

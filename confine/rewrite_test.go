@@ -1,0 +1,58 @@
+package confine
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// claudeStdinCheck is Claude Code 2.1.330's test for a command that takes
+// its stdin from a file (then it does not append `< /dev/null`).
+var claudeStdinCheck = regexp.MustCompile(`(?:^|[\s;&|])<[^<(]`)
+
+func TestRewriteText(t *testing.T) {
+	rs := Ruleset{Write: []string{"/p", "/it's"}, NoRead: []string{"/h/.ssh"}}
+	for _, cmd := range []string{"echo hi", "cat <<'EOF'\nx\nEOF", "a < b", "", "printf '%s' \"$x\" `y`"} {
+		got, err := rewrite(cmd, "/usr/local/bin/safe zone", rs, "0123")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(got, "<<") {
+			t.Errorf("rewrite(%q) holds a here-document, which makes Claude Code leave stdin open:\n%s", cmd, got)
+		}
+		if claudeStdinCheck.MatchString(got) {
+			t.Errorf("rewrite(%q) holds a stdin redirection that makes Claude Code leave stdin open:\n%s", cmd, got)
+		}
+		if !strings.Contains(got, "'/usr/local/bin/safe zone' "+Subcommand+" bash '") {
+			t.Errorf("rewrite(%q) does not call the launcher quoted:\n%s", cmd, got)
+		}
+		if !strings.Contains(got, "/safezone-0123 ") {
+			t.Errorf("rewrite(%q) does not name the state file by its token:\n%s", cmd, got)
+		}
+	}
+}
+
+func TestRewriteRefuses(t *testing.T) {
+	rs := Ruleset{Write: []string{"/p"}}
+	if _, err := Rewrite("echo a\x00b", "/bin/safezone", rs); !errors.Is(err, ErrCommand) {
+		t.Errorf("a NUL byte: %v, want ErrCommand", err)
+	}
+	if _, err := Rewrite(strings.Repeat("x", 100<<10), "/bin/safezone", rs); !errors.Is(err, ErrCommand) {
+		t.Errorf("a 100 KiB command: %v, want ErrCommand", err)
+	}
+	if _, err := Rewrite(strings.Repeat("x", 90<<10), "/bin/safezone", rs); err != nil {
+		t.Errorf("a 90 KiB command: %v", err)
+	}
+	if _, err := Rewrite("true", "safezone", rs); err == nil {
+		t.Error("a relative launcher path is accepted")
+	}
+	if _, err := Rewrite("true", "/bin/safezone", Ruleset{Write: []string{"p"}}); !errors.Is(err, ErrBadRuleset) {
+		t.Errorf("a bad ruleset: %v, want ErrBadRuleset", err)
+	}
+	a, _ := Rewrite("true", "/bin/safezone", rs)
+	b, _ := Rewrite("true", "/bin/safezone", rs)
+	if a == b {
+		t.Error("two rewrites share a state file name")
+	}
+}

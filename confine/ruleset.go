@@ -1,0 +1,146 @@
+package confine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Ruleset is what a confined command may do to the file system: plain data,
+// computed by the hook from its policy and handed to the launcher, which
+// enforces it without any policy work of its own.
+//
+// Every path is absolute, clean ([filepath.Clean]) and already resolved
+// (no symlink in it): the kernel rules bind to the file found at that path
+// when the launcher starts, and a symlink along the way would be followed.
+//
+// What a Ruleset means:
+//   - Write: the command may write, create, remove, rename, link and
+//     truncate beneath these paths (directories, or single files such as
+//     /dev/null), and nowhere else.
+//   - NoRead: the contents of these paths, and of everything beneath them,
+//     cannot be read. Every other file can be read. Directory listings are
+//     not restricted: the names in a denied directory stay visible. NoRead
+//     does not keep a path from being written: one beneath a Write path
+//     can be overwritten (not read) unless it is also ReadOnly. Keep NoRead
+//     paths outside the Write paths: a file created in a directory on the
+//     way to a NoRead path cannot be read until the next command (see the
+//     package documentation).
+//   - ReadOnly: these paths, which lie beneath a Write path, cannot be
+//     written, removed or renamed, nor can the directories between them and
+//     their Write path be renamed away. They must exist when the launcher
+//     starts; one that does not is skipped (the kernel cannot keep a name
+//     from being created).
+//
+// Executing programs and using the network are not restricted.
+type Ruleset struct {
+	Write    []string `json:"write,omitempty"`
+	NoRead   []string `json:"noread,omitempty"`
+	ReadOnly []string `json:"readonly,omitempty"`
+}
+
+// ErrBadRuleset is wrapped by every error [Ruleset.Validate] and
+// [ParseRuleset] return.
+var ErrBadRuleset = errors.New("bad ruleset")
+
+// Validate reports the first path that is not absolute and clean, or that
+// holds a NUL byte. It does not look at the file system.
+func (rs Ruleset) Validate() error {
+	for _, l := range []struct {
+		name  string
+		paths []string
+	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}} {
+		for i, p := range l.paths {
+			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
+				return fmt.Errorf("%w: %s[%d] %q is not an absolute, clean path", ErrBadRuleset, l.name, i, p)
+			}
+		}
+	}
+	return nil
+}
+
+// Normalize returns rs with its lists sorted and without duplicates, without
+// the NoRead paths that lie beneath another NoRead path, without the Write
+// paths beneath another Write path, and without the ReadOnly paths that lie
+// beneath no Write path (Landlock alone already keeps those from being
+// written) or beneath another ReadOnly path. The paths must be valid
+// ([Ruleset.Validate]); Normalize is purely lexical.
+func (rs Ruleset) Normalize() Ruleset {
+	out := Ruleset{
+		Write:  outermost(rs.Write),
+		NoRead: outermost(rs.NoRead),
+	}
+	for _, p := range outermost(rs.ReadOnly) {
+		if slices.ContainsFunc(out.Write, func(w string) bool { return within(p, w) }) {
+			out.ReadOnly = append(out.ReadOnly, p)
+		}
+	}
+	return out
+}
+
+// NeedsNamespace reports whether enforcing rs takes a private mount
+// namespace: whether it has ReadOnly paths.
+func (rs Ruleset) NeedsNamespace() bool { return len(rs.ReadOnly) > 0 }
+
+// MarshalText encodes rs as compact JSON, the form the launcher takes as an
+// argument.
+func (rs Ruleset) MarshalText() ([]byte, error) {
+	type plain Ruleset // without this method
+	return json.Marshal(plain(rs))
+}
+
+// ParseRuleset decodes the launcher's ruleset argument (the JSON of
+// [Ruleset.MarshalText]) strictly: unknown fields, trailing data and
+// invalid paths are errors.
+func ParseRuleset(s string) (Ruleset, error) {
+	type plain Ruleset
+	var rs plain
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rs); err != nil {
+		return Ruleset{}, fmt.Errorf("%w: %v", ErrBadRuleset, err)
+	}
+	if dec.More() {
+		return Ruleset{}, fmt.Errorf("%w: data after the JSON object", ErrBadRuleset)
+	}
+	if err := Ruleset(rs).Validate(); err != nil {
+		return Ruleset{}, err
+	}
+	return Ruleset(rs), nil
+}
+
+// Devices are the device files and directories most programs write to
+// (shells redirect to /dev/null, test runners open /dev/tty, terminals live
+// in /dev/pts): the hook adds them to [Ruleset.Write]. /dev/shm, where
+// POSIX shared memory lives, is a shared temporary directory like /tmp and
+// is not among them.
+func Devices() []string {
+	return []string{"/dev/full", "/dev/null", "/dev/ptmx", "/dev/pts", "/dev/random", "/dev/tty", "/dev/urandom", "/dev/zero"}
+}
+
+// within reports whether p is root or lies beneath it; both are clean and
+// absolute.
+func within(p, root string) bool {
+	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
+}
+
+// outermost returns the sorted paths of ps that lie beneath no other path
+// of ps, without duplicates.
+func outermost(ps []string) []string {
+	s := slices.Clone(ps)
+	slices.Sort(s)
+	s = slices.Compact(s)
+	var out []string
+	for _, p := range s {
+		// Sorted order puts "/a" before "/a/b" but also before "/a-b" and
+		// "/a.b", which are not beneath it; keep comparing with every kept
+		// ancestor candidate.
+		if !slices.ContainsFunc(out, func(o string) bool { return within(p, o) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package confine
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rs   Ruleset
+		ok   bool
+	}{
+		{"empty", Ruleset{}, true},
+		{"absolute clean paths", Ruleset{Write: []string{"/", "/tmp"}, NoRead: []string{"/home/u/.ssh"}, ReadOnly: []string{"/p/.git/config"}}, true},
+		{"relative write path", Ruleset{Write: []string{"proj"}}, false},
+		{"trailing slash", Ruleset{NoRead: []string{"/home/u/.ssh/"}}, false},
+		{"dot dot", Ruleset{ReadOnly: []string{"/p/../etc"}}, false},
+		{"double slash", Ruleset{Write: []string{"//tmp"}}, false},
+		{"NUL byte", Ruleset{Write: []string{"/tmp/a\x00b"}}, false},
+		{"empty path", Ruleset{Write: []string{""}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.rs.Validate()
+			if (err == nil) != tc.ok {
+				t.Fatalf("Validate() = %v, want ok=%v", err, tc.ok)
+			}
+			if err != nil && !errors.Is(err, ErrBadRuleset) {
+				t.Errorf("error %v does not wrap ErrBadRuleset", err)
+			}
+		})
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	rs := Ruleset{
+		Write:    []string{"/p", "/tmp", "/p/sub", "/p", "/p-other"},
+		NoRead:   []string{"/h/.ssh/id_rsa", "/h/.ssh", "/h/.aws", "/h/.sshx"},
+		ReadOnly: []string{"/p/.git/hooks", "/p/.git", "/elsewhere/x", "/p-other/.claude", "/tmp/a/b"},
+	}
+	got := rs.Normalize()
+	want := Ruleset{
+		Write:    []string{"/p", "/p-other", "/tmp"},
+		NoRead:   []string{"/h/.aws", "/h/.ssh", "/h/.sshx"},
+		ReadOnly: []string{"/p-other/.claude", "/p/.git", "/tmp/a/b"},
+	}
+	if !slices.Equal(got.Write, want.Write) || !slices.Equal(got.NoRead, want.NoRead) || !slices.Equal(got.ReadOnly, want.ReadOnly) {
+		t.Errorf("Normalize() =\n%+v\nwant\n%+v", got, want)
+	}
+	if got.NeedsNamespace() != true || (Ruleset{Write: []string{"/p"}}).NeedsNamespace() {
+		t.Error("NeedsNamespace is not len(ReadOnly) > 0")
+	}
+}
+
+func TestParseRuleset(t *testing.T) {
+	rs := Ruleset{Write: []string{"/p", "/dev/null"}, NoRead: []string{"/h/it's <secret>"}, ReadOnly: []string{"/p/.git/config"}}
+	text, err := rs.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rewrite passes the JSON in single quotes on one line: it must
+	// hold neither a newline nor a '<' that Claude Code's stdin check would see.
+	if strings.ContainsAny(string(text), "\n<") {
+		t.Errorf("MarshalText() = %s holds a newline or a '<'", text)
+	}
+	got, err := ParseRuleset(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Write, rs.Write) || !slices.Equal(got.NoRead, rs.NoRead) || !slices.Equal(got.ReadOnly, rs.ReadOnly) {
+		t.Errorf("round trip: got %+v, want %+v", got, rs)
+	}
+	for _, bad := range []string{
+		``,
+		`{`,
+		`{"write":["/p"],"exec":["/bin"]}`,
+		`{"write":["p"]}`,
+		`{"write":["/p"]} {}`,
+		`{"write":"/p"}`,
+	} {
+		if _, err := ParseRuleset(bad); !errors.Is(err, ErrBadRuleset) {
+			t.Errorf("ParseRuleset(%q) = %v, want an ErrBadRuleset", bad, err)
+		}
+	}
+}
+
+func TestOutermostSiblingPrefix(t *testing.T) {
+	// "/a-b" sorts between "/a" and "/a/b" but is not beneath "/a".
+	got := outermost([]string{"/a/b", "/a-b", "/a", "/a.b/c", "/a.b"})
+	want := []string{"/a", "/a-b", "/a.b"}
+	if !slices.Equal(got, want) {
+		t.Errorf("outermost() = %q, want %q", got, want)
+	}
+}
