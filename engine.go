@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -36,6 +38,17 @@ type system struct {
 	now        func() time.Time
 	deadline   time.Duration
 	uid        int // the user's id, -1 where there is none
+	// confine says whether the kernel can confine commands, computed at
+	// most once (confine.Available; tests replace it). Copies of a system
+	// share it.
+	confine *onceStatus
+}
+
+// onceStatus is a confine.Status computed on first use.
+type onceStatus struct {
+	once   sync.Once
+	get    func() confine.Status
+	status confine.Status
 }
 
 func osSystem() *system {
@@ -51,6 +64,7 @@ func osSystem() *system {
 		now:        time.Now,
 		deadline:   deadline,
 		uid:        os.Getuid(),
+		confine:    &onceStatus{get: confine.Available},
 	}
 }
 
@@ -61,6 +75,16 @@ func (s *system) session(call *hookio.Call, home string) hookio.Session {
 		Home: home, ClaudeConfig: loc.ClaudeConfig, CodexHome: loc.CodexHome,
 		TmpDir: s.getenv("TMPDIR"), UID: s.uid,
 	})
+}
+
+// confineStatus is confine.Available, computed once per process.
+func (s *system) confineStatus() confine.Status {
+	c := s.confine
+	if c == nil {
+		return confine.Status{Landlock: fmt.Errorf("%w: not checked", confine.ErrUnavailable)}
+	}
+	c.once.Do(func() { c.status = c.get() })
+	return c.status
 }
 
 // projectRoot is the project root of a subcommand run by hand:
@@ -76,11 +100,16 @@ func (s *system) projectRoot() string {
 // verdict is what the worker hands back: a result, or an error with the
 // on_error decision that applies to it.
 type verdict struct {
-	res     *classify.Result
-	pol     *policy.Policy // the policy res was decided under
-	err     error
-	onError policy.Decision
-	host    hookio.Host // the host that sent the input, when it differs from --host
+	res *classify.Result
+	pol *policy.Policy // the policy res was decided under
+	// conf is how the command runs confined (res.Confine); confineOff
+	// says why a shell command cannot be confined here ("" when it can,
+	// or for other tools).
+	conf       *confinement
+	confineOff string
+	err        error
+	onError    policy.Decision
+	host       hookio.Host // the host that sent the input, when it differs from --host
 
 	// call is the decoded call (nil when the input was unusable) and input
 	// the raw input when it was (for the audit record).
@@ -160,7 +189,22 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
 	}
 	env.Session = j.sys.session(call, env.Home)
-	return verdict{res: classify.Decide(call, pol, env, j.sys.fsys), pol: pol, call: call, host: host}
+	v := verdict{pol: pol, call: call, host: host}
+	var why string
+	env.Confinable, why = j.sys.confinable(call, host)
+	v.res = classify.Decide(call, pol, env, j.sys.fsys)
+	if v.res.Confine {
+		conf, err := j.confinementFor(v.res, call, pol, data)
+		if err != nil {
+			// The command cannot be confined: it is judged as where
+			// there is no kernel confinement.
+			env.Confinable, why = false, "the command cannot be confined: "+err.Error()
+			v.res = classify.Decide(call, pol, env, j.sys.fsys)
+		}
+		v.conf = conf
+	}
+	v.confineOff = why
+	return v
 }
 
 // policy returns root's effective policy, from the cache when there is one.

@@ -25,11 +25,17 @@ import (
 	"io"
 	"os"
 
+	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
 
 func main() {
+	// The launcher of a confined command (see confinement.go): before
+	// anything else, and without the hook's set-up.
+	if len(os.Args) > 1 && os.Args[1] == confine.Subcommand {
+		os.Exit(confine.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, osSystem()))
 }
 
@@ -40,7 +46,7 @@ func main() {
 // read as "hook failed, run the tool".
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) (code int) {
 	// Until the flags are parsed, errors are printed for Claude Code.
-	out := &emitter{stdout: stdout, stderr: stderr, host: hookio.Claude{}}
+	out := &emitter{stdout: stdout, stderr: stderr, host: hookio.Claude{}, home: sys.getenv("HOME")}
 	defer func() {
 		if v := recover(); v != nil {
 			code = out.fail(policy.Deny, fmt.Errorf("internal error: %v", v))

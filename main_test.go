@@ -19,6 +19,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -36,8 +37,32 @@ func TestMain(m *testing.M) {
 //	decision D              stdout is the decision D (allow, ask, deny, abstain)
 //	glob N PATTERN          exactly N files match PATTERN (filepath.Glob)
 func TestScript(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script", ""))
+}
+
+// TestScriptConfine runs the scripts of testdata/confine, which run
+// confined commands for real. Their work directories are not under the
+// temporary directory, where a confined command may always write: a write
+// outside the project must have somewhere to fail.
+func TestScriptConfine(t *testing.T) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no cache directory for work directories outside $TMPDIR:", err)
+	}
+	root, err := os.MkdirTemp(cache, "safezone-confine-test-")
+	if err != nil {
+		t.Skip("cannot make a work directory outside $TMPDIR:", err)
+	}
+	defer os.RemoveAll(root)
+	testscript.Run(t, scriptParams("testdata/confine", root))
+}
+
+// scriptParams are the testscript parameters of the scripts in dir, whose
+// work directories are made in root ("" for the temporary directory).
+func scriptParams(dir, root string) testscript.Params {
+	return testscript.Params{
+		WorkdirRoot:         root,
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
@@ -47,14 +72,64 @@ func TestScript(t *testing.T) {
 			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"expand":   cmdExpand,
-			"status":   cmdStatus,
-			"decision": cmdDecision,
-			"records":  cmdRecords,
-			"glob":     cmdGlob,
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "landlock":
+				return confine.Available().Confine(), nil
+			case "userns":
+				st := confine.Available()
+				return st.Confine() && st.ReadOnly == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-	})
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"runconfined": cmdRunConfined,
+			"expand":      cmdExpand,
+			"status":      cmdStatus,
+			"decision":    cmdDecision,
+			"records":     cmdRecords,
+			"glob":        cmdGlob,
+		},
+	}
+}
+
+// cmdRunConfined runs, with bash -c in DIR, the command of the last
+// stdout's updatedInput (the confined form of a Bash call), as the host
+// would: its stdout and stderr become the script's, and its exit status
+// must be N.
+//
+//	runconfined N DIR
+func cmdRunConfined(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: runconfined N DIR")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	var out struct {
+		HSO struct {
+			UpdatedInput struct {
+				Command string `json:"command"`
+			} `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &out))
+	cmd := out.HSO.UpdatedInput.Command
+	if cmd == "" {
+		ts.Fatalf("stdout has no updatedInput.command")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(".confined.sh"), []byte(cmd), 0o644))
+	ts.Chdir(args[1])
+	err = ts.Exec("bash", "-c", cmd)
+	got := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
 }
 
 func cmdGlob(ts *testscript.TestScript, neg bool, args []string) {

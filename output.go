@@ -21,6 +21,7 @@ type emitter struct {
 	host           hookio.Host
 	explain, json  bool
 	printed        bool
+	home           string // $HOME, to shorten paths in messages
 }
 
 // emit prints a verdict and returns the exit status.
@@ -40,7 +41,18 @@ func (e *emitter) emit(v verdict) int {
 		// The host may show only stderr (Claude Code does on exit 2).
 		fmt.Fprintln(e.stderr, r.Reason)
 	}
-	out, code := e.host.Encode(hookio.Output{Decision: r.Decision, Reason: r.Reason, Warning: r.Warning, Error: isErr})
+	o := hookio.Output{Decision: r.Decision, Reason: r.Reason, Warning: r.Warning, Error: isErr}
+	if c := v.conf; c != nil {
+		home := ""
+		if v.call != nil {
+			home = e.home
+		}
+		what := c.describe(home)
+		o.UpdatedInput = c.Input
+		o.Reason += "; " + what
+		o.Context = "safezone: this command " + strings.TrimPrefix(what, "it ") + "; an access beyond that fails with \"Permission denied\" or \"Read-only file system\": do not work around it, ask the user if the command needs more"
+	}
+	out, code := e.host.Encode(o)
 	e.write(out)
 	return code
 }

@@ -36,6 +36,11 @@ type Env struct {
 	// Session is where the host keeps the files of the agent's session
 	// (see hookio.SessionFiles): read and written without a question.
 	Session hookio.Session
+	// Confinable is true when a shell command of this call can be run
+	// inside the kernel sandbox built from the policy (the kernel supports
+	// it, the host runs a rewritten command, the shell is bash); the
+	// policy's confine.mode says whether it is.
+	Confinable bool
 }
 
 // Root is one sandbox root: the project root, an additional directory, or a
@@ -124,6 +129,16 @@ type Result struct {
 	// Shell is the analysis of a Bash command (nil for other tools; a
 	// PowerShell command is always unknown).
 	Shell *shell.Analysis
+	// Confine is true when the command must run inside the kernel sandbox
+	// built from the policy (README, "What the kernel enforces"): it is
+	// allowed, or asked about, in its confined form only. ConfineNote says
+	// why it is confined, or why a command whose effects are unknown is not.
+	Confine     bool
+	ConfineNote string
+
+	// confinable: unknown effects may be allowed, confined (see
+	// decider.confinable).
+	confinable bool
 }
 
 type decider struct {
@@ -160,6 +175,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r := &Result{}
 	d.modes = modesOf(p, c)
 	r.Modes = d.modes
+	r.confinable = d.confinable()
 	if err := d.setRoots(); err != nil {
 		r.Roots = d.roots
 		return d.fail(r, err)
@@ -206,6 +222,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 		outcomes = append(outcomes, p.OnError.Value)
 	}
 	r.Decision = policy.Strictest(outcomes...)
+	d.confine(r)
 	d.explainDecision(r)
 	return r
 }
@@ -224,7 +241,7 @@ func (d *decider) fail(r *Result, err error) *Result {
 // rule, a class or a mode gives way to the unknown row's ask.
 func (r *Result) deciding(rs []Reason) Reason {
 	f := first(rs)
-	if f.Effect != policy.Allow || r.Shell == nil || r.Shell.Known() || r.Modes.AGI {
+	if f.Effect != policy.Allow || r.Shell == nil || r.Shell.Known() || r.Modes.AGI || r.confinable {
 		return f
 	}
 	for _, x := range rs {
@@ -412,9 +429,10 @@ func (d *decider) callRules() []Reason {
 			case policy.RuleCommand:
 				match = d.shellRuleMatches(r, l.eff == policy.Allow)
 			}
-			if match && l.eff == policy.Allow && d.shell != nil && !d.shell.Known() && !d.modes.AGI {
+			if match && l.eff == policy.Allow && d.shell != nil && !d.shell.Known() && !d.modes.AGI && !d.confinable() {
 				// Outside agi, a command with an unknown target is never
-				// allowed, whatever an allow rule says.
+				// allowed, whatever an allow rule says, unless it runs
+				// confined.
 				match = false
 			}
 			if match {

@@ -93,3 +93,39 @@ func TestPrecision(t *testing.T) {
 // selfProtect is a policy layer with the self-protected ~/.claude paths,
 // as policy.SelfProtection adds them for HOME=/home.
 const selfProtect = "version: 1\npaths:\n  protected: [\"~/.claude/settings.json\"]\n"
+
+// TestConfineDecision: where the kernel can confine it, a command whose own
+// accesses are unknown runs confined instead of being asked, when it would
+// run without a question anyway; what it names is judged as before.
+func TestConfineDecision(t *testing.T) {
+	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
+	confinable := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Confinable: true}
+	always := "version: 1\nconfine:\n  mode: always\n"
+	tests := []struct {
+		c       decideCase
+		confine bool
+	}{
+		{decideCase{name: "inline code in bypass runs confined", tool: "Bash", input: bash("python3 -c 'print(1)'"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "a script in bypass runs confined", tool: "Bash", input: bash("sh test.sh"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "a build tool with -y runs confined", tool: "Bash", input: bash("npm test"), flags: yesFlag, env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "a known command in bypass runs as it is", tool: "Bash", input: bash("ls src"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, false},
+		{decideCase{name: "inline code in default mode is still asked", tool: "Bash", input: bash("python3 -c 'print(1)'"), env: confinable, want: policy.Ask}, false},
+		{decideCase{name: "an allow rule lets inline code run confined", tool: "Bash", input: bash("python3 -c 'print(1)'"), extra: "version: 1\nrules:\n  allow: [\"Bash(python3:*)\"]\n", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "a named write outside is still asked", tool: "Bash", input: bash("python3 -c 'print(1)' > /outside/out"), perm: "bypassPermissions", env: confinable, want: policy.Ask}, false},
+		{decideCase{name: "a deny rule still denies", tool: "Bash", input: bash("rm -rf $X"), perm: "bypassPermissions", env: confinable, want: policy.Deny}, false},
+		{decideCase{name: "without the kernel, as before", tool: "Bash", input: bash("python3 -c 'print(1)'"), perm: "bypassPermissions", want: policy.Ask}, false},
+		{decideCase{name: "confine off, as before", tool: "Bash", input: bash("python3 -c 'print(1)'"), perm: "bypassPermissions", extra: "version: 1\nconfine:\n  mode: off\n", env: confinable, want: policy.Ask}, false},
+		{decideCase{name: "agi has no sandbox", tool: "Bash", input: bash("python3 -c 'print(1)'"), flags: agiFlag, env: confinable, want: policy.Allow}, false},
+		{decideCase{name: "always confines a known command the host asks about", tool: "Bash", input: bash("ls src"), extra: always, env: confinable, want: policy.Abstain}, true},
+		{decideCase{name: "always confines an allowed known command", tool: "Bash", input: bash("ls src"), perm: "bypassPermissions", extra: always, env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "read mode denies as before", tool: "Bash", input: bash("python3 -c 'print(1)'"), flags: readFlag, env: confinable, want: policy.Deny}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.c.name, func(t *testing.T) {
+			r := runDecide(t, tt.c)
+			if r.Decision != tt.c.want || r.Confine != tt.confine {
+				t.Fatalf("decision %s confine %v, want %s confine %v (%s)\n%s", r.Decision, r.Confine, tt.c.want, tt.confine, r.ConfineNote, trace(r))
+			}
+		})
+	}
+}

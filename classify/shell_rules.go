@@ -173,21 +173,29 @@ func (d *decider) callWrites() bool {
 // bypassPermissions. acceptEdits covers file edits, not shell commands, and
 // the safe class does not apply.
 func (d *decider) shellFallback() (policy.Decision, string, string) {
+	approved := !d.modes.Read.On && (d.modes.AGI || d.pol.AutoApprove.Value || d.call.PermissionMode == hookio.PermBypass)
 	if !d.shell.Known() {
 		why := d.shell.Why()
-		if d.modes.AGI {
+		switch {
+		case d.modes.AGI:
 			return policy.Allow, "unknown targets, allowed in agi mode", why
+		case approved && d.confinable():
+			return policy.Allow, "auto-approve (" + d.approveSource() + "), confined: what it reads and writes itself is not known", why
 		}
 		return policy.Ask, "targets safezone cannot know", why
 	}
-	if !d.modes.Read.On && (d.modes.AGI || d.pol.AutoApprove.Value || d.call.PermissionMode == hookio.PermBypass) {
-		src := d.modes.AutoApprove.Source
-		if d.call.PermissionMode == hookio.PermBypass && !d.modes.AGI && !d.pol.AutoApprove.Value {
-			src = "host permission_mode bypassPermissions"
-		}
-		return policy.Allow, "auto-approve (" + src + ")", ""
+	if approved {
+		return policy.Allow, "auto-approve (" + d.approveSource() + ")", ""
 	}
 	return policy.Abstain, "known targets inside the sandbox", "the host asks as usual"
+}
+
+// approveSource says what auto-approves a shell command.
+func (d *decider) approveSource() string {
+	if d.call.PermissionMode == hookio.PermBypass && !d.modes.AGI && !d.pol.AutoApprove.Value {
+		return "host permission_mode bypassPermissions"
+	}
+	return d.modes.AutoApprove.Source
 }
 
 // shellRuleMatches applies a Bash(...) or PowerShell(...) rule: to every

@@ -21,6 +21,18 @@ type Host interface {
 	Encode(o Output) (stdout []byte, code int)
 }
 
+// Rewriter is a Host that runs a shell tool's input as the hook rewrote it
+// (Claude Code's updatedInput: "PreToolUse decision control", verified on
+// 2.1.330: with allow it runs without a prompt, with ask it prompts with
+// the rewritten input, with no decision the host's own check applies to
+// it). safezone confines a command only for such a host.
+type Rewriter interface {
+	RewritesShell() bool
+}
+
+// RewritesShell reports that Claude Code runs a rewritten Bash command.
+func (Claude) RewritesShell() bool { return true }
+
 // Hosts lists the names HostByName knows, for usage texts.
 func Hosts() []string {
 	return []string{"claude", "codex", "gemini", "copilot", "cursor", "vscode", "auto"}

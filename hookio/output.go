@@ -38,6 +38,13 @@ type Output struct {
 	// Error marks a decision forced by an error (unusable input, flags or
 	// policy: on_error); hosts may need another exit status for it.
 	Error bool
+	// UpdatedInput, when set, is the tool's whole input as the tool must
+	// run it (a Bash command rewritten to run confined): Claude Code's
+	// hookSpecificOutput.updatedInput, printed even with abstain.
+	UpdatedInput json.RawMessage
+	// Context is for the model only: hookSpecificOutput.additionalContext
+	// (after Warning's).
+	Context string
 }
 
 // Decision values under short names for the host adapters.
@@ -58,7 +65,7 @@ func EncodeClaude(o Output) []byte {
 	var decision, reason string
 	switch o.Decision {
 	case policy.Abstain:
-		if o.Warning == "" {
+		if o.Warning == "" && o.UpdatedInput == nil && o.Context == "" {
 			return nil
 		}
 	case policy.Allow, policy.Ask:
@@ -69,7 +76,7 @@ func EncodeClaude(o Output) []byte {
 			reason = "denied by safezone"
 		}
 	}
-	b := make([]byte, 0, 128+len(reason)+2*len(o.Warning))
+	b := make([]byte, 0, 128+len(reason)+2*len(o.Warning)+len(o.UpdatedInput)+len(o.Context))
 	b = append(b, `{"hookSpecificOutput":{"hookEventName":"PreToolUse"`...)
 	if decision != "" {
 		b = append(b, `,"permissionDecision":`...)
@@ -79,9 +86,13 @@ func EncodeClaude(o Output) []byte {
 			b = appendJSONString(b, reason)
 		}
 	}
-	if o.Warning != "" {
+	if o.UpdatedInput != nil {
+		b = append(b, `,"updatedInput":`...)
+		b = append(b, o.UpdatedInput...)
+	}
+	if context := joinNonEmpty(o.Warning, o.Context); context != "" {
 		b = append(b, `,"additionalContext":`...)
-		b = appendJSONString(b, o.Warning)
+		b = appendJSONString(b, context)
 	}
 	b = append(b, '}')
 	if o.Warning != "" {

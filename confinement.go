@@ -1,0 +1,299 @@
+package main
+
+// Kernel confinement of the Bash commands whose own accesses safezone cannot
+// see (classify.Result.Confine): the ruleset built from the resolved policy,
+// the rewritten command (confine.Rewrite) and the tool input that carries it
+// (Claude Code's updatedInput).
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// maxSecretMatches bounds the files one denied-read glob (Read(~/.cargo/
+// credentials*)) adds to a ruleset.
+const maxSecretMatches = 64
+
+// readOnlyInProject are the paths inside the project that stay read-only
+// for a confined command, besides safezone's own files: the host's project
+// settings and hooks (.claude), and git's configuration and hooks, which
+// run code on the user's next git command. The rest of .git stays
+// writable: a build may commit.
+var readOnlyInProject = []string{".claude", ".git/config", ".git/hooks"}
+
+// confinement is how a confined call is run and explained.
+type confinement struct {
+	Ruleset confine.Ruleset
+	Command string          // the rewritten command
+	Input   json.RawMessage // tool_input with the command replaced
+	// ReadOnlyOff says why ReadOnly paths are not enforced by the kernel
+	// here ("" when they are).
+	ReadOnlyOff string
+}
+
+// confinable says whether a shell command of call could run confined here:
+// the host runs a rewritten command (Claude Code's updatedInput), the shell
+// that runs it is bash, and the kernel confines (confine.Available). Its
+// second result says why not.
+func (s *system) confinable(call *hookio.Call, host hookio.Host) (bool, string) {
+	if call == nil || call.Kind != hookio.KindShell {
+		return false, ""
+	}
+	if r, ok := host.(hookio.Rewriter); !ok || !r.RewritesShell() {
+		return false, "the host " + host.Name() + " cannot run a rewritten command"
+	}
+	if sh := s.getenv("SHELL"); sh != "" && path.Base(sh) != "bash" {
+		return false, "the Bash tool runs " + sh + ", and a confined command needs bash"
+	}
+	st := s.confineStatus()
+	if !st.Confine() {
+		return false, st.Landlock.Error()
+	}
+	return true, ""
+}
+
+// confinementFor builds the ruleset of a confined call and rewrites its
+// command. data is the hook input (for the tool input to carry the new
+// command).
+func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *policy.Policy, data []byte) (*confinement, error) {
+	if j.sys.executable == "" || !filepath.IsAbs(j.sys.executable) {
+		return nil, errors.New("cannot tell where this safezone binary is: the launcher needs its absolute path")
+	}
+	c := &confinement{}
+	c.Ruleset = j.ruleset(res, pol)
+	if err := j.sys.confineStatus().ReadOnly; err != nil {
+		c.ReadOnlyOff = err.Error()
+		c.Ruleset.ReadOnly = nil
+	}
+	c.Ruleset = c.Ruleset.Normalize()
+	if err := c.Ruleset.Validate(); err != nil {
+		return nil, err
+	}
+	cmd, err := confine.Rewrite(call.Command, j.sys.executable, c.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	c.Command = cmd
+	if c.Input, err = withCommand(data, cmd); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// ruleset computes what the confined command may do: write in the sandbox
+// roots, the temporary directories, the devices and confine.write; not read
+// the secrets the deny rules name by an absolute or home path; not write
+// safezone's own files and the host's and git's configuration inside the
+// roots.
+func (j *judger) ruleset(res *classify.Result, pol *policy.Policy) confine.Ruleset {
+	var rs confine.Ruleset
+	home := j.sys.getenv("HOME")
+	addWrite := func(p string) {
+		if r, ok := j.resolvedDir(p); ok {
+			rs.Write = append(rs.Write, r)
+		}
+	}
+	for _, root := range res.Roots {
+		if !root.ReadOnly {
+			rs.Write = append(rs.Write, root.Resolved)
+		}
+	}
+	for _, tmp := range []string{j.sys.getenv("TMPDIR"), "/tmp", "/var/tmp"} {
+		if filepath.IsAbs(tmp) {
+			addWrite(tmp)
+		}
+	}
+	rs.Write = append(rs.Write, confine.Devices()...)
+	project := ""
+	if len(res.Roots) > 0 {
+		project = res.Roots[0].Resolved
+	}
+	for _, d := range pol.Confine.Write {
+		if p := policy.ExpandDir(d, home, project); p != "" {
+			addWrite(p)
+		}
+	}
+	rs.NoRead = j.secrets(pol, home)
+	rs.ReadOnly = j.readOnly(res, pol, rs.Write)
+	return rs
+}
+
+// resolvedDir returns p with symlinks resolved, if it exists.
+func (j *judger) resolvedDir(p string) (string, bool) {
+	r, err := classify.Resolve(j.sys.fsys, p)
+	if err != nil || !r.Exists {
+		return "", false
+	}
+	return r.Path, true
+}
+
+// secrets are the existing paths that deny Read rules name by an absolute or
+// home path: their literal prefix, or the files their glob matches there
+// (bounded). Project-anchored and name patterns (.env*) are guarded by the
+// analysis only: denying them to the kernel inside a writable root would
+// make every new file beside them unreadable.
+func (j *judger) secrets(pol *policy.Policy, home string) []string {
+	var out []string
+	for i := range pol.Deny {
+		r := &pol.Deny[i]
+		if r.Kind != policy.RulePath || r.Access != policy.Read {
+			continue
+		}
+		base := ""
+		switch r.Path.Anchor {
+		case policy.Absolute:
+			base = "/"
+		case policy.Home:
+			base = home
+		default:
+			continue
+		}
+		if base == "" {
+			continue
+		}
+		prefix, rest := glob.LiteralPrefix(r.Path.Glob)
+		dir := filepath.Join(base, prefix)
+		switch {
+		case rest == "" || rest == "**":
+			if p, ok := j.resolvedDir(dir); ok {
+				out = append(out, p)
+			}
+		default:
+			out = append(out, j.matches(dir, rest)...)
+		}
+	}
+	return out
+}
+
+// matches returns the resolved paths below dir that the glob rest matches,
+// at most maxSecretMatches.
+func (j *judger) matches(dir, rest string) []string {
+	d, ok := j.resolvedDir(dir)
+	if !ok {
+		return nil
+	}
+	var out []string
+	full := glob.Escape(strings.TrimPrefix(d, "/")) + "/" + rest
+	_ = doublestar.GlobWalk(j.sys.fsys, full, func(p string, _ fs.DirEntry) error {
+		if r, ok := j.resolvedDir("/" + p); ok {
+			out = append(out, r)
+		}
+		if len(out) >= maxSecretMatches {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return out
+}
+
+// readOnly lists the existing files inside the write roots that stay
+// read-only: safezone's own files (the literal self-protection patterns)
+// and readOnlyInProject in each root.
+func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) []string {
+	var cands []string
+	for _, root := range res.Roots {
+		if root.ReadOnly {
+			continue
+		}
+		for _, rel := range readOnlyInProject {
+			cands = append(cands, filepath.Join(root.Resolved, rel))
+		}
+		for _, rel := range []string{policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
+			".codex", ".gemini/settings.json", ".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json"} {
+			cands = append(cands, filepath.Join(root.Resolved, rel))
+		}
+	}
+	for i := range pol.Protected {
+		p := &pol.Protected[i]
+		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
+			if prefix, rest := glob.LiteralPrefix(p.Glob); rest == "" || rest == "**" {
+				cands = append(cands, prefix)
+			}
+		}
+	}
+	var out []string
+	for _, c := range cands {
+		r, ok := j.resolvedDir(c)
+		if !ok || slices.Contains(out, r) {
+			continue
+		}
+		if slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// withCommand returns the tool input of the hook input data with its
+// "command" replaced, every other field kept as it was (numbers exactly).
+func withCommand(data []byte, command string) (json.RawMessage, error) {
+	var in struct {
+		ToolInput map[string]json.RawMessage `json:"tool_input"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil || in.ToolInput == nil {
+		return nil, fmt.Errorf("the tool input cannot be rewritten: %v", err)
+	}
+	cmd, err := marshalString(command)
+	if err != nil {
+		return nil, err
+	}
+	in.ToolInput["command"] = cmd
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(in.ToolInput); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func marshalString(s string) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// describe says, for the reason and the model, where a confined command
+// may write and what it cannot read or change.
+func (c *confinement) describe(home string) string {
+	short := func(ps []string) string {
+		var out []string
+		for _, p := range ps {
+			if strings.HasPrefix(p, "/dev/") {
+				continue
+			}
+			if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
+				p = "~" + strings.TrimPrefix(p, home)
+			}
+			out = append(out, p)
+		}
+		return strings.Join(out, ", ")
+	}
+	s := "it runs confined by the kernel: it may write only in " + short(c.Ruleset.Write)
+	if len(c.Ruleset.NoRead) > 0 {
+		s += "; it cannot read " + short(c.Ruleset.NoRead)
+	}
+	if len(c.Ruleset.ReadOnly) > 0 {
+		s += "; it cannot change " + short(c.Ruleset.ReadOnly)
+	}
+	return s
+}
