@@ -143,7 +143,7 @@ func runCase(j *judger, c testCase) (why []string, got policy.Decision, rule, tr
 	got, _ = outcome(v)
 	rule = "on_error"
 	if v.res != nil {
-		trace = explanation(v.res, v.call, v.pol).Text()
+		trace = explanation(v).Text()
 		if v.res.Row != classify.RowError {
 			rule = v.res.Deciding.Rule
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/classify/shell"
+	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -34,9 +35,25 @@ type Explanation struct {
 	// after wrapper stripping, each with what it reads and writes.
 	Commands []ExplainCommand `json:"commands,omitempty"`
 	Matched  []ExplainMatch   `json:"matched"`
-	Notes    []string         `json:"notes,omitempty"`
+	// Confine says, for a shell command, whether it runs inside the kernel
+	// sandbox and with which ruleset, or why not.
+	Confine *ExplainConfine `json:"confine,omitempty"`
+	Notes   []string        `json:"notes,omitempty"`
 	// Ignored lists values that a managed lock kept out of the policy.
 	Ignored []string `json:"ignored,omitempty"`
+}
+
+// ExplainConfine is the kernel confinement of a shell command.
+type ExplainConfine struct {
+	Confined bool   `json:"confined"`
+	Note     string `json:"note,omitempty"` // why it is confined, or why not
+	// Unavailable says why no command can be confined here ("" when one
+	// can).
+	Unavailable string           `json:"unavailable,omitempty"`
+	Ruleset     *confine.Ruleset `json:"ruleset,omitempty"`
+	// ReadOnlyOff says why the read-only paths are guarded by the analysis
+	// only.
+	ReadOnlyOff string `json:"read_only_off,omitempty"`
 }
 
 // ExplainMode is the effective mode and where each part came from.
@@ -117,7 +134,20 @@ type ExplainMatch struct {
 
 // explanation is the explanation of a verdict's result: res decided call
 // under pol.
-func explanation(res *classify.Result, call *hookio.Call, pol *policy.Policy) Explanation {
+func explanation(v verdict) Explanation {
+	e := explainResult(v.res, v.call, v.pol)
+	if v.res.Shell != nil && v.call != nil && v.call.Kind == hookio.KindShell {
+		c := &ExplainConfine{Confined: v.res.Confine, Note: v.res.ConfineNote, Unavailable: v.confineOff}
+		if v.conf != nil {
+			c.Ruleset, c.ReadOnlyOff = &v.conf.Ruleset, v.conf.ReadOnlyOff
+		}
+		e.Confine = c
+	}
+	return e
+}
+
+// explainResult is the explanation of res, which decided call under pol.
+func explainResult(res *classify.Result, call *hookio.Call, pol *policy.Policy) Explanation {
 	e := Explanation{
 		Decision: res.Decision, Row: int(res.Row), Reason: res.Reason, Warning: res.Warning,
 		Roots: res.Roots, Targets: []ExplainTarget{}, Matched: []ExplainMatch{},
@@ -357,7 +387,35 @@ func withSourceAndNote(line string, m ExplainMatch) string {
 	return line
 }
 
+func (e Explanation) writeConfine(w *trace) {
+	c := e.Confine
+	if c == nil {
+		return
+	}
+	switch {
+	case c.Confined && c.Ruleset != nil:
+		w.p("confine    yes, %s: the kernel enforces", c.Note)
+		w.p("  write    %s", strings.Join(c.Ruleset.Write, ", "))
+		if len(c.Ruleset.NoRead) > 0 {
+			w.p("  noread   %s", strings.Join(c.Ruleset.NoRead, ", "))
+		}
+		if len(c.Ruleset.ReadOnly) > 0 {
+			w.p("  readonly %s", strings.Join(c.Ruleset.ReadOnly, ", "))
+		}
+		if c.ReadOnlyOff != "" {
+			w.p("  readonly guarded by the analysis only: %s", c.ReadOnlyOff)
+		}
+	case c.Note != "":
+		w.p("confine    no: %s", c.Note)
+	case c.Unavailable != "":
+		w.p("confine    no: %s", c.Unavailable)
+	default:
+		w.p("confine    no: nothing in it needs it (every program is in the command table)")
+	}
+}
+
 func (e Explanation) writeFooter(w *trace) {
+	e.writeConfine(w)
 	for _, m := range e.Matched {
 		if m.Target == -1 {
 			w.p("%s", withSourceAndNote(fmt.Sprintf("call       row %d %s: %s", m.Row, m.Effect, m.Rule), m))

@@ -34,7 +34,7 @@ func (e *emitter) emit(v verdict) int {
 	}
 	r := v.res
 	if e.explain {
-		return e.printExplain(explanation(r, v.call, v.pol))
+		return e.printExplain(explanation(v))
 	}
 	isErr := r.Row == classify.RowError
 	if isErr {

@@ -39,7 +39,7 @@ func (d *decider) confine(r *Result) {
 		r.Confine = true
 	}
 	if r.Confine {
-		r.ConfineNote = "confined (" + origin("confine.mode: "+d.pol.Confine.Mode.Value.String(), d.pol.Confine.Mode.Pos) + ")"
+		r.ConfineNote = "confine.mode " + d.pol.Confine.Mode.Value.String() + " (" + d.pol.Confine.Mode.Pos.String() + ")"
 	}
 }
 
