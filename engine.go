@@ -189,6 +189,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
 	}
 	env.Session = j.sys.session(call, env.Home)
+	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	v := verdict{pol: pol, call: call, host: host}
 	var why string
 	env.Confinable, why = j.sys.confinable(call, host)

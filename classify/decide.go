@@ -36,6 +36,9 @@ type Env struct {
 	// Session is where the host keeps the files of the agent's session
 	// (see hookio.SessionFiles): read and written without a question.
 	Session hookio.Session
+	// Venv is true when a Python virtualenv is active ($VIRTUAL_ENV or
+	// $CONDA_PREFIX set): pip installs into it.
+	Venv bool
 	// Confinable is true when a shell command of this call can be run
 	// inside the kernel sandbox built from the policy (the kernel supports
 	// it, the host runs a rewritten command, the shell is bash); the
@@ -152,6 +155,9 @@ type decider struct {
 	globs   glob.Cache
 	// resolved caches resolvedPattern.
 	resolved map[*policy.Pattern][]string
+	// gitignore caches the directory names of the project's .gitignore
+	// (see ignored); nil until read.
+	gitignore []string
 	// shell is the analysis of a shell call; nil for other tools.
 	shell *shell.Analysis
 	// session holds the host's session directories, resolved.
@@ -193,8 +199,9 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	}
 
 	var outcomes []policy.Decision
-	// Rules that name the call itself (a tool name, a command).
-	callReasons := d.callRules()
+	// Rules that name the call itself (a tool name, a command), and the
+	// guards.
+	callReasons := append(d.callRules(), d.guardRules()...)
 	r.Reasons = append(r.Reasons, callReasons...)
 	for _, cr := range callReasons {
 		if cr.Row == RowDeny {

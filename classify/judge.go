@@ -44,6 +44,7 @@ func (d *decider) judge(i int, t *Target) []Reason {
 		j.outside()
 	}
 	j.rules(d.pol.Ask, RowAsk, policy.Ask, true)
+	j.guardRemoveTop()
 	j.rules(d.pol.Allow, RowAllow, policy.Allow, false)
 	j.fallback()
 	return j.out

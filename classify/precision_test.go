@@ -129,3 +129,78 @@ func TestConfineDecision(t *testing.T) {
 		})
 	}
 }
+
+// TestGuards: the guards ask in every mode, bypass included; their benign
+// neighbours are not asked; a guard set to off asks nothing.
+func TestGuards(t *testing.T) {
+	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
+	fs := []string{"proj/src/a.go", "proj/dist/x.js", "proj/notes/n.md", "proj/.gitignore"}
+	tests := []struct {
+		cmd  string
+		want policy.Decision
+	}{
+		{"git reset --hard", policy.Ask},
+		{"git reset --hard HEAD~1", policy.Ask},
+		{"git reset --soft HEAD~1", policy.Allow},
+		{"git checkout -- .", policy.Ask},
+		{"git restore .", policy.Ask},
+		{"git restore --staged .", policy.Allow},
+		{"git checkout main", policy.Allow},
+		{"git stash drop", policy.Ask},
+		{"git stash clear", policy.Ask},
+		{"git stash", policy.Allow},
+		{"git push --force", policy.Ask},
+		{"git push -f origin main", policy.Ask},
+		{"git push origin +main", policy.Ask},
+		{"git push --force-with-lease", policy.Allow},
+		{"git push origin main", policy.Allow},
+		{"git branch -D topic", policy.Ask},
+		{"git branch -d topic", policy.Allow},
+		{"rm -r src", policy.Ask},
+		{"rm -r notes", policy.Ask},
+		{"rm -r dist", policy.Allow},
+		{"rm -r src/a.go", policy.Allow},
+		{"npm install -g typescript", policy.Ask},
+		{"npm install typescript", policy.Allow},
+		{"pnpm add -g x", policy.Ask},
+		{"yarn global add x", policy.Ask},
+		{"pip install --user requests", policy.Ask},
+		{"pip install requests", policy.Ask},
+		{"pip install --target lib requests", policy.Allow},
+		{"apt-get install -y jq", policy.Ask},
+		{"brew install jq", policy.Ask},
+		{"cargo install ripgrep", policy.Ask},
+		{"go install golang.org/x/tools/cmd/goimports@latest", policy.Ask},
+		{"go build ./...", policy.Allow},
+	}
+	confinable := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Confinable: true}
+	for _, tt := range tests {
+		r := runDecide(t, decideCase{name: tt.cmd, fs: fs, tool: "Bash", input: bash(tt.cmd), perm: "bypassPermissions", env: confinable})
+		if r.Decision != tt.want {
+			t.Errorf("%q in bypass: %s, want %s\n%s", tt.cmd, r.Decision, tt.want, trace(r))
+		}
+	}
+	off := "version: 1\nguards:\n  lose_work: off\n  install_outside: off\n"
+	for _, cmd := range []string{"git reset --hard", "npm install -g x"} {
+		if r := runDecide(t, decideCase{tool: "Bash", input: bash(cmd), perm: "bypassPermissions", extra: off, env: confinable}); r.Decision != policy.Allow {
+			t.Errorf("%q with the guards off: %s\n%s", cmd, r.Decision, trace(r))
+		}
+	}
+	for _, tt := range []struct{ argv, want string }{
+		{"git clean -fdx", "git clean -f deletes the untracked files"},
+		{"git clean --force", "git clean -f deletes the untracked files"},
+		{"git clean -n", ""},
+		{"git -C other reset --hard", "git reset --hard discards every uncommitted change"},
+	} {
+		if got := guardLoseWork(strings.Fields(tt.argv)); got != tt.want {
+			t.Errorf("guardLoseWork(%q) = %q, want %q", tt.argv, got, tt.want)
+		}
+	}
+	if got := guardInstallOutside([]string{"pip", "install", "x"}, true); got != "" {
+		t.Errorf("pip install in a virtualenv: %q", got)
+	}
+	deny := "version: 1\nguards:\n  lose_work: deny\n"
+	if r := runDecide(t, decideCase{tool: "Bash", input: bash("git push --force"), perm: "bypassPermissions", extra: deny, env: confinable}); r.Decision != policy.Deny || !strings.Contains(r.Reason, "guards.lose_work") {
+		t.Errorf("lose_work deny: %s %s", r.Decision, r.Reason)
+	}
+}
