@@ -136,6 +136,13 @@ func record(v verdict, a *auditSettings, now time.Time) audit.Record {
 	}
 	res := v.res
 	r.Rule, r.Source = res.Deciding.Rule, res.Deciding.Source
+	r.Confined = v.conf != nil
+	if !r.Confined && res.ConfineNote != "" {
+		r.Confine = res.ConfineNote
+		if v.confineOff != "" {
+			r.Confine += ": " + v.confineOff
+		}
+	}
 	if res.Row == classify.RowError {
 		r.Rule, r.Source = "on_error", a.onError.Pos.String()
 		if res.Err != nil {

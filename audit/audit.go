@@ -43,7 +43,12 @@ type Record struct {
 	Source string `json:"source"`
 	Reason string `json:"reason"`
 	// Error is set when the call could not be judged (a deny by on_error).
-	Error       string `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Confined is set when a Bash command was rewritten to run inside the
+	// kernel sandbox; Confine says why one whose effects are unknown was
+	// not ("confinement is not available here: ...").
+	Confined    bool   `json:"confined,omitempty"`
+	Confine     string `json:"confine,omitempty"`
 	DryRun      bool   `json:"dry_run,omitempty"`
 	WouldDecide string `json:"would_decide,omitempty"`
 }
