@@ -104,6 +104,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer, sys *system) int {
 	} else {
 		t.print(stdout, len(files), *top)
 	}
+	t.printMissing(stderr)
 	if rate := float64(t.calls) / elapsed.Seconds(); t.calls >= 10000 {
 		fmt.Fprintf(stderr, "safezone: replay: %d calls in %.1fs (%.0f calls/s; %.0f%% repeated a call already judged)\n",
 			t.calls, elapsed.Seconds(), rate, 100*float64(t.repeats)/float64(t.calls))
@@ -115,7 +116,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer, sys *system) int {
 }
 
 // transcriptFiles expands the arguments: files as given, directories to
-// the *.jsonl files below them, in name order. total is their size.
+// the *.jsonl files below them, in name order, subagents' transcripts
+// (.../subagents/*.jsonl) after the sessions that started them. total is
+// their size.
 func transcriptFiles(args []string) (files []string, total int64, errs []error) {
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -145,6 +148,13 @@ func transcriptFiles(args []string) (files []string, total int64, errs []error) 
 			errs = append(errs, err)
 		}
 	}
+	subagent := func(p string) int {
+		if strings.Contains(filepath.ToSlash(p), "/subagents/") {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(files, func(a, b string) int { return cmp.Compare(subagent(a), subagent(b)) })
 	return files, total, errs
 }
 
@@ -188,6 +198,10 @@ type replayResult struct {
 	json         []byte
 	policyErr    string
 	repeat       bool // answered from the memo
+	// missing is the project directory of the call when it does not exist
+	// on this machine: the call is judged against the paths as they are
+	// written (nothing resolves outside for lack of a directory).
+	missing string
 }
 
 // replay judges every call of files through the hook's own path (judger):
@@ -214,7 +228,7 @@ func replay(files []string, opts *options, sys *system, jsonOut bool, stdout io.
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			w := &replayWorker{host: opts.host.Name(), now: sys.now(), json: jsonOut, memo: map[string]*memoEntry{}}
+			w := &replayWorker{host: opts.host.Name(), now: sys.now(), json: jsonOut, memo: map[string]*memoEntry{}, dirs: map[string]bool{}}
 			w.j = &judger{opts: opts, sys: &shared, cache: map[string]loadedPolicy{}, loaded: func(p *policy.Policy, _ string) { w.onError = p.OnError }}
 			for b := range jobs {
 				b.results = b.results[:0]
@@ -277,13 +291,19 @@ func readTranscripts(files []string, jobs chan<- *replayBatch, free <-chan *repl
 	}
 	b := newBatch()
 	var before int64
+	sessions := transcript.NewSessions()
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		r := transcript.NewReader(f)
+		if err := transcript.CheckFormat(f); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			f.Close()
+			continue
+		}
+		r := transcript.NewSharedReader(f, sessions)
 		if abs, err := filepath.Abs(name); err == nil {
 			name = abs
 		}
@@ -342,6 +362,8 @@ type replayWorker struct {
 	memo    map[string]*memoEntry
 	// memoBytes is what memo holds, roughly.
 	memoBytes int
+	// dirs remembers which project directories exist.
+	dirs map[string]bool
 }
 
 // memoEntry is the verdict of a call, minus what is particular to the call
@@ -368,19 +390,23 @@ const (
 func (w *replayWorker) judge(b *replayBatch, job *replayJob) replayResult {
 	key := b.span(job, 0, 1)
 	dir := b.span(job, 2, 3)
+	missing := ""
+	if d := transcript.Str(dir); d != "" && !w.exists(d) {
+		missing = d
+	}
 	var mkey string
 	if len(key) <= replayMemoInput {
 		mkey = string(dir) + string(key)
 		if e, ok := w.memo[mkey]; ok {
 			r := e.res
-			r.repeat = true
+			r.repeat, r.missing = true, missing
 			return w.result(b, job, r, e.rec)
 		}
 	}
 	v := w.j.decide(b.span(job, 0, 2), nil, transcript.Str(dir))
 	rec := record(v, &auditSettings{host: w.host, onError: w.onError}, w.now)
 	d, _ := outcome(v)
-	r := replayResult{decision: d, tool: rec.Tool, rule: rec.Rule, source: rec.Source}
+	r := replayResult{decision: d, tool: rec.Tool, rule: rec.Rule, source: rec.Source, missing: missing}
 	if errors.Is(v.err, errUnusablePolicy) {
 		r.policyErr = v.err.Error()
 	}
@@ -401,6 +427,18 @@ func (w *replayWorker) judge(b *replayBatch, job *replayJob) replayResult {
 		w.memoBytes += 2*len(mkey) + len(rec.Reason) + 512*(1+len(rec.Targets))
 	}
 	return w.result(b, job, r, rec)
+}
+
+// exists reports, once per directory, whether a project directory exists
+// on this machine.
+func (w *replayWorker) exists(dir string) bool {
+	ok, seen := w.dirs[dir]
+	if !seen {
+		_, err := w.j.sys.fsys.Lstat(strings.TrimPrefix(dir, "/"))
+		ok = err == nil
+		w.dirs[dir] = ok
+	}
+	return ok
 }
 
 // result completes a verdict with what is particular to the call.
@@ -477,13 +515,16 @@ type tally struct {
 	// unlisted counts denied or asked calls whose path came after the
 	// first tallyMaxPaths distinct ones.
 	unlisted int
+	// missing counts, per project directory that does not exist on this
+	// machine, its calls.
+	missing map[string]int
 }
 
 // tallyMaxPaths bounds the distinct paths the tally keeps.
 const tallyMaxPaths = 1 << 17
 
 func newTally() *tally {
-	return &tally{tools: map[string]*[4]int{}, rules: map[[2]string]int{}, paths: map[[2]string]int{}, pathRule: map[[2]string]string{}, sessions: map[string]bool{}}
+	return &tally{tools: map[string]*[4]int{}, rules: map[[2]string]int{}, paths: map[[2]string]int{}, pathRule: map[[2]string]string{}, sessions: map[string]bool{}, missing: map[string]int{}}
 }
 
 func (t *tally) add(s transcript.Stats) {
@@ -496,6 +537,9 @@ func (t *tally) add(s transcript.Stats) {
 }
 
 func (t *tally) count(r *replayResult) {
+	if r.missing != "" {
+		t.missing[r.missing]++
+	}
 	d := r.decision
 	if int(d) >= len(t.decisions) {
 		d = policy.Deny
@@ -533,6 +577,19 @@ func (t *tally) headline(files int) string {
 		h += fmt.Sprintf(", %d tool_use blocks without id, name or input", s.BadToolUses)
 	}
 	return h + ")"
+}
+
+// printMissing says, once per project, that the project's directory does
+// not exist here.
+func (t *tally) printMissing(w io.Writer) {
+	dirs := make([]string, 0, len(t.missing))
+	for d := range t.missing {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		fmt.Fprintf(w, "safezone: replay: the project directory %s does not exist on this machine: its %d call%s were judged against the paths as written (no symlink followed, nothing there to find); replay where the session ran for the exact decisions\n", d, t.missing[d], plural(t.missing[d]))
+	}
 }
 
 func (t *tally) print(w io.Writer, files, top int) {

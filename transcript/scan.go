@@ -27,10 +27,18 @@ func (tooDeep) Unwrap() error { return errSyntax }
 type record struct {
 	typ, sessionID, cwd, mode, timestamp []byte
 	uses                                 []use
+	results                              []result
 }
 
 type use struct {
 	id, name, input []byte
+}
+
+// result is a tool_result block: the tool_use it answers, and whether it
+// is an error (a refused or failed call).
+type result struct {
+	useID   []byte
+	isError bool
 }
 
 // parse checks that line is exactly one JSON object and reads its type,
@@ -38,7 +46,7 @@ type use struct {
 // message.content, every tool_use block. A key given twice keeps its last
 // value, as JavaScript's JSON.parse does.
 func (rec *record) parse(line []byte) error {
-	*rec = record{uses: rec.uses[:0]}
+	*rec = record{uses: rec.uses[:0], results: rec.results[:0]}
 	s := scanner{b: line}
 	s.space()
 	if s.peek() != '{' {
@@ -57,7 +65,7 @@ func (rec *record) parse(line []byte) error {
 		case `"timestamp"`:
 			rec.timestamp = s.stringOrSkip()
 		case `"message"`:
-			rec.uses = rec.uses[:0]
+			rec.uses, rec.results = rec.uses[:0], rec.results[:0]
 			return s.message(rec)
 		default:
 			return s.skip()
@@ -204,39 +212,54 @@ func (s *scanner) message(rec *record) error {
 		if string(key) != `"content"` || s.peek() != '[' {
 			return s.skip()
 		}
-		rec.uses = rec.uses[:0]
+		rec.uses, rec.results = rec.uses[:0], rec.results[:0]
 		return s.array(func() error {
 			if s.peek() != '{' {
 				return s.skip()
 			}
-			var u use
-			isToolUse := false
-			err := s.object(func(key []byte) error {
-				switch string(key) {
-				case `"type"`:
-					t := s.stringOrSkip()
-					isToolUse = string(t) == `"tool_use"`
-				case `"id"`:
-					u.id = s.stringOrSkip()
-				case `"name"`:
-					u.name = s.stringOrSkip()
-				case `"input"`:
-					start := s.i
-					if err := s.skip(); err != nil {
-						return err
-					}
-					u.input = s.b[start:s.i]
-				default:
-					return s.skip()
-				}
-				return s.err
-			})
-			if err == nil && isToolUse {
-				rec.uses = append(rec.uses, u)
-			}
-			return err
+			return s.block(rec)
 		})
 	})
+}
+
+// block reads one content block: a tool_use (id, name, input) or a
+// tool_result (tool_use_id, is_error); other blocks are skipped.
+func (s *scanner) block(rec *record) error {
+	var u use
+	var r result
+	var typ []byte
+	err := s.object(func(key []byte) error {
+		switch string(key) {
+		case `"type"`:
+			typ = s.stringOrSkip()
+		case `"id"`:
+			u.id = s.stringOrSkip()
+		case `"name"`:
+			u.name = s.stringOrSkip()
+		case `"input"`:
+			start := s.i
+			if err := s.skip(); err != nil {
+				return err
+			}
+			u.input = s.b[start:s.i]
+		case `"tool_use_id"`:
+			r.useID = s.stringOrSkip()
+		case `"is_error"`:
+			r.isError = s.peek() == 't'
+			return s.skip()
+		default:
+			return s.skip()
+		}
+		return s.err
+	})
+	switch {
+	case err != nil:
+	case string(typ) == `"tool_use"`:
+		rec.uses = append(rec.uses, u)
+	case string(typ) == `"tool_result"` && r.useID != nil:
+		rec.results = append(rec.results, r)
+	}
+	return err
 }
 
 // skip passes over one value of any type.

@@ -78,20 +78,43 @@ type Reader struct {
 	max   int
 	buf   []byte // the current long line, when it spans reads
 	stats Stats
-	// sessions keeps, per session id, the permission mode and the project
-	// directory, by value: a line's buffer is reused.
-	sessions map[string]*session
+	// sessions keeps, per session id, what later records inherit.
+	sessions *Sessions
 	pending  []ToolUse
 	rec      record
 }
 
-type session struct {
-	mode, projectDir []byte
+// Sessions is what records inherit from earlier records of their session:
+// the permission mode, the project directory (the first cwd) and the last
+// cwd. Readers of several transcripts share one, so that a subagent's
+// transcript (a sidechain: <session>/subagents/agent-*.jsonl, whose records
+// carry the parent's session id and no mode) gets the mode of the session
+// that started it, once that session's transcript was read.
+type Sessions struct {
+	m map[string]*session
 }
 
-// NewReader returns a Reader of r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 1<<20), max: MaxLine, sessions: map[string]*session{}}
+// NewSessions returns an empty Sessions.
+func NewSessions() *Sessions { return &Sessions{m: map[string]*session{}} }
+
+// session holds a session's inherited fields by value: a line's buffer is
+// reused.
+type session struct {
+	mode, projectDir, cwd []byte
+	// exitPlan is the id of an ExitPlanMode call waiting for its result.
+	exitPlan []byte
+}
+
+// defaultMode is the mode a session continues in once the user approves
+// ExitPlanMode and no record says which mode was chosen.
+var defaultMode = []byte(`"default"`)
+
+// NewReader returns a Reader of r with sessions of its own.
+func NewReader(r io.Reader) *Reader { return NewSharedReader(r, NewSessions()) }
+
+// NewSharedReader returns a Reader of r that shares sessions with others.
+func NewSharedReader(r io.Reader, sessions *Sessions) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 1<<20), max: MaxLine, sessions: sessions}
 }
 
 // Stats returns the counts so far.
@@ -169,21 +192,7 @@ func (r *Reader) record(line []byte) {
 		return
 	}
 	r.stats.Records++
-	var s *session
-	if rec.sessionID != nil {
-		id := Str(rec.sessionID)
-		s = r.sessions[id]
-		if s == nil {
-			s = &session{}
-			r.sessions[id] = s
-		}
-		if rec.mode != nil {
-			s.mode = append(s.mode[:0], rec.mode...)
-		}
-		if s.projectDir == nil && rec.cwd != nil {
-			s.projectDir = append([]byte(nil), rec.cwd...)
-		}
-	}
+	s := r.session(rec)
 	if string(rec.typ) != `"assistant"` {
 		return
 	}
@@ -195,12 +204,53 @@ func (r *Reader) record(line []byte) {
 		t := ToolUse{Line: r.stats.Lines, SessionID: rec.sessionID, Cwd: rec.cwd, Timestamp: rec.timestamp, ID: b.id, Name: b.name, Input: b.input}
 		if s != nil {
 			t.PermissionMode, t.ProjectDir = s.mode, s.projectDir
+			if t.Cwd == nil {
+				t.Cwd = s.cwd
+			}
+			if string(b.name) == `"ExitPlanMode"` {
+				s.exitPlan = append(s.exitPlan[:0], b.id...)
+			}
 		} else {
 			t.PermissionMode = rec.mode
 			t.ProjectDir = rec.cwd
 		}
 		r.pending = append(r.pending, t)
 	}
+}
+
+// session updates and returns the session of rec, nil when it names none:
+// its mode (a record's permissionMode; after an approved ExitPlanMode,
+// defaultMode), its first and last cwd.
+func (r *Reader) session(rec *record) *session {
+	if rec.sessionID == nil {
+		return nil
+	}
+	id := Str(rec.sessionID)
+	s := r.sessions.m[id]
+	if s == nil {
+		s = &session{}
+		r.sessions.m[id] = s
+	}
+	switch {
+	case rec.mode != nil:
+		s.mode = append(s.mode[:0], rec.mode...)
+	case s.exitPlan != nil:
+		for _, res := range rec.results {
+			if string(res.useID) == string(s.exitPlan) {
+				if !res.isError {
+					s.mode = append(s.mode[:0], defaultMode...)
+				}
+				s.exitPlan = nil
+			}
+		}
+	}
+	if rec.cwd != nil {
+		if s.projectDir == nil {
+			s.projectDir = append([]byte(nil), rec.cwd...)
+		}
+		s.cwd = append(s.cwd[:0], rec.cwd...)
+	}
+	return s
 }
 
 // Str returns the value of a JSON string token as [ToolUse] holds it, or ""

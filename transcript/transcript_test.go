@@ -216,3 +216,63 @@ func FuzzRecord(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckFormat(t *testing.T) {
+	for _, tt := range []struct {
+		name, data, want string
+	}{
+		{"claude", `{"type":"user","sessionId":"s","cwd":"/p","message":{"content":"hi"}}` + "\n", ""},
+		{"empty", "", ""},
+		{"codex", `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/p"}}` + "\n", "Codex session log"},
+		{"gemini session", `{"sessionId":"x","projectHash":"h","messages":[{"type":"user","content":"hi"}]}`, "Gemini CLI session"},
+		{"gemini chat", "{\n  \"projectHash\": \"h\",\n  \"messages\": []\n}", "Gemini CLI session"},
+		{"gemini log", `[{"sessionId":"x","type":"user","message":"hi"}]`, "JSON array"},
+	} {
+		f := strings.NewReader(tt.data)
+		err := CheckFormat(f)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+		if pos, _ := f.Seek(0, io.SeekCurrent); pos != 0 {
+			t.Errorf("%s: not rewound (at %d)", tt.name, pos)
+		}
+	}
+}
+
+// TestSessionsInherit: a record without cwd takes its session's last one;
+// a subagent's transcript read after its session's takes the session's
+// mode; an approved ExitPlanMode leaves plan mode, a refused one does not.
+func TestSessionsInherit(t *testing.T) {
+	main := strings.Join([]string{
+		`{"type":"user","sessionId":"s","cwd":"/p","permissionMode":"plan","message":{"content":"go"}}`,
+		`{"type":"assistant","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a"}}]}}`,
+		`{"type":"assistant","sessionId":"s","cwd":"/p","message":{"content":[{"type":"tool_use","id":"t2","name":"ExitPlanMode","input":{}}]}}`,
+		`{"type":"user","sessionId":"s","cwd":"/p","message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"no"}]}}`,
+		`{"type":"assistant","sessionId":"s","cwd":"/p","message":{"content":[{"type":"tool_use","id":"t3","name":"Write","input":{"file_path":"b","content":""}}]}}`,
+		`{"type":"assistant","sessionId":"s","cwd":"/p","message":{"content":[{"type":"tool_use","id":"t4","name":"ExitPlanMode","input":{}}]}}`,
+		`{"type":"user","sessionId":"s","cwd":"/p/sub","message":{"content":[{"type":"tool_result","tool_use_id":"t4","content":"ok"}]}}`,
+		`{"type":"assistant","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t5","name":"Write","input":{"file_path":"c","content":""}}]}}`,
+	}, "\n")
+	sub := `{"type":"assistant","sessionId":"s","isSidechain":true,"cwd":"/p","message":{"content":[{"type":"tool_use","id":"t6","name":"Write","input":{"file_path":"d","content":""}}]}}`
+	sessions := NewSessions()
+	got := map[string]string{}
+	for _, data := range []string{main, sub} {
+		r := NewSharedReader(strings.NewReader(data), sessions)
+		for {
+			u, err := r.Next()
+			if err != nil {
+				break
+			}
+			got[Str(u.ID)] = Str(u.PermissionMode) + " " + Str(u.Cwd)
+		}
+	}
+	want := map[string]string{"t1": "plan /p", "t2": "plan /p", "t3": "plan /p", "t4": "plan /p", "t5": "default /p/sub", "t6": "default /p"}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
+	}
+}
