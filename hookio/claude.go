@@ -286,58 +286,54 @@ func isMCPPathKey(k string) bool {
 	return false
 }
 
-// maxMCPDepth bounds the walk into nested MCP arguments.
-const maxMCPDepth = 8
-
-// mcpArgs collects string values (and arrays of strings) under path-named
-// keys, at any depth up to maxMCPDepth, in key order.
+// mcpArgs collects string values under path-named keys (and in arrays,
+// nested too, under such a key), at any depth, in key order. The depth is
+// bounded by the hook input's own nesting limit (maxDepth), not here: a
+// path nested deeper than some walk limit would otherwise slip through.
 func mcpArgs(v *jvalue, at string, access policy.Access, depth int) ([]Arg, error) {
-	if depth > maxMCPDepth {
-		return nil, nil
-	}
 	var out []Arg
 	for _, i := range sortedKeys(v.keys) {
-		key, val := v.keys[i], v.vals[i]
+		key := v.keys[i]
 		field := key
 		if at != "" {
 			field = at + "." + key
 		}
-		isPath := isMCPPathKey(normKey(key))
-		switch val.kind {
-		case jString:
-			if !isPath {
-				continue
-			}
-			if err := checkPathString("tool_input."+field, val.str); err != nil {
-				return nil, err
-			}
-			out = append(out, Arg{Field: field, Value: val.str, Access: access})
-		case jArray:
-			for j, it := range val.items {
-				f := fmt.Sprintf("%s[%d]", field, j)
-				switch {
-				case it.kind == jString && isPath:
-					if err := checkPathString("tool_input."+f, it.str); err != nil {
-						return nil, err
-					}
-					out = append(out, Arg{Field: f, Value: it.str, Access: access})
-				case it.kind == jObject:
-					more, err := mcpArgs(it, f, access, depth+1)
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, more...)
-				}
-			}
-		case jObject:
-			more, err := mcpArgs(val, field, access, depth+1)
+		more, err := mcpValue(v.vals[i], field, isMCPPathKey(normKey(key)), access, depth)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}
+
+// mcpValue collects the paths in one value of an MCP tool's input: a
+// string is a path when its key (or the key of the arrays it is in) names
+// one; objects and arrays are walked.
+func mcpValue(val *jvalue, field string, isPath bool, access policy.Access, depth int) ([]Arg, error) {
+	switch val.kind {
+	case jString:
+		if !isPath {
+			return nil, nil
+		}
+		if err := checkPathString("tool_input."+field, val.str); err != nil {
+			return nil, err
+		}
+		return []Arg{{Field: field, Value: val.str, Access: access}}, nil
+	case jArray:
+		var out []Arg
+		for j, it := range val.items {
+			more, err := mcpValue(it, fmt.Sprintf("%s[%d]", field, j), isPath, access, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, more...)
 		}
+		return out, nil
+	case jObject:
+		return mcpArgs(val, field, access, depth+1)
 	}
-	return out, nil
+	return nil, nil
 }
 
 func normKey(k string) string {

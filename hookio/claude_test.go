@@ -306,3 +306,25 @@ func BenchmarkDecodeClaude(b *testing.B) {
 		}
 	}
 }
+
+// TestMCPDeepPaths: a path nested deeper than any fixed walk limit, or in
+// nested arrays, is still a target: the walk is bounded by the input's own
+// nesting limit only.
+func TestMCPDeepPaths(t *testing.T) {
+	inner := `{"file_path":"/outside/deep"}`
+	for range 20 {
+		inner = `{"opts":` + inner + `}`
+	}
+	in := `{"tool_name":"mcp__fs__read_file","cwd":"/p","tool_input":{"a":` + inner + `,"paths":[["/outside/nested"]]}}`
+	c, err := DecodeClaude([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range c.Args {
+		got = append(got, a.Value)
+	}
+	if strings.Join(got, ",") != "/outside/deep,/outside/nested" {
+		t.Errorf("args %q, want the deep and the nested path", got)
+	}
+}
