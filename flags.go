@@ -224,21 +224,38 @@ exits 0, or 2 when it denies because something was unusable.
 // otherwise the module's build information is used.
 var Version = ""
 
-// version is the version --version and `safezone version` print.
+// version is the version --version and `safezone version` print: the
+// release's (-ldflags "-X main.Version=v1.2.3", as .goreleaser.yaml
+// stamps it), the module's (go install github.com/safezonehq/safezone@v1.2.3,
+// or the pseudo-version Go derives from the checkout), else the VCS
+// revision and whether the tree had uncommitted changes, from the build
+// information (debug.ReadBuildInfo); never a bare "(devel)".
 func version() string {
 	if Version != "" {
 		return Version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v := bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel (no build information)"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
 			}
 		}
-		if v != "" {
-			return v
-		}
 	}
-	return "(devel)"
+	if rev == "" {
+		return "devel (built without version control information: go run, a test, or -buildvcs=false)"
+	}
+	return fmt.Sprintf("devel %s%s (%s)", rev[:min(12, len(rev))], dirty, at)
 }

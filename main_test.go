@@ -496,3 +496,32 @@ func TestEmbeddedDefaultBlanked(t *testing.T) {
 		t.Error("the default policy has a block scalar: blanking comment lines could change it")
 	}
 }
+
+// TestVersionFromVCS: a binary built from a git checkout says which
+// revision it is, and whether the tree had uncommitted changes (Go stamps
+// a pseudo-version such as v0.0.0-20261125155612-abcdef123456+dirty, or
+// safezone prints the revision from the build information).
+func TestVersionFromVCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the binary")
+	}
+	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip("not a git checkout:", err)
+	}
+	bin := filepath.Join(t.TempDir(), "safezone")
+	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := string(rev[:12])
+	if !strings.Contains(string(out), short) {
+		t.Errorf("version %q does not name the revision %s", out, short)
+	}
+	if strings.TrimSpace(string(out)) == "safezone (devel)" {
+		t.Error("a bare (devel)")
+	}
+}
