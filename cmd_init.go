@@ -77,10 +77,15 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 	}
 	root := sys.getenv("CLAUDE_PROJECT_DIR")
 	if root == "" {
-		var err error
-		if root, err = sys.getwd(); err != nil {
+		wd, err := sys.getwd()
+		if err != nil {
 			fmt.Fprintf(stderr, "safezone: init: no project directory: %v\n", err)
 			return 1
+		}
+		root = wd
+		if top := repositoryRoot(wd); top != "" && top != wd && !*user {
+			root = top
+			fmt.Fprintf(stdout, "safezone: init: setting up the repository's root, %s (you are in %s)\n", top, wd)
 		}
 	}
 	home := sys.getenv("HOME")
@@ -134,7 +139,35 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 	if len(changes) == 0 {
 		fmt.Fprintln(stdout, "safezone: already set up; nothing changed")
 	}
+	fmt.Fprint(stdout, nextSteps(root, *user))
 	return 0
+}
+
+// nextSteps is what init prints last: how to check the set-up and use it.
+func nextSteps(root string, user bool) string {
+	where := "Claude Code in " + root
+	if user {
+		where = "Claude Code in any project"
+	}
+	return "next:\n" +
+		"  safezone validate    check the policy and settings files\n" +
+		"  safezone doctor      check the registration, the binary and kernel confinement\n" +
+		"  then start " + where + ": every tool call goes through safezone\n"
+}
+
+// repositoryRoot returns the root of the git repository that holds dir
+// (the nearest directory above it with a .git entry), or "".
+func repositoryRoot(dir string) string {
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
 }
 
 var errBadHost = errors.New("bad host")
