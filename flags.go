@@ -186,6 +186,7 @@ const usage = `Usage:
     safezone init [--user] [--host NAME] [--dry-run]
                                                 write .safezone.yaml and register
                                                 the hook
+    safezone doctor                             check the set-up
     safezone version
 
 Options:

@@ -73,6 +73,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 			return cmdTest(args[1:], stdout, stderr, sys)
 		case "init":
 			return cmdInit(args[1:], stdout, stderr, sys)
+		case "doctor":
+			return cmdDoctor(args[1:], stdout, stderr, sys)
 		}
 	}
 	return hook(args, stdin, out, sys)

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
+)
+
+const doctorUsage = `Usage:
+    safezone doctor [--host NAME]
+
+Checks the set-up for the project (CLAUDE_PROJECT_DIR, else the working
+directory), one line each, OK or what to do:
+  - where the hook is registered (Claude Code's settings, its plugin, the
+    other hosts' hook files), with "onFailure": "block";
+  - whether the safezone on PATH is this binary;
+  - which policy files load, and from where;
+  - whether the kernel can confine commands here (Landlock, user
+    namespaces, a run of the launcher), and so which guarantees hold;
+  - a sample decision: a write outside the project.
+
+Exit status: 0 when every line is OK, 1 when one says what to do.
+`
+
+// doctor collects the lines of `safezone doctor`.
+type doctor struct {
+	w     io.Writer
+	fixes int
+}
+
+func (d *doctor) ok(format string, args ...any) {
+	fmt.Fprintf(d.w, "ok    "+format+"\n", args...)
+}
+
+func (d *doctor) fix(format string, args ...any) {
+	d.fixes++
+	fmt.Fprintf(d.w, "FIX   "+format+"\n", args...)
+}
+
+func (d *doctor) info(format string, args ...any) {
+	fmt.Fprintf(d.w, "      "+format+"\n", args...)
+}
+
+func cmdDoctor(args []string, stdout, stderr io.Writer, sys *system) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			fmt.Fprint(stdout, doctorUsage)
+			return 0
+		}
+	}
+	opts, err := parseFlags(args, false)
+	if err != nil || opts == nil {
+		if err == nil {
+			err = fmt.Errorf("--version is not a doctor flag")
+		}
+		fmt.Fprintf(stderr, "safezone: doctor: %v\n%s", err, doctorUsage)
+		return 2
+	}
+	d := &doctor{w: stdout}
+	root := sys.projectRoot()
+	home := sys.getenv("HOME")
+	d.registration(root, home, sys)
+	d.binary(sys)
+	pol := d.policy(opts, root, sys)
+	d.confinement(sys)
+	if pol != nil {
+		d.sample(opts, root, sys)
+	}
+	if d.fixes > 0 {
+		fmt.Fprintf(stdout, "%d thing%s to fix\n", d.fixes, plural(d.fixes))
+		return 1
+	}
+	fmt.Fprintln(stdout, "everything is in order")
+	return 0
+}
+
+// registration finds where safezone is registered as a PreToolUse hook.
+func (d *doctor) registration(root, home string, sys *system) {
+	loc := policy.DefaultLocations(sys.getenv, root, home)
+	found := false
+	for _, f := range policy.ClaudeSettingsFiles(loc) {
+		for _, cmd := range safezoneHooks(f.Path) {
+			found = true
+			d.ok("registered in %s (Claude Code, %s): %s", f.Path, f.Source.Scope, cmd)
+		}
+		for _, p := range hookRegistrations(f.Path) {
+			d.fix("%s", p)
+		}
+	}
+	if dir := loc.ClaudeConfig; dir != "" && pluginInstalled(dir) {
+		found = true
+		d.ok("the safezone Claude Code plugin is installed (%s)", filepath.Join(dir, "plugins"))
+	}
+	for _, host := range []string{"codex", "gemini", "copilot", "cursor"} {
+		for _, user := range []bool{false, true} {
+			p, err := hookio.ConfigPath(host, root, home, user)
+			if err != nil {
+				continue
+			}
+			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "safezone") {
+				found = true
+				d.ok("registered in %s (%s)", p, host)
+			}
+		}
+	}
+	if !found {
+		d.fix("safezone is not registered as a hook for this project: run `safezone init` here (or `safezone init --user`), or install the Claude Code plugin (README, \"Register it\")")
+	}
+}
+
+// safezoneHooks returns the commands of the PreToolUse hooks of a Claude
+// Code settings file that run safezone.
+func safezoneHooks(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return nil
+	}
+	var out []string
+	for _, group := range s.Hooks["PreToolUse"] {
+		for _, h := range group.Hooks {
+			if w := strings.Fields(h.Command); len(w) > 0 && filepath.Base(strings.Trim(w[0], `"'`)) == "safezone" {
+				out = append(out, h.Command)
+			}
+		}
+	}
+	return out
+}
+
+// pluginInstalled reports whether Claude Code's plugin registry lists the
+// safezone plugin.
+func pluginInstalled(claudeDir string) bool {
+	b, err := os.ReadFile(filepath.Join(claudeDir, "plugins", "installed_plugins.json"))
+	return err == nil && strings.Contains(string(b), `"safezone@`)
+}
+
+// binary compares the safezone on PATH with this binary.
+func (d *doctor) binary(sys *system) {
+	p, err := exec.LookPath("safezone")
+	if err != nil {
+		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with CGO_ENABLED=0 go install github.com/safezonehq/safezone@latest (or CGO_ENABLED=0 go install . in a clone)")
+		return
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		real = p
+	}
+	if sys.executable != "" && real != sys.executable {
+		d.fix("the safezone on PATH (%s) is not this one (%s): the hook runs the one its registration names; reinstall, or run `safezone init` with the one you mean", real, sys.executable)
+		return
+	}
+	d.ok("safezone on PATH is this binary (%s), version %s", real, version())
+}
+
+// policy loads the effective policy and lists where it comes from.
+func (d *doctor) policy(opts *options, root string, sys *system) *policy.Policy {
+	pol, err := loadPolicy(opts, root, sys)
+	if err != nil {
+		d.fix("the policy cannot be used, so every call is denied: %v; `safezone validate` lists every problem", err)
+		return nil
+	}
+	d.ok("policy: %s", strings.Join(pol.Sources, " + "))
+	for _, w := range pol.Warnings {
+		d.info("warning: %v", w)
+	}
+	return pol
+}
+
+// confinement says whether the kernel can confine commands here, and what
+// holds where it cannot.
+func (d *doctor) confinement(sys *system) {
+	st := sys.confineStatus()
+	if !st.Confine() {
+		d.info("kernel confinement is off here: %v", st.Landlock)
+		d.info("so a program whose own accesses safezone cannot see (npm test, make, python3 -c) is judged by what it names only: inline code asks; scripts and build tools run as they are where the mode allows (README, \"What the kernel enforces\")")
+		return
+	}
+	if sh := sys.getenv("SHELL"); sh != "" && filepath.Base(sh) != "bash" {
+		d.info("kernel confinement works (Landlock ABI %d), but the Bash tool runs %s: a confined command needs bash, so commands are judged as without it", st.LandlockABI, sh)
+		return
+	}
+	if err := confine.Probe(sys.executable); err != nil {
+		d.fix("Landlock ABI %d is here, but the launcher failed: %v; commands are judged as without confinement until this is fixed", st.LandlockABI, err)
+		return
+	}
+	d.ok("kernel confinement works (Landlock ABI %d): commands whose own accesses are unknown run confined (writes only in the sandbox, the temp directories and the caches; secrets outside the project unreadable)", st.LandlockABI)
+	if st.ReadOnly != nil {
+		d.info("but user namespaces are not available (%v): .claude/, .git/config, .git/hooks and safezone's files inside the project are guarded by the analysis only", st.ReadOnly)
+	} else {
+		d.ok("user namespaces work: .claude/, .git/config, .git/hooks and safezone's files stay read-only for confined commands")
+	}
+}
+
+// sample judges a write outside the project, as the hook would.
+func (d *doctor) sample(opts *options, root string, sys *system) {
+	target := filepath.Join(filepath.Dir(root), "safezone-doctor-outside.txt")
+	in, _ := json.Marshal(map[string]any{
+		"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": root, "permission_mode": "bypassPermissions",
+		"tool_input": map[string]any{"file_path": target, "content": "x"},
+	})
+	j := &judger{opts: opts, sys: sys}
+	v := j.decide(in, nil, root)
+	dec, reason := outcome(v)
+	if dec == policy.Deny || dec == policy.Ask {
+		d.ok("sample: a Write to %s in bypassPermissions is %s (%s)", target, dec, v.res.Deciding.Rule)
+		return
+	}
+	d.fix("sample: a Write to %s in bypassPermissions is %s: %s; check sandbox.enabled and the mode (safezone policy)", target, dec, reason)
+}
