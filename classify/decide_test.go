@@ -335,7 +335,7 @@ func TestDenyReasonNamesEverything(t *testing.T) {
 		input: write("/proj/outlink/new.txt"), perm: "acceptEdits",
 		extra: "version: 1\nsandbox:\n  outside_write: deny\n",
 	})
-	want := `safezone: deny Write write "/proj/outlink/new.txt" (resolved /outside/new.txt): outside the sandbox (/proj, /shared); sandbox.outside_write is deny (extra.yaml:3); write inside the project instead (scratch files under agent_sandbox/2026-11-22/<topic>/), or ask the user to add the directory to sandbox.additional_directories`
+	want := `safezone: deny Write "/proj/outlink/new.txt" (resolved /outside/new.txt): outside the sandbox (/proj, /shared); sandbox.outside_write is deny (extra.yaml:3); write inside the project instead (scratch files under agent_sandbox/2026-11-22/<topic>/), or ask the user to add the directory to sandbox.additional_directories`
 	if r.Reason != want {
 		t.Errorf("reason:\n%s\nwant:\n%s", r.Reason, want)
 	}

@@ -28,5 +28,5 @@ func ExampleDecide() {
 	// Output:
 	// deny 6
 	// /home/u/elsewhere/new.txt
-	// safezone: deny Write write "out/new.txt" (resolved /home/u/elsewhere/new.txt): outside the sandbox (/home/u/proj); sandbox.outside_write is deny (policy.yaml:3); write inside the project instead (scratch files under agent_sandbox/2026-11-22/<topic>/), or ask the user to add the directory to sandbox.additional_directories
+	// safezone: deny Write "out/new.txt" (resolved /home/u/elsewhere/new.txt): outside the sandbox (/home/u/proj); sandbox.outside_write is deny (policy.yaml:3); write inside the project instead (scratch files under agent_sandbox/2026-11-22/<topic>/), or ask the user to add the directory to sandbox.additional_directories
 }

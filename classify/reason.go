@@ -120,6 +120,11 @@ func (d *decider) what(r *Result, x Reason) string {
 	}
 	t := &r.Targets[x.Target]
 	s := fmt.Sprintf("%s %s %q", d.call.Tool, t.Access, t.Given)
+	if d.call.Kind.Builtin() {
+		// "Read .env", not "Read read .env": a built-in tool's name says
+		// whether it reads or writes.
+		s = fmt.Sprintf("%s %q", d.call.Tool, t.Given)
+	}
 	if len(t.Globs) > 0 {
 		return s + fmt.Sprintf(" (files matching %s)", t.Globs[0])
 	}

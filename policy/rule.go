@@ -91,6 +91,9 @@ func CompileRule(text string, pos Pos) (Rule, error, error) {
 		return r, err, nil
 	}
 	r.Tool = tool
+	if near := nearTool(tool); near != "" {
+		return r, fmt.Errorf("%w: %q: unknown tool %q: did you mean %q? (tool names are case-sensitive)", ErrBadRule, text, tool, near), nil
+	}
 	warn := unknownTool(tool)
 	if spec == "" || spec == "*" {
 		// "Bash", "Bash()" and "Bash(*)" all match every call of the tool.
@@ -164,6 +167,53 @@ func unknownTool(tool string) error {
 		}
 	}
 	return fmt.Errorf("%w: %q is not a tool safezone knows; the rule only matches a call of a tool named exactly %q", ErrUnknownTool, tool, tool)
+}
+
+// nearTool returns the built-in tool that tool, an unknown name, is most
+// likely a typo of (in other letter case, or up to two letters added,
+// dropped or changed: "read", "Wrte", "Bahs"), or "". A name that is
+// another tool's is left alone: hosts and MCP servers add tools.
+func nearTool(tool string) string {
+	if strings.ContainsAny(tool, "*?[") || isBuiltin(tool) || strings.HasPrefix(tool, "mcp__") || len(tool) < 3 {
+		return ""
+	}
+	return Suggest(tool, BuiltinTools, 2)
+}
+
+// Suggest returns the word of known nearest to word, compared without
+// letter case, if it is at most max edits away (Levenshtein distance), or
+// "". It names what a user most likely meant in an error: a tool name, a
+// key, a flag.
+func Suggest(word string, known []string, max int) string {
+	best, bestD := "", max+1
+	w := strings.ToLower(word)
+	for _, k := range known {
+		if d := editDistance(w, strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func isBuiltin(tool string) bool { return contains(BuiltinTools, tool) }
