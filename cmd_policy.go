@@ -122,6 +122,9 @@ func describe(p *policy.Policy) effective {
 			add(c.key, x.Text, x.Pos)
 		}
 	}
+	for _, t := range p.Templates {
+		add("paths.templates", t.Value, t.Pos)
+	}
 	for _, c := range []struct {
 		key string
 		rs  []policy.Rule

@@ -296,6 +296,9 @@ func (d *decider) setRoots() error {
 	}
 	projectRoot := d.roots[0]
 	d.anchors.project = uniq(projectRoot.Path, projectRoot.Resolved)
+	for _, t := range d.pol.Templates {
+		d.anchors.templates = append(d.anchors.templates, fold(t.Value))
+	}
 	for _, r := range d.call.Roots {
 		if err := d.addRoot(r, "the host's workspace roots"); err != nil {
 			return err

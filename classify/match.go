@@ -2,6 +2,7 @@ package classify
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -22,6 +23,9 @@ const caseInsensitive = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
 type anchors struct {
 	project []string // the project root(s), absolute and clean
 	home    []string // the home directory, if known
+	// templates are the policy's paths.templates, folded: names a pattern
+	// reaches only by naming them (see [anchors.template]).
+	templates []string
 }
 
 func fold(s string) string {
@@ -61,7 +65,7 @@ func relTo(root, p string) (string, bool) {
 func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 	glob := fold(p.Glob)
 	abs = fold(abs)
-	if p.Pos.File == policy.EmbeddedName && envTemplate(glob, abs[strings.LastIndexByte(abs, '/')+1:]) {
+	if a.template(glob, abs[strings.LastIndexByte(abs, '/')+1:]) {
 		return false
 	}
 	switch p.Anchor {
@@ -186,24 +190,28 @@ func patternGlobs(p *policy.Pattern, a *anchors) []patternGlob {
 	return out
 }
 
-// envTemplateSuffixes end the names of environment-file templates, which
-// hold no secrets by convention (.env.example, .env.sample, .env.template,
-// .env.dist): committed to show which variables a project needs.
-var envTemplateSuffixes = [...]string{".example", ".sample", ".template", ".dist"}
-
-// envTemplate reports whether name is an environment-file template that
-// glob, a pattern about environment files (it spells ".env"), reaches only
-// by a wildcard: ".env*" does not match .env.example, ".env.example" does.
-// It applies to the embedded default policy's patterns only: a rule the
-// user wrote means what it says.
-func envTemplate(glob, name string) bool {
-	if !strings.HasPrefix(name, ".env") || !strings.Contains(glob, ".env") {
+// template reports whether name (a folded file name) is one of the
+// policy's paths.templates that pat (a folded glob) reaches only by a wildcard in
+// its last element: the element starts with the same literal text as name
+// and does not spell name's last extension. So ".env*" does not reach
+// .env.example, while ".env.example", ".env.ex*ample" and "*.example" (no
+// literal start) are left to match as they would; "secrets/**" still
+// covers secrets/.env.example.
+func (a *anchors) template(pat, name string) bool {
+	if len(a.templates) == 0 || !slices.Contains(a.templates, name) {
 		return false
 	}
-	for _, suf := range envTemplateSuffixes {
-		if strings.HasSuffix(name, suf) {
-			return !strings.Contains(glob, suf)
-		}
+	last := pat[strings.LastIndexByte(pat, '/')+1:]
+	if !glob.HasMeta(last) {
+		return false
 	}
-	return false
+	lit := last[:strings.IndexAny(last, "*?[{\\")]
+	if lit == "" || !strings.HasPrefix(name, lit) {
+		return false
+	}
+	ext := name
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		ext = name[i:]
+	}
+	return !strings.Contains(last, ext)
 }

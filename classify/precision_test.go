@@ -60,13 +60,17 @@ func TestPrecision(t *testing.T) {
 		{name: "an MCP move of a directory holding protected files", tool: "mcp__fs__move_file", input: map[string]any{"source": "/proj/.claude", "destination": "/proj/x"}, want: policy.Deny, row: RowProtected},
 		{name: "an MCP move of another directory", tool: "mcp__fs__move_file", input: map[string]any{"source": "/proj/docs", "destination": "/proj/x"}, want: policy.Abstain},
 
-		// Templates are not secrets to the embedded default; a rule the user
-		// wrote (the reference policy's Read(.env*)) means what it says.
+		// Templates (the embedded default's paths.templates) are not reached
+		// by .env*; without paths.templates (the reference policy) Read(.env*)
+		// covers them.
 		{name: ".env.example is read under the default", tool: "Read", input: read("/proj/.env.example"), embedded: true, want: policy.Allow, row: RowRead},
 		{name: ".env.sample is written under the default", tool: "Write", input: write("/proj/.env.sample"), perm: "acceptEdits", embedded: true, want: policy.Allow, row: RowWrite},
 		{name: ".env is still denied by the default", tool: "Read", input: read("/proj/.env"), embedded: true, want: policy.Deny, row: RowDeny},
 		{name: ".env.local is still denied by the default", tool: "Read", input: read("/proj/.env.local"), embedded: true, want: policy.Deny, row: RowDeny},
 		{name: "the user's Read(.env*) covers templates", tool: "Read", input: read("/proj/.env.example"), want: policy.Deny, row: RowDeny},
+		{name: "paths.templates in a user file", tool: "Read", input: read("/proj/.env.example"), extra: "version: 1\npaths:\n  templates: [.env.example]\n", want: policy.Allow, row: RowRead},
+		{name: "a rule naming the template reaches it", tool: "Read", input: read("/proj/.env.example"), extra: "version: 1\npaths:\n  templates: [.env.example]\nrules:\n  deny: [\"Read(.env.example)\"]\n", want: policy.Deny, row: RowDeny},
+		{name: "a directory pattern covers a template below it", tool: "Read", input: read("/proj/.env.example"), extra: "version: 1\npaths:\n  templates: [.env.example]\nrules:\n  deny: [\"Read(/**)\"]\n", want: policy.Deny, row: RowDeny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

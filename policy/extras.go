@@ -140,6 +140,30 @@ func mergeExtras(open opener, p *Policy, l *Layer) {
 	scalar(open, "guards.install_outside", &p.Guards.InstallOutside, l.Guards.InstallOutside)
 	scalar(open, "confine.mode", &p.Confine.Mode, l.Confine.Mode)
 	p.Confine.Write = dirs(open, "confine.write", p.Confine.Write, l.Confine.Write, l.Dir)
+	for _, t := range l.Templates {
+		if open("paths.templates", func() string { return t.Value }, t.Pos) {
+			p.Templates = append(p.Templates, t)
+		}
+	}
+}
+
+// templates validates paths.templates: bare file names, without "/" or a
+// wildcard.
+func (p *parser) templates(ns []yaml.Node) []Setting[string] {
+	var out []Setting[string]
+	for i := range ns {
+		n := &ns[i]
+		s, ok := p.str(n, "paths.templates")
+		if !ok {
+			continue
+		}
+		if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/*?[]{}\\") {
+			p.fail(n, "paths.templates", fmt.Errorf("%w: %q is not a file name (want a name such as .env.example, without / or wildcards)", ErrBadValue, s))
+			continue
+		}
+		out = append(out, Setting[string]{Value: s, Pos: p.pos(n)})
+	}
+	return out
 }
 
 // dirs appends a layer's directory entries, each keeping its layer's

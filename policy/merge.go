@@ -25,6 +25,11 @@ type Policy struct {
 	Safe                  []Pattern
 	Deny, Ask, Allow      []Rule
 
+	// Templates are file names (paths.templates) that a protected path or a
+	// rule reaches only by naming them: ".env*" does not match .env.example,
+	// ".env.example" does. Each is a bare name, no "/" and no wildcard.
+	Templates []Setting[string]
+
 	Audit Audit
 
 	// ReadDirs are directories that may be read but not written

@@ -61,6 +61,7 @@ type Layer struct {
 	AdditionalDirectories []Dir
 	Protected, Warned     []Pattern
 	Safe                  []Pattern
+	Templates             []Setting[string]
 	Deny, Ask, Allow      []Rule
 
 	Audit AuditLayer
@@ -175,6 +176,7 @@ type rawPaths struct {
 	Protected []yaml.Node `yaml:"protected"`
 	Warned    []yaml.Node `yaml:"warned"`
 	Safe      []yaml.Node `yaml:"safe"`
+	Templates []yaml.Node `yaml:"templates"`
 }
 
 type rawRules struct {
@@ -194,7 +196,7 @@ func knownKeys(typ string) (field, keys string) {
 	case "rawConfine":
 		return "confine", "mode, write"
 	case "rawPaths":
-		return "paths", "protected, warned, safe"
+		return "paths", "protected, warned, safe, templates"
 	case "rawRules":
 		return "rules", "deny, ask, allow"
 	case "rawAudit":
@@ -383,6 +385,7 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 		p.l.Protected = p.patterns(ps.Protected, "paths.protected")
 		p.l.Warned = p.patterns(ps.Warned, "paths.warned")
 		p.l.Safe = p.patterns(ps.Safe, "paths.safe")
+		p.l.Templates = p.templates(ps.Templates)
 	}
 	if rs := r.Rules; rs != nil {
 		p.l.Deny = p.rules(rs.Deny, "rules.deny")

@@ -37,7 +37,7 @@ var LockableKeys = []string{
 	"mode", "auto_approve", "on_error", "host_settings",
 	"sandbox.enabled", "sandbox.additional_directories", "sandbox.read_dirs", "sandbox.outside_read", "sandbox.outside_write",
 	"guards.lose_work", "guards.install_outside", "confine.mode", "confine.write",
-	"paths.protected", "paths.warned", "paths.safe",
+	"paths.protected", "paths.warned", "paths.safe", "paths.templates",
 	"rules.deny", "rules.ask", "rules.allow",
 	"audit.path", "audit.all", "audit.max_bytes", "audit.keep", "audit.required", "audit.syslog", "audit.dry_run",
 }
