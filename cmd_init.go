@@ -132,6 +132,8 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", c.display, c.what)
+		// The user made it: the hook need not watch it (see watch.go).
+		_, _ = sys.trust(watchedForm(sys, "/", c.path))
 	}
 	for _, n := range notes {
 		fmt.Fprintln(stdout, n)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -29,18 +30,30 @@ import (
 // credentials*)) adds to a ruleset.
 const maxSecretMatches = 64
 
-// readOnlyInProject are the paths inside the project that stay read-only
-// for a confined command, besides safezone's own files: the host's project
-// settings and hooks (.claude), and git's configuration and hooks, which
-// run code on the user's next git command. The rest of .git stays
-// writable: a build may commit.
-var readOnlyInProject = []string{".claude", ".git/config", ".git/hooks"}
+// readOnlyInRoot are the paths inside each writable sandbox root that stay
+// read-only for a confined command: the host's project settings and hooks
+// (.claude), git's configuration and hooks, which run code on the user's
+// next git command (the rest of .git stays writable: a build may commit),
+// safezone's policy files and the other hosts' hook registrations.
+var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks",
+	policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
+	".codex", ".gemini/settings.json", ".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json"}
+
+// makeInRoot are the directories of readOnlyInRoot the hook creates, empty,
+// where their parent exists, so that the kernel can keep them read-only and
+// Claude Code's own settings file, made later in .claude, is not missing:
+// git ignores an empty directory.
+var makeInRoot = []string{".claude", ".git/hooks"}
 
 // confinement is how a confined call is run and explained.
 type confinement struct {
 	Ruleset confine.Ruleset
 	Command string          // the rewritten command
 	Input   json.RawMessage // tool_input with the command replaced
+	// Missing are the read-only paths that did not exist: the kernel
+	// cannot stop the command from creating them, the watch list records
+	// them (see watch.go).
+	Missing []string
 	// ReadOnlyOff says why ReadOnly paths are not enforced by the kernel
 	// here ("" when they are).
 	ReadOnlyOff string
@@ -70,15 +83,22 @@ func (s *system) confinable(call *hookio.Call, host hookio.Host) (bool, string) 
 // confinementFor builds the ruleset of a confined call and rewrites its
 // command. data is the hook input (for the tool input to carry the new
 // command).
-func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *policy.Policy, data []byte) (*confinement, error) {
+// The project's watch list gets the read-only paths that are missing (see
+// watch.go); an error writing it is an error: the command is then not
+// confined.
+func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *policy.Policy, data []byte, project string) (*confinement, error) {
 	if j.sys.executable == "" || !filepath.IsAbs(j.sys.executable) {
 		return nil, errors.New("cannot tell where this safezone binary is: the launcher needs its absolute path")
 	}
 	c := &confinement{}
-	c.Ruleset = j.ruleset(res, pol)
-	if err := j.sys.confineStatus().ReadOnly; err != nil {
-		c.ReadOnlyOff = err.Error()
+	roErr := j.sys.confineStatus().ReadOnly
+	c.Ruleset, c.Missing = j.ruleset(res, pol)
+	if roErr != nil {
+		c.ReadOnlyOff = roErr.Error()
 		c.Ruleset.ReadOnly = nil
+	}
+	if err := j.sys.recordWatch(project, c.Missing); err != nil {
+		return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)
 	}
 	c.Ruleset = c.Ruleset.Normalize()
 	if err := c.Ruleset.Validate(); err != nil {
@@ -99,8 +119,12 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *po
 // roots, the temporary directories, the devices and confine.write; not read
 // the secrets the deny rules name by an absolute or home path; not write
 // safezone's own files and the host's and git's configuration inside the
-// roots.
-func (j *judger) ruleset(res *classify.Result, pol *policy.Policy) confine.Ruleset {
+// roots. Its second result lists those that do not exist (see readOnly).
+//
+// A confine.write directory that does not exist is created when its parent
+// does (~/.cache in a new home directory: a tool that finds no cache
+// directory creates one, and could not); else it is left out.
+func (j *judger) ruleset(res *classify.Result, pol *policy.Policy) (confine.Ruleset, []string) {
 	var rs confine.Ruleset
 	home := j.sys.getenv("HOME")
 	addWrite := func(p string) {
@@ -125,12 +149,25 @@ func (j *judger) ruleset(res *classify.Result, pol *policy.Policy) confine.Rules
 	}
 	for _, d := range pol.Confine.Write {
 		if p := policy.ExpandDir(d, home, project); p != "" {
+			j.makeDir(p)
 			addWrite(p)
 		}
 	}
 	rs.NoRead = j.secrets(pol, home)
-	rs.ReadOnly = j.readOnly(res, pol, rs.Write)
-	return rs
+	var missing []string
+	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
+	return rs, missing
+}
+
+// makeDir creates the directory p (mode 0700) when it is missing and its
+// parent exists; errors are left to the caller's lookup of p.
+func (j *judger) makeDir(p string) {
+	if _, ok := j.resolvedDir(p); ok {
+		return
+	}
+	if _, ok := j.resolvedDir(filepath.Dir(p)); ok {
+		_ = os.Mkdir(p, 0o700)
+	}
 }
 
 // resolvedDir returns p with symlinks resolved, if it exists.
@@ -202,20 +239,30 @@ func (j *judger) matches(dir, rest string) []string {
 }
 
 // readOnly lists the existing files inside the write roots that stay
-// read-only: safezone's own files (the literal self-protection patterns)
-// and readOnlyInProject in each root.
-func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) []string {
-	var cands []string
+// read-only (resolved): readOnlyInRoot in each writable sandbox root and
+// the literal absolute self-protection patterns. Its second result lists
+// the ones that do not exist but could be created (absolute, clean): their
+// nearest existing parent lies in a write root. The missing directories of
+// makeInRoot are first created. In a root that is no git repository (no
+// .git directory), .git/config and .git/hooks are not listed: a confined
+// program can make a repository with hooks there (README, "What the kernel
+// enforces").
+func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
+	var cands, optional []string
 	for _, root := range res.Roots {
 		if root.ReadOnly {
 			continue
 		}
-		for _, rel := range readOnlyInProject {
-			cands = append(cands, filepath.Join(root.Resolved, rel))
-		}
-		for _, rel := range []string{policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
-			".codex", ".gemini/settings.json", ".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json"} {
-			cands = append(cands, filepath.Join(root.Resolved, rel))
+		gitDir := j.isDir(filepath.Join(root.Resolved, ".git"))
+		for _, rel := range readOnlyInRoot {
+			c := filepath.Join(root.Resolved, rel)
+			if slices.Contains(makeInRoot, rel) {
+				j.makeDirIn(c, root.Resolved)
+			}
+			cands = append(cands, c)
+			if strings.HasPrefix(rel, ".git/") && !gitDir {
+				optional = append(optional, c)
+			}
 		}
 	}
 	for i := range pol.Protected {
@@ -226,17 +273,57 @@ func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 			}
 		}
 	}
-	var out []string
+	inWritable := func(r string) bool {
+		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
+	}
 	for _, c := range cands {
 		r, ok := j.resolvedDir(c)
-		if !ok || slices.Contains(out, r) {
+		if !ok {
+			if slices.Contains(optional, c) {
+				continue
+			}
+			if parent, ok := j.existingParent(c); ok && (inWritable(parent) || slices.Contains(writable, parent)) && !slices.Contains(missing, c) {
+				missing = append(missing, c)
+			}
 			continue
 		}
-		if slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) }) {
-			out = append(out, r)
+		if !slices.Contains(existing, r) && inWritable(r) {
+			existing = append(existing, r)
 		}
 	}
-	return out
+	return existing, missing
+}
+
+// existingParent returns the nearest existing directory above the missing
+// path p, resolved.
+func (j *judger) existingParent(p string) (string, bool) {
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if r, ok := j.resolvedDir(d); ok {
+			return r, true
+		}
+		if d == "/" || d == "." {
+			return "", false
+		}
+	}
+}
+
+// isDir reports whether p is a directory (not followed).
+func (j *judger) isDir(p string) bool {
+	fi, err := j.sys.fsys.Lstat(strings.TrimPrefix(p, "/"))
+	return err == nil && fi.IsDir()
+}
+
+// makeDirIn creates the directory c inside root (mode 0755, as git and
+// Claude Code would) when it is missing and its parent is an existing
+// directory below or at root, not reached through a symlink.
+func (j *judger) makeDirIn(c, root string) {
+	if _, ok := j.resolvedDir(c); ok {
+		return
+	}
+	parent := filepath.Dir(c)
+	if r, ok := j.resolvedDir(parent); ok && r == parent && (r == root || strings.HasPrefix(r, root+"/")) {
+		_ = os.Mkdir(c, 0o755)
+	}
 }
 
 // withCommand returns the tool input of the hook input data with its

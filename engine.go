@@ -178,6 +178,11 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if root == "" {
 		root, _ = j.sys.getwd()
 	}
+	if j.cache == nil { // a live call, not a replay
+		if err := j.sys.checkWatch(root); err != nil {
+			return verdict{err: err, onError: policy.Deny, input: data, host: host}
+		}
+	}
 	pol, err := j.policy(root)
 	if err != nil {
 		return verdict{err: fmt.Errorf("%w: %w", errUnusablePolicy, err), onError: policy.Deny, input: data, host: host}
@@ -195,7 +200,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env.Confinable, why = j.sys.confinable(call, host)
 	v.res = classify.Decide(call, pol, env, j.sys.fsys)
 	if v.res.Confine {
-		conf, err := j.confinementFor(v.res, call, pol, data)
+		conf, err := j.confinementFor(v.res, call, pol, data, root)
 		if err != nil {
 			// The command cannot be confined: it is judged as where
 			// there is no kernel confinement.

@@ -187,6 +187,8 @@ const usage = `Usage:
                                                 write .safezone.yaml and register
                                                 the hook
     safezone doctor                             check the set-up
+    safezone trust [PATH...]                    list, or stop watching, files
+                                                a confined command could make
     safezone version
 
 Options:

@@ -75,6 +75,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 			return cmdInit(args[1:], stdout, stderr, sys)
 		case "doctor":
 			return cmdDoctor(args[1:], stdout, stderr, sys)
+		case "trust":
+			return cmdTrust(args[1:], stdout, stderr, sys)
 		}
 	}
 	return hook(args, stdin, out, sys)

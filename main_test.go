@@ -67,7 +67,7 @@ func scriptParams(dir, root string) testscript.Params {
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
 			get := isolated(e.WorkDir, map[string]string{"HOME": e.WorkDir + "/home", "CLAUDE_PROJECT_DIR": e.WorkDir + "/proj"})
-			for _, k := range []string{"HOME", "CLAUDE_PROJECT_DIR", "SAFEZONE_MANAGED_POLICY", "XDG_CONFIG_HOME", "SAFEZONE_CLAUDE_MANAGED_SETTINGS"} {
+			for _, k := range []string{"HOME", "CLAUDE_PROJECT_DIR", "SAFEZONE_MANAGED_POLICY", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "SAFEZONE_CLAUDE_MANAGED_SETTINGS"} {
 				e.Setenv(k, get(k))
 			}
 			return nil

@@ -1,0 +1,210 @@
+package main
+
+// The watch list: self-protected files that did not exist when a command
+// started confined.
+//
+// The kernel can keep an existing file read-only (a read-only bind mount in
+// the command's mount namespace) but not stop a confined program from
+// creating a missing one: Landlock grants by directory, and a bind mount
+// needs a file to cover. A program could so create .safezone.local.yaml
+// (mode: agi), .mcp.json or a .git with hooks, and change what every later
+// call is judged by. So when the hook confines a command it records, per
+// project, the self-protected paths that are missing and since when; every
+// later hook call in that project fails closed while one of them has
+// appeared since then (its inode changed after the command started: ctime),
+// until the user has looked at it and run `safezone trust PATH` or deleted
+// it. The list lives in the user's state directory, which no confined
+// command may write.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// watchList is one project's file in the state directory.
+type watchList struct {
+	Project string `json:"project"`
+	// Paths maps an absolute path to when a command first started confined
+	// while the path was missing.
+	Paths map[string]time.Time `json:"paths"`
+}
+
+// maxWatchFile bounds the watch list read on every hook call.
+const maxWatchFile = 1 << 20
+
+// stateDir is safezone's directory under $XDG_STATE_HOME, else
+// ~/.local/state; "" when neither is an absolute path.
+func (s *system) stateDir() string {
+	if d := s.getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "safezone")
+	}
+	if h := s.getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "state", "safezone")
+	}
+	return ""
+}
+
+// watchPath is the watch list of project (an absolute path): one file per
+// project, named by a hash of its path.
+func (s *system) watchPath(project string) string {
+	dir := s.stateDir()
+	if dir == "" || project == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(project)))
+	return filepath.Join(dir, "watch", hex.EncodeToString(sum[:8])+".json")
+}
+
+// readWatch reads the watch list at p; a missing file is an empty list.
+func (s *system) readWatch(p string) (*watchList, error) {
+	w := &watchList{Paths: map[string]time.Time{}}
+	if p == "" {
+		return w, nil
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return w, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxWatchFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxWatchFile {
+		return nil, fmt.Errorf("%s is over %d bytes", p, maxWatchFile)
+	}
+	if err := json.Unmarshal(data, w); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if w.Paths == nil {
+		w.Paths = map[string]time.Time{}
+	}
+	return w, nil
+}
+
+// checkWatch returns an error naming each path of project's watch list that
+// has appeared since a command started confined while it was missing.
+func (s *system) checkWatch(project string) error {
+	p := s.watchPath(project)
+	w, err := s.readWatch(p)
+	if err != nil {
+		return fmt.Errorf("the list of files confined commands could create is unreadable: %w; delete it to go on", err)
+	}
+	var appeared []string
+	for path, since := range w.Paths {
+		changed, ok := s.changedAt(path)
+		if ok && !changed.Before(since) {
+			appeared = append(appeared, path)
+		}
+	}
+	if len(appeared) == 0 {
+		return nil
+	}
+	sort.Strings(appeared)
+	return fmt.Errorf("%s appeared after a command ran confined (%s): a program the agent ran may have made it, and it changes what safezone or the host allows. Look at it; if it is yours, run `safezone trust %s`, else delete it",
+		strings.Join(appeared, ", "), w.Paths[appeared[0]].Format(time.RFC3339), strings.Join(appeared, " "))
+}
+
+// changedAt is when the inode at path (not followed) last changed, and
+// whether it exists.
+func (s *system) changedAt(path string) (time.Time, bool) {
+	fi, err := s.fsys.Lstat(strings.TrimPrefix(filepath.Clean(path), "/"))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return inodeChanged(fi), true
+}
+
+// recordWatch adds missing (absolute paths) to project's watch list, each
+// with the time now unless it is already there (the earliest start counts:
+// a program of an earlier command may still run).
+func (s *system) recordWatch(project string, missing []string) error {
+	if len(missing) == 0 {
+		return nil
+	}
+	p := s.watchPath(project)
+	if p == "" {
+		return errors.New("no state directory: set HOME or XDG_STATE_HOME")
+	}
+	w, err := s.readWatch(p)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	added := false
+	for _, m := range missing {
+		if _, ok := w.Paths[m]; !ok {
+			w.Paths[m] = now
+			added = true
+		}
+	}
+	if !added {
+		return nil
+	}
+	w.Project = project
+	return writeWatch(p, w)
+}
+
+// writeWatch replaces the watch list at p atomically.
+func writeWatch(p string, w *watchList) error {
+	data, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	return writeAtomic(p, append(data, '\n'), 0o600)
+}
+
+// trust removes paths (absolute, clean) from every watch list and returns
+// the ones it found.
+func (s *system) trust(paths []string) ([]string, error) {
+	dir := s.stateDir()
+	if dir == "" {
+		return nil, errors.New("no state directory: set HOME or XDG_STATE_HOME")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "watch", "*.json"))
+	var found []string
+	for _, f := range files {
+		w, err := s.readWatch(f)
+		if err != nil {
+			return found, err
+		}
+		n := len(w.Paths)
+		for _, p := range paths {
+			if _, ok := w.Paths[p]; ok {
+				delete(w.Paths, p)
+				if !slices.Contains(found, p) {
+					found = append(found, p)
+				}
+			}
+		}
+		if len(w.Paths) == n {
+			continue
+		}
+		if len(w.Paths) == 0 {
+			err = os.Remove(f)
+		} else {
+			err = writeWatch(f, w)
+		}
+		if err != nil {
+			return found, err
+		}
+	}
+	return found, nil
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWatch: a watched path that appears after it was recorded denies
+// every call of the project until it is trusted; setting its times back
+// does not hide it (ctime); a corrupt list denies.
+func TestWatch(t *testing.T) {
+	sys, dir := testSystem(t)
+	proj := dir + "/proj"
+	local := proj + "/.safezone.local.yaml"
+	if err := sys.checkWatch(proj); err != nil {
+		t.Fatalf("no list: %v", err)
+	}
+	if err := sys.recordWatch(proj, []string{local, proj + "/.mcp.json"}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(sys.watchPath(proj)); err != nil || !strings.HasPrefix(sys.watchPath(proj), dir+"/home/.local/state/safezone/watch/") || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("watch list %s: %v %v", sys.watchPath(proj), fi, err)
+	}
+	if err := sys.checkWatch(proj); err != nil {
+		t.Fatalf("nothing appeared: %v", err)
+	}
+	if err := os.WriteFile(local, []byte("version: 1\nmode: agi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(local, old, old); err != nil {
+		t.Fatal(err)
+	}
+	err := sys.checkWatch(proj)
+	if err == nil || !strings.Contains(err.Error(), local+" appeared after a command ran confined") || !strings.Contains(err.Error(), "safezone trust "+local) {
+		t.Fatalf("appeared: %v", err)
+	}
+
+	// The hook denies every call, with the reason.
+	r := runHook(t, sys, strings.NewReader(input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	if r.decision != "deny" || !strings.Contains(r.stdout, "appeared after a command ran confined") {
+		t.Fatalf("hook: %+v", r)
+	}
+
+	// Recording again keeps the first time.
+	if err := sys.recordWatch(proj, []string{local}); err != nil {
+		t.Fatal(err)
+	}
+	if sys.checkWatch(proj) == nil {
+		t.Fatal("a second record hid the file")
+	}
+
+	// safezone trust, from the project, by a relative path.
+	sys.getwd = func() (string, error) { return proj, nil }
+	r = runCmd(sys, "trust", ".safezone.local.yaml")
+	if r.code != 0 || !strings.Contains(r.stdout, "trusted "+local) {
+		t.Fatalf("trust: %+v", r)
+	}
+	if err := sys.checkWatch(proj); err != nil {
+		t.Fatalf("after trust: %v", err)
+	}
+	r = runCmd(sys, "trust", ".safezone.local.yaml")
+	if r.code != 1 || !strings.Contains(r.stderr, "is not watched") {
+		t.Fatalf("trust again: %+v", r)
+	}
+	r = runCmd(sys, "trust")
+	if r.code != 0 || !strings.Contains(r.stdout, proj+"/.mcp.json  missing") {
+		t.Fatalf("trust list: %+v", r)
+	}
+
+	// A list the hook cannot read denies.
+	if err := os.WriteFile(sys.watchPath(proj), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := sys.checkWatch(proj); err == nil || !strings.Contains(err.Error(), "unreadable") {
+		t.Fatalf("corrupt list: %v", err)
+	}
+}
+
+// runCmd runs a subcommand that prints no decision.
+func runCmd(sys *system, args ...string) runResult {
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errb, sys)
+	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// TestConfineWatchesMissing: confining a command records the read-only
+// paths that do not exist, creates .claude and ~/.cache, and leaves the
+// .git paths of a project that is no repository alone.
+func TestConfineWatchesMissing(t *testing.T) {
+	sys, dir := testSystem(t)
+	if !sys.confineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	in := input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"})
+	in = strings.Replace(in, `"default"`, `"bypassPermissions"`, 1)
+	r := runHook(t, sys, strings.NewReader(in))
+	if r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+		t.Fatalf("not confined: %+v", r)
+	}
+	if fi, err := os.Stat(proj + "/.claude"); err != nil || !fi.IsDir() {
+		t.Errorf(".claude was not made: %v", err)
+	}
+	// confine.write directories are made where their parent exists.
+	if fi, err := os.Stat(dir + "/home/.cache"); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("~/.cache was not made for the tools' caches: %v", err)
+	}
+	if _, err := os.Stat(dir + "/home/go"); err == nil {
+		t.Errorf("~/go was made: only a missing last element is")
+	}
+	w, err := sys.readWatch(sys.watchPath(proj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{".safezone.yaml", ".safezone.local.yaml", ".mcp.json", "hooks/hooks.json"} {
+		if _, ok := w.Paths[filepath.Join(proj, want)]; !ok {
+			t.Errorf("%s is not watched: %v", want, w.Paths)
+		}
+	}
+	for p := range w.Paths {
+		if strings.Contains(p, "/.git/") || strings.HasSuffix(p, "/.claude") {
+			t.Errorf("%s is watched", p)
+		}
+	}
+}
