@@ -45,7 +45,13 @@ func (w *world) contains(rel, text string) bool {
 }
 
 func newWorld(files, links map[string]string) (*world, error) {
-	tmp, err := os.MkdirTemp("", "safezone-e2e-")
+	return newWorldIn("", files, links)
+}
+
+// newWorldIn is newWorld with ROOT made in dir (the temporary directory
+// when dir is "").
+func newWorldIn(dir string, files, links map[string]string) (*world, error) {
+	tmp, err := os.MkdirTemp(dir, "safezone-e2e-")
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +150,8 @@ type session struct {
 }
 
 // runClaude runs claude -p in w.proj against api, in the given permission
-// mode, with extra flags.
-func runClaude(claude string, w *world, api *fakeAPI, mode string, extra []string) (*session, error) {
+// mode, with extra flags and extra environment variables (NAME=value).
+func runClaude(claude string, w *world, api *fakeAPI, mode string, extra []string, extraEnv ...string) (*session, error) {
 	base, err := api.start()
 	if err != nil {
 		return nil, err
@@ -169,6 +175,7 @@ func runClaude(claude string, w *world, api *fakeAPI, mode string, extra []strin
 		// bypassPermissions refuses to start as root outside a sandbox.
 		cmd.Env = append(cmd.Env, "IS_SANDBOX=1")
 	}
+	cmd.Env = append(cmd.Env, extraEnv...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

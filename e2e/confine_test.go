@@ -1,0 +1,770 @@
+//go:build e2e
+
+package e2e
+
+// Kernel confinement under the real Claude Code: in bypassPermissions mode,
+// a Bash command whose own file accesses safezone cannot see (inline code, a
+// script, a build tool) is allowed with updatedInput that runs it through
+// safezone's launcher under Landlock. These cases check what the confined
+// command could and could not do (files on disk, what reached the model),
+// and that it was the rewritten command Claude Code ran: the PostToolUse
+// and PostToolUseFailure hooks get the tool_input Claude Code executed.
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	"github.com/safezonehq/safezone/confine"
+)
+
+// Policies of the cases (proj/.safezone.yaml); a case without one runs
+// under the embedded default, as a fresh install does.
+const (
+	confineOff    = "version: 1\nconfine:\n  mode: off\n"
+	confineAlways = "version: 1\nconfine:\n  mode: always\n"
+	// agi has no sandbox, so nothing is confined, and it is the one mode
+	// that runs inline code (python3 -c) without asking: the reference run
+	// of a command that must behave the same confined and not.
+	agiMode = "version: 1\nmode: agi\n"
+)
+
+// The secret in the fake HOME's ~/.ssh/id_rsa.
+const sshKey = "-----BEGIN OPENSSH PRIVATE KEY-----\nE2E-KEY-MATERIAL-b3BlbnNzaC1rZXktdjE\n-----END OPENSSH PRIVATE KEY-----\n"
+
+const keyMaterial = "E2E-KEY-MATERIAL"
+
+// confineCase is one scripted session of Bash calls in bypassPermissions
+// mode, with safezone registered as hooks.json does.
+type confineCase struct {
+	name   string
+	needs  []string          // programs the calls run: the case skips without one
+	userNS bool              // needs read-only paths, which take a user namespace
+	files  map[string]string // path relative to ROOT -> content
+	policy string            // proj/.safezone.yaml; "" for the embedded default
+	// seed prepares ROOT further before claude starts.
+	seed func(w *world) error
+	// env are more environment variables (NAME=value) for claude, and so
+	// for the Bash tool.
+	env   func(w *world) []string
+	calls func(w *world) []string // the Bash commands, one per turn
+	check func(r *confineRun)
+	// compare, when set, is a policy under which the same calls run
+	// unconfined in a second session: every tool_result must be the same.
+	compare string
+}
+
+var confineCases = []confineCase{
+	{
+		name:  "write-outside",
+		needs: []string{"python3"},
+		files: map[string]string{"proj/write.sh": "echo pwned > ../y\n"},
+		calls: func(w *world) []string {
+			return []string{`python3 -c "open('../x','w').write('x')"`, "sh write.sh"}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1)
+			r.wantAbsent("x")
+			r.wantAbsent("y")
+			r.wantResult(0, "Permission denied: '../x'")
+			r.wantResult(1, "cannot create ../y: Permission denied")
+		},
+	},
+	{
+		name:  "read-ssh-key",
+		needs: []string{"python3"},
+		files: map[string]string{"home/.ssh/id_rsa": sshKey, "proj/show.sh": "cat ~/.ssh/id_rsa\n"},
+		calls: func(w *world) []string {
+			return []string{"sh show.sh", fmt.Sprintf(`python3 -c "print(open('%s').read())"`, w.path("home/.ssh/id_rsa"))}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1)
+			for i := range 2 {
+				r.wantNoResult(i, keyMaterial)
+				r.wantResult(i, "Permission denied")
+			}
+		},
+	},
+	{
+		// The control of the two cases above, with confine.mode off: the
+		// inline code is asked about (a denial in -p mode) and does not run;
+		// the scripts run as they are, so the write lands outside and the
+		// key reaches the model. This is what the kernel stops above.
+		name:   "confine-off",
+		needs:  []string{"python3"},
+		policy: confineOff,
+		files: map[string]string{
+			"proj/write.sh":    "echo pwned > ../y\n",
+			"home/.ssh/id_rsa": sshKey, "proj/show.sh": "cat ~/.ssh/id_rsa\n",
+		},
+		calls: func(w *world) []string {
+			return []string{
+				`python3 -c "open('../x','w').write('x')"`, "sh write.sh",
+				"sh show.sh", fmt.Sprintf(`python3 -c "print(open('%s').read())"`, w.path("home/.ssh/id_rsa")),
+			}
+		},
+		check: func(r *confineRun) {
+			r.wantAsked(0, 3)
+			r.wantAbsent("x")
+			r.wantUnconfined(1, 2)
+			r.wantFile("y", "pwned")
+			r.wantResult(2, keyMaterial)
+			r.wantNoResult(3, keyMaterial)
+		},
+	},
+	{
+		// Inside the project the same kinds of program run without a
+		// question, and the model gets what it would unconfined: stdout,
+		// stderr and the exit status.
+		name:  "inside",
+		needs: []string{"python3"},
+		files: map[string]string{"proj/inside.sh": "echo sh-wrote > inside-sh.txt\ncat inside-sh.txt\necho sh-to-stderr >&2\nexit 3\n"},
+		calls: func(w *world) []string {
+			return []string{
+				`python3 -c "import sys; open('inside-py.txt','w').write('py-wrote'); print(open('inside-py.txt').read()); print('py-to-stderr', file=sys.stderr); sys.exit(3)"`,
+				"sh inside.sh",
+			}
+		},
+		compare: agiMode,
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1)
+			r.wantFile("proj/inside-py.txt", "py-wrote")
+			r.wantFile("proj/inside-sh.txt", "sh-wrote")
+			r.wantResult(0, "Exit code 3", "py-wrote", "py-to-stderr")
+			r.wantResult(1, "Exit code 3", "sh-wrote", "sh-to-stderr")
+			r.ref.wantUnconfined(0, 1)
+			r.wantSameResults()
+		},
+	},
+	{
+		// go build of a module with one dependency, in the project. The
+		// caches are the fake HOME's, where Go puts them by default
+		// (GOCACHE and GOMODCACHE are not set): ~/.cache/go-build, seeded
+		// from a template so that the standard library is not compiled anew
+		// in every run, and ~/go/pkg/mod, empty. The dependency comes from a
+		// file proxy in ROOT (GOPROXY=file://..., GOSUMDB=off, -mod=mod to
+		// write go.sum; -modcacherw so that the module cache can be
+		// removed). The build must download into the module cache and write
+		// build cache entries, confined.
+		name:  "go-build",
+		needs: []string{"go"},
+		files: map[string]string{
+			"proj/go.mod":  "module example.com/hello\n\ngo 1.22\n\nrequire example.com/greet v1.0.0\n",
+			"proj/main.go": helloGo,
+		},
+		seed: func(w *world) error {
+			tmpl, err := goCacheTemplate()
+			if err != nil {
+				return err
+			}
+			if err := copyTree(tmpl, w.path("home/.cache/go-build")); err != nil {
+				return err
+			}
+			// Where a Go user's module cache is; a confine.write directory
+			// must exist to be writable (see the README).
+			if err := os.MkdirAll(w.path("home/go/pkg/mod"), 0o755); err != nil {
+				return err
+			}
+			return writeGoProxy(w.path("goproxy"))
+		},
+		env: func(w *world) []string {
+			return []string{"GOPROXY=file://" + w.path("goproxy"), "GOSUMDB=off", "GOFLAGS=-mod=mod -modcacherw"}
+		},
+		calls: func(w *world) []string { return []string{"go build -o hello . && ./hello"} },
+		check: func(r *confineRun) {
+			r.wantConfined(0)
+			r.wantOK(0)
+			r.wantResult(0, "hello from greet, built confined")
+			r.wantFile("proj/hello", "")
+			r.wantFile("proj/go.sum", "example.com/greet v1.0.0 h1:")
+			r.wantFile("home/go/pkg/mod/example.com/greet@v1.0.0/greet.go", "package greet")
+			if n := countFiles(r.w.path("home/.cache/go-build")); n <= r.before["go-build entries"] {
+				r.errorf("the build added nothing to ~/.cache/go-build (%d entries before, %d after)", r.before["go-build entries"], n)
+			}
+		},
+	},
+	{
+		name:  "npm-test",
+		needs: []string{"npm", "node"},
+		files: map[string]string{
+			"proj/package.json": `{"name": "e2e-pkg", "version": "1.0.0", "private": true, "scripts": {"test": "node test.js"}}` + "\n",
+			"proj/test.js":      "require('assert').strictEqual(1 + 1, 2);\nrequire('fs').writeFileSync('test-ran.txt', 'yes');\nconsole.log('npm-test-passed');\n",
+		},
+		// ~/.npm exists, as for anyone who has used npm: npm writes its
+		// log there.
+		seed:  func(w *world) error { return os.MkdirAll(w.path("home/.npm"), 0o755) },
+		calls: func(w *world) []string { return []string{"npm test"} },
+		check: func(r *confineRun) {
+			r.wantConfined(0)
+			r.wantOK(0)
+			r.wantResult(0, "npm-test-passed")
+			r.wantFile("proj/test-ran.txt", "yes")
+			if logs, _ := filepath.Glob(r.w.path("home/.npm/_logs/*.log")); len(logs) == 0 {
+				r.errorf("npm wrote no log in ~/.npm/_logs")
+			}
+		},
+	},
+	{
+		// confine.mode always confines `cd sub && true`, which auto would
+		// run as it is (every program in it is known); the cd must reach
+		// the next call all the same.
+		name:   "cd-persists",
+		policy: confineAlways,
+		files:  map[string]string{"proj/sub/.keep": ""},
+		calls:  func(w *world) []string { return []string{"cd sub && true", "pwd"} },
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1)
+			if got := strings.TrimSpace(r.result(1).Text); got != r.w.path("proj/sub") {
+				r.errorf("call 1 (pwd): got %q, want %q", got, r.w.path("proj/sub"))
+			}
+		},
+	},
+	{
+		// Claude Code snapshots the user's shell from ~/.bashrc; a function
+		// and an alias from it must work inside the confined shell (neither
+		// is a program safezone knows, so the command is confined).
+		name:    "bashrc-function",
+		files:   map[string]string{"home/.bashrc": "e2efn() { echo \"e2efn-works-$1\"; }\nalias e2eal='echo e2eal-alias'\n"},
+		calls:   func(w *world) []string { return []string{"e2efn x; e2eal"} },
+		compare: confineOff,
+		check: func(r *confineRun) {
+			r.wantConfined(0)
+			r.wantOK(0)
+			r.wantResult(0, "e2efn-works-x", "e2eal-alias")
+			r.ref.wantUnconfined(0)
+			r.wantSameResults()
+		},
+	},
+	{
+		// .claude, .git/config and .git/hooks are bind-mounted read-only in
+		// the command's own mount namespace; the rest of the project stays
+		// writable.
+		name:   "read-only-paths",
+		needs:  []string{"python3"},
+		userNS: true,
+		files: map[string]string{
+			"proj/.git/config":      "[core]\n\tbare = false\n",
+			"proj/.git/hooks/.keep": "",
+			"proj/clobber.sh":       "echo '{}' > .claude/settings.json\necho '{}' > .claude/settings.local.json\necho evil >> .git/config\necho evil > .git/hooks/pre-commit\necho ok > other.txt\n",
+		},
+		calls: func(w *world) []string {
+			return []string{`python3 -c "open('.claude/settings.json','w').write('{}')"`, "sh clobber.sh"}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1)
+			r.wantUnchanged("proj/.claude/settings.json")
+			r.wantAbsent("proj/.claude/settings.local.json")
+			r.wantAbsent("proj/.git/hooks/pre-commit")
+			r.wantUnchanged("proj/.git/config")
+			r.wantFile("proj/other.txt", "ok")
+			r.wantResult(0, "Read-only file system")
+			r.wantResult(1, "Read-only file system")
+		},
+	},
+}
+
+// helloGo is the go-build case's main package, and the Go cache
+// template's; only the case's has the dependency.
+const (
+	helloGo    = "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/greet\"\n)\n\nfunc main() { fmt.Println(greet.Hello()) }\n"
+	greetGo    = "package greet\n\nfunc Hello() string { return \"hello from greet, built confined\" }\n"
+	templateGo = "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"
+)
+
+// writeGoProxy writes a GOPROXY file tree in dir serving example.com/greet
+// v1.0.0.
+func writeGoProxy(dir string) error {
+	v := filepath.Join(dir, "example.com", "greet", "@v")
+	if err := os.MkdirAll(v, 0o755); err != nil {
+		return err
+	}
+	mod := "module example.com/greet\n\ngo 1.22\n"
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for name, content := range map[string]string{"go.mod": mod, "greet.go": greetGo} {
+		f, err := zw.Create("example.com/greet@v1.0.0/" + name)
+		if err != nil {
+			return err
+		}
+		io.WriteString(f, content)
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	for name, content := range map[string][]byte{
+		"list":        []byte("v1.0.0\n"),
+		"v1.0.0.info": []byte(`{"Version":"v1.0.0","Time":"2024-01-01T00:00:00Z"}` + "\n"),
+		"v1.0.0.mod":  []byte(mod),
+		"v1.0.0.zip":  zb.Bytes(),
+	} {
+		if err := os.WriteFile(filepath.Join(v, name), content, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// confineRun is one session of a confineCase, for its check.
+type confineRun struct {
+	t      *testing.T
+	label  string // "" for the case's own run, "unconfined" for the reference
+	w      *world
+	s      *session
+	calls  []string
+	before map[string]int    // counts taken before the run
+	saved  map[string][]byte // files as they were before the run
+	ref    *confineRun       // the unconfined run, for a case with compare
+	failed bool
+}
+
+func (r *confineRun) errorf(format string, args ...any) {
+	r.t.Helper()
+	r.failed = true
+	msg := fmt.Sprintf(format, args...)
+	if r.label != "" {
+		msg = r.label + ": " + msg
+	}
+	r.t.Error(msg)
+}
+
+// result is the tool_result the model got for call i.
+func (r *confineRun) result(i int) toolResult {
+	r.t.Helper()
+	tr, ok := r.s.toolResult[toolUseID(i)]
+	if !ok {
+		r.errorf("call %d (%s): the model got no tool_result", i, r.calls[i])
+	}
+	return tr
+}
+
+// executed returns the command Claude Code ran for call i, as the
+// PostToolUse or PostToolUseFailure hook saw it; "" when neither fired.
+func (r *confineRun) executed(i int) string {
+	rec := r.s.post[toolUseID(i)]
+	if rec == nil {
+		rec = r.s.postFail[toolUseID(i)]
+	}
+	var in struct {
+		ToolInput struct {
+			Command string `json:"command"`
+		} `json:"tool_input"`
+	}
+	json.Unmarshal(rec, &in)
+	return in.ToolInput.Command
+}
+
+// wantConfined checks that Claude Code ran each call through safezone's
+// launcher, carrying the model's command unchanged: the hook's
+// updatedInput took effect.
+func (r *confineRun) wantConfined(calls ...int) {
+	r.t.Helper()
+	// confine.Rewrite always single-quotes the launcher; shellQuote only
+	// when it must.
+	launcher := shellQuote(env.safezone)
+	if !strings.HasPrefix(launcher, "'") {
+		launcher = "'" + launcher + "'"
+	}
+	for _, i := range calls {
+		got := r.executed(i)
+		carried := "'" + base64.StdEncoding.EncodeToString([]byte(r.calls[i])) + "'"
+		switch {
+		case got == "":
+			r.errorf("call %d (%s) did not run: no PostToolUse or PostToolUseFailure", i, r.calls[i])
+		case !strings.Contains(got, launcher+" "+confine.Subcommand+" bash ") || !strings.Contains(got, carried):
+			r.errorf("call %d (%s) did not run confined; Claude Code ran %q", i, r.calls[i], got)
+		}
+	}
+}
+
+// wantUnconfined checks that Claude Code ran each call as the model gave it.
+func (r *confineRun) wantUnconfined(calls ...int) {
+	r.t.Helper()
+	for _, i := range calls {
+		if got := r.executed(i); got != r.calls[i] {
+			r.errorf("call %d (%s): Claude Code ran %q, not the command as given", i, r.calls[i], got)
+		}
+	}
+}
+
+// wantAsked checks that each call did not run, and that safezone's ask
+// (a denial in -p mode) is what the model got.
+func (r *confineRun) wantAsked(calls ...int) {
+	r.t.Helper()
+	for _, i := range calls {
+		if got := r.executed(i); got != "" {
+			r.errorf("call %d (%s) ran (%q), want it asked about", i, r.calls[i], got)
+		}
+		if tr := r.result(i); !tr.IsError || !strings.Contains(tr.Text, "safezone: ask") {
+			r.errorf("call %d (%s): want safezone's ask as the tool_result, got (is_error=%v) %q", i, r.calls[i], tr.IsError, tr.Text)
+		}
+	}
+}
+
+// wantOK checks that call i exited 0: its tool_result is not an error.
+func (r *confineRun) wantOK(i int) {
+	r.t.Helper()
+	if tr := r.result(i); tr.IsError {
+		r.errorf("call %d (%s) failed: %q", i, r.calls[i], tr.Text)
+	}
+}
+
+func (r *confineRun) wantResult(i int, texts ...string) {
+	r.t.Helper()
+	tr := r.result(i)
+	for _, text := range texts {
+		if !strings.Contains(tr.Text, text) {
+			r.errorf("call %d (%s): the tool_result does not say %q: %q", i, r.calls[i], text, tr.Text)
+		}
+	}
+}
+
+func (r *confineRun) wantNoResult(i int, text string) {
+	r.t.Helper()
+	if tr := r.result(i); strings.Contains(tr.Text, text) {
+		r.errorf("call %d (%s): %q reached the model: %q", i, r.calls[i], text, tr.Text)
+	}
+}
+
+func (r *confineRun) wantAbsent(rel string) {
+	r.t.Helper()
+	if r.w.exists(rel) {
+		r.errorf("%s was created", rel)
+	}
+}
+
+// wantFile checks that ROOT/rel exists and holds text.
+func (r *confineRun) wantFile(rel, text string) {
+	r.t.Helper()
+	if !r.w.exists(rel) {
+		r.errorf("%s was not created", rel)
+	} else if !r.w.contains(rel, text) {
+		r.errorf("%s does not hold %q", rel, text)
+	}
+}
+
+// wantUnchanged checks that ROOT/rel is as it was before the run.
+func (r *confineRun) wantUnchanged(rel string) {
+	r.t.Helper()
+	b, err := os.ReadFile(r.w.path(rel))
+	if err != nil || !bytes.Equal(b, r.saved[rel]) {
+		r.errorf("%s changed: %q, was %q (%v)", rel, b, r.saved[rel], err)
+	}
+}
+
+// wantSameResults checks that the model got the same tool_result for every
+// call confined and unconfined (each run's ROOT replaced by "ROOT").
+func (r *confineRun) wantSameResults() {
+	r.t.Helper()
+	for i := range r.calls {
+		got, want := r.result(i), r.ref.result(i)
+		got.Text = strings.ReplaceAll(got.Text, r.w.root, "ROOT")
+		want.Text = strings.ReplaceAll(want.Text, r.ref.w.root, "ROOT")
+		if got != want {
+			r.errorf("call %d (%s): confined, the model got (is_error=%v) %q; unconfined (is_error=%v) %q",
+				i, r.calls[i], got.IsError, got.Text, want.IsError, want.Text)
+		}
+	}
+}
+
+// diagnose logs what a failed run's check needs to be understood.
+func (r *confineRun) diagnose() {
+	var b strings.Builder
+	if r.label != "" {
+		fmt.Fprintf(&b, "%s run:\n", r.label)
+	}
+	for i, c := range r.calls {
+		id := toolUseID(i)
+		tr, ok := r.s.toolResult[id]
+		fmt.Fprintf(&b, "  call %d: %s\n", i, c)
+		if ok {
+			fmt.Fprintf(&b, "    tool_result: (is_error=%v) %s\n", tr.IsError, tr.Text)
+		} else {
+			fmt.Fprintf(&b, "    tool_result: (none)\n")
+		}
+		fmt.Fprintf(&b, "    PostToolUse fired: %v, PostToolUseFailure fired: %v\n", r.s.post[id] != nil, r.s.postFail[id] != nil)
+		fmt.Fprintf(&b, "    ran: %s\n", orNone(tail(r.executed(i), 600)))
+	}
+	fmt.Fprintf(&b, "  claude: exit %d, %d API requests, %.1fs, result %q\n", r.s.exitCode, r.s.requests, r.s.seconds, tail(r.s.result, 300))
+	fmt.Fprintf(&b, "  claude stderr (tail): %s\n", orNone(tail(r.s.stderr, 1500)))
+	if os.Getenv(envKeep) == "1" {
+		fmt.Fprintf(&b, "  root: %s (kept)", r.w.root)
+	} else {
+		fmt.Fprintf(&b, "  root: %s (removed; set %s=1 to keep it)", r.w.root, envKeep)
+	}
+	r.t.Log(b.String())
+}
+
+// confineRow is one line of the confinement table.
+type confineRow struct {
+	name, verdict string
+	seconds       float64 // claude's wall time, both runs of a compared case
+}
+
+func TestClaudeCodeConfine(t *testing.T) {
+	if env.skip != "" {
+		fmt.Println("SKIPPED: e2e:", env.skip)
+		t.Skip(env.skip)
+	}
+	st := confine.Available()
+	if !st.Confine() {
+		fmt.Println("SKIPPED: e2e: confinement:", st.Landlock)
+		t.Skip(st.Landlock.Error())
+	}
+	base, err := runRoots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	var rows []confineRow
+	t.Run("case", func(t *testing.T) {
+		for _, c := range confineCases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				row := confineRow{name: c.name, verdict: "FAIL"}
+				defer func() {
+					switch {
+					case t.Skipped():
+						row.verdict = "skipped"
+					case !t.Failed():
+						row.verdict = "ok"
+					}
+					mu.Lock()
+					rows = append(rows, row)
+					mu.Unlock()
+				}()
+				for _, p := range c.needs {
+					if _, err := exec.LookPath(p); err != nil {
+						t.Skipf("%s is not installed", p)
+					}
+				}
+				if c.userNS && st.ReadOnly != nil {
+					t.Skipf("read-only paths cannot be enforced here: %v", st.ReadOnly)
+				}
+				r := runConfineCase(t, base, &c, c.policy, "")
+				row.seconds = r.s.seconds
+				if c.compare != "" {
+					r.ref = runConfineCase(t, base, &c, c.compare, "unconfined")
+					row.seconds += r.ref.s.seconds
+				}
+				c.check(r)
+				if r.failed {
+					r.diagnose()
+					if r.ref != nil {
+						r.ref.diagnose()
+					}
+				}
+			})
+		}
+	})
+	slices.SortFunc(rows, func(a, b confineRow) int {
+		index := func(name string) int {
+			return slices.IndexFunc(confineCases, func(c confineCase) bool { return c.name == name })
+		}
+		return index(a.name) - index(b.name)
+	})
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "CONFINE CASE\tbypassPermissions\tSECONDS\n")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\n", r.name, r.verdict, r.seconds)
+	}
+	tw.Flush()
+	fmt.Printf("e2e: confinement (Landlock ABI %d, read-only paths: %s), %d cases, %.1fs\n",
+		st.LandlockABI, orYes(st.ReadOnly), len(rows), time.Since(start).Seconds())
+}
+
+func orYes(err error) string {
+	if err == nil {
+		return "yes"
+	}
+	return err.Error()
+}
+
+// runConfineCase runs the calls of c under policy in a new world in base
+// and returns the run for the check.
+func runConfineCase(t *testing.T, base string, c *confineCase, policy, label string) *confineRun {
+	t.Helper()
+	files := c.files
+	if policy != "" {
+		files = map[string]string{"proj/.safezone.yaml": policy}
+		for k, v := range c.files {
+			files[k] = v
+		}
+	}
+	w, err := newWorldIn(base, files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv(envKeep) == "1" {
+		t.Logf("%s kept in %s", orNone(label), w.root)
+	} else {
+		t.Cleanup(func() { os.RemoveAll(w.root) })
+	}
+	reg, err := registration(env.hooksJSON, env.safezone, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.writeSettings(reg); err != nil {
+		t.Fatal(err)
+	}
+	if c.seed != nil {
+		if err := c.seed(w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &confineRun{t: t, label: label, w: w, calls: c.calls(w), before: map[string]int{}, saved: map[string][]byte{}}
+	r.before["go-build entries"] = countFiles(w.path("home/.cache/go-build"))
+	for _, rel := range []string{"proj/.claude/settings.json", "proj/.git/config"} {
+		if b, err := os.ReadFile(w.path(rel)); err == nil {
+			r.saved[rel] = b
+		}
+	}
+	turns := make([]turn, len(r.calls))
+	for i, cmd := range r.calls {
+		turns[i] = bash(cmd)
+	}
+	var extraEnv []string
+	if c.env != nil {
+		extraEnv = c.env(w)
+	}
+	if r.s, err = runClaude(env.claude, w, newFakeAPI(turns), "bypassPermissions", nil, extraEnv...); err != nil {
+		t.Fatal(err)
+	}
+	if r.s.timedOut {
+		t.Fatalf("%s: claude did not finish within %v", orNone(label), claudeTimeout)
+	}
+	return r
+}
+
+// runRoots returns the directory the confinement cases make their roots
+// in: the cache directory, not the temporary one. A confined command may
+// write in the temporary directories, so from a project under /tmp a write
+// to ../x would land in an allowed place and prove nothing.
+func runRoots() (string, error) {
+	dir := filepath.Join(cacheDir(), "runs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, tmp := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+		if r, err := filepath.EvalSymlinks(tmp); err == nil && (dir == r || strings.HasPrefix(dir, r+"/")) {
+			return "", fmt.Errorf("the confinement cases need their roots outside the temporary directories, where confined commands may write; %s is in %s (set XDG_CACHE_HOME elsewhere)", dir, tmp)
+		}
+	}
+	return dir, nil
+}
+
+// goCache builds the Go cache template once per test binary.
+var goCache struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// goCacheTemplate returns a Go build cache that holds the standard library
+// packages helloGo needs (templateGo's), built with the environment the Bash tool has (so
+// that the entries match). It is kept in the cache directory, one per Go
+// version, and built the first time: that takes a while once.
+func goCacheTemplate() (string, error) {
+	goCache.once.Do(func() {
+		v, err := exec.Command("go", "env", "GOVERSION").Output()
+		if err != nil {
+			goCache.err = fmt.Errorf("go env GOVERSION: %v", err)
+			return
+		}
+		dir := filepath.Join(cacheDir(), "go-build-"+strings.TrimSpace(string(v)))
+		if _, err := os.Stat(filepath.Join(dir, "README")); err == nil {
+			goCache.dir = dir
+			return
+		}
+		goCache.dir, goCache.err = buildGoCache(dir)
+	})
+	return goCache.dir, goCache.err
+}
+
+func buildGoCache(dir string) (string, error) {
+	tmp, err := os.MkdirTemp(cacheDir(), ".go-build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	mod := filepath.Join(tmp, "mod")
+	cache := filepath.Join(tmp, "home", ".cache", "go-build")
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/hello\n\ngo 1.22\n"), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(mod, "main.go"), []byte(templateGo), 0o644); err != nil {
+		return "", err
+	}
+	cmd := exec.Command("go", "build", "-o", filepath.Join(tmp, "hello"), ".")
+	cmd.Dir = mod
+	// What the Bash tool gets (runClaude), so the cache keys match.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(tmp, "home"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir(), "USER=" + os.Getenv("USER")}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the Go cache template: %v\n%s", err, out)
+	}
+	readme := "A Go build cache for safezone's e2e tests (e2e/confine_test.go); remove it at will.\n"
+	if err := os.WriteFile(filepath.Join(cache, "README"), []byte(readme), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(cache, dir); err != nil {
+		if _, err2 := os.Stat(filepath.Join(dir, "README")); err2 == nil {
+			return dir, nil // another run made it meanwhile
+		}
+		return "", err
+	}
+	return dir, nil
+}
+
+// copyTree copies the regular files and directories of src into dst.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+}
+
+// countFiles returns the number of regular files below dir.
+func countFiles(dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			n++
+		}
+		return nil
+	})
+	return n
+}
