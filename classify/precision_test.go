@@ -203,6 +203,13 @@ func TestGuards(t *testing.T) {
 	if got := guardInstallOutside([]string{"pip", "install", "x"}, true); got != "" {
 		t.Errorf("pip install in a virtualenv: %q", got)
 	}
+	// The reason names the command, why, the setting and what to do.
+	r := runDecide(t, decideCase{tool: "Bash", input: bash("git reset --hard"), perm: "bypassPermissions", env: confinable})
+	for _, want := range []string{`ask Bash "git reset --hard": git reset --hard discards every uncommitted change (guards.lose_work: ask, `, "commit or stash it first", "guards.lose_work: off turns this guard off"} {
+		if !strings.Contains(r.Reason, want) {
+			t.Errorf("reason %q lacks %q", r.Reason, want)
+		}
+	}
 	deny := "version: 1\nguards:\n  lose_work: deny\n"
 	if r := runDecide(t, decideCase{tool: "Bash", input: bash("git push --force"), perm: "bypassPermissions", extra: deny, env: confinable}); r.Decision != policy.Deny || !strings.Contains(r.Reason, "guards.lose_work") {
 		t.Errorf("lose_work deny: %s %s", r.Decision, r.Reason)

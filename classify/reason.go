@@ -171,6 +171,9 @@ func (d *decider) message(r *Result, x Reason) string {
 		t = &r.Targets[x.Target]
 	}
 	writing := (t != nil && t.Access == policy.Write) || (t == nil && d.call.Writes)
+	if g, ok := strings.CutPrefix(x.Rule, "guards."); ok {
+		return d.guardMessage(r, x, g)
+	}
 	switch x.Row {
 	case RowDeny:
 		hint := "this path is off-limits to the agent in every mode; do not try to reach it another way (another tool, a shell command, a copy or a link); ask the user if you need something from it"
@@ -220,6 +223,28 @@ func (d *decider) message(r *Result, x Reason) string {
 		return fmt.Sprintf("safezone: %s %s: %s (%s)", dec, what, x.Rule, x.Note)
 	}
 	return fmt.Sprintf("safezone: %s %s: %s", dec, what, x.Rule)
+}
+
+// guardHints say what the agent can do instead of a command a guard
+// stopped, by guard name.
+var guardHints = map[string]string{
+	"lose_work":       "to keep the work, commit or stash it first, or use the safer form (git push --force-with-lease, git branch -d, rm of the files meant)",
+	"install_outside": "install inside the project instead (npm install without -g, a virtualenv, go build -o ./bin), or ask the user to install it",
+}
+
+// guardMessage is the reason of a guard (x.Rule is guards.<name>): the
+// command, why the guard stops it, the setting and how to turn it off.
+func (d *decider) guardMessage(r *Result, x Reason, name string) string {
+	what := d.what(r, Reason{Target: -1})
+	if x.Target >= 0 && x.Target < len(r.Targets) && r.Targets[x.Target].Recursive {
+		what = d.what(r, x) // rm -r of a directory: name it
+	}
+	who := "the user decides"
+	if x.Effect == policy.Deny {
+		who = "denied in every mode"
+	}
+	return fmt.Sprintf("safezone: %s %s: %s (%s: %s, %s); %s; %s; the policy key %s: off turns this guard off",
+		r.Decision, what, x.Note, x.Rule, x.Effect, x.Source, who, guardHints[name], x.Rule)
 }
 
 // errorHint says what to do about an error decision.
