@@ -96,13 +96,23 @@ type stats struct {
 	Skipped    int // Write paths skipped: missing, or a symlink
 }
 
-// newBuilder creates an empty ruleset handling reads and the writes of abi.
+// newBuilder creates an empty ruleset handling reads and the writes of abi,
+// and from ABI 6 (Linux 6.12) scoped: a confined process can neither signal
+// a process outside its Landlock domain (an unconfined dev server or MCP
+// server that SIGUSR1 would open to a debugger) nor connect to an abstract
+// Unix socket made outside it (LANDLOCK_SCOPE_SIGNAL,
+// LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET).
 func newBuilder(abi int) (*builder, error) {
-	// Only the first field of struct landlock_ruleset_attr is passed (size
-	// 8): every ABI version accepts it, and handled_access_net and scoped
-	// stay unrestricted.
-	handled := uint64(llRead | llWrite(abi))
-	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&handled)), 8, 0)
+	// struct landlock_ruleset_attr: handled_access_fs, handled_access_net
+	// (0: the network stays open), scoped. Before ABI 6 only the first
+	// field is passed (size 8), which every ABI version accepts.
+	attr := struct{ fs, net, scoped uint64 }{fs: uint64(llRead | llWrite(abi))}
+	size := uintptr(8)
+	if abi >= 6 {
+		attr.scoped = unix.LANDLOCK_SCOPE_SIGNAL | unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+		size = unsafe.Sizeof(attr)
+	}
+	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
 	if e != 0 {
 		return nil, fmt.Errorf("landlock_create_ruleset: %w", e)
 	}

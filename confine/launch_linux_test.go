@@ -575,3 +575,22 @@ func TestRestrictIsPerThread(t *testing.T) {
 		t.Errorf("on another thread: %v; want the write allowed", err)
 	}
 }
+
+// TestScopes: from Landlock ABI 6, a confined process cannot signal a
+// process outside its domain, while it can signal its own children.
+func TestScopes(t *testing.T) {
+	needLandlock(t)
+	if abi, err := landlockABI(); err != nil || abi < 6 {
+		t.Skipf("Landlock ABI %d: no scopes before 6", abi)
+	}
+	f := newFixture(t)
+	outside := exec.Command("sleep", "30")
+	if err := outside.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer outside.Process.Kill()
+	r := sh(t, f.proj, f.rules(false), fmt.Sprintf("kill -0 %d; echo outside=$?; sleep 30 & kill $!; echo own=$?", outside.Process.Pid))
+	if !strings.Contains(r.stdout, "outside=1") || !strings.Contains(r.stdout, "own=0") {
+		t.Fatalf("signals: %+v", r)
+	}
+}
