@@ -39,6 +39,13 @@ const (
 	// maxCwds bounds the directories a command may run in after "cd"s whose
 	// success is uncertain.
 	maxCwds = 8
+	// maxWalks bounds the bodies walked more than once or from elsewhere:
+	// function calls, loop iterations, sourced files. Past it the line is
+	// unknown.
+	maxWalks = 64
+	// maxLoopWords bounds the words of a for loop walked one by one; a
+	// longer list leaves the loop variable unknown.
+	maxLoopWords = 16
 )
 
 // Env is what the shell analysis takes from the hook's environment.
@@ -46,6 +53,15 @@ type Env struct {
 	Cwd        string // the call's cwd, absolute
 	Home       string // $HOME
 	ProjectDir string // $CLAUDE_PROJECT_DIR
+	// TmpDir is the hook's $TMPDIR; empty leaves $TMPDIR unknown.
+	TmpDir string
+	// ReadFile, when set, returns the contents of a file the line sources
+	// ("source ./env.sh", ". ./x"): its commands are then judged like a
+	// script's, in the directory and with the variables in force. It must
+	// refuse files over a size its caller chooses (an error) and never
+	// fail open: an error leaves the source command unknown, as does a nil
+	// ReadFile. The analysis stays a function of the command and Env.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Target is one path a shell command reads or writes.
@@ -64,6 +80,15 @@ type Target struct {
 	// Recursive marks a write that reaches everything below a directory
 	// (rm -r, find -delete, tar -x): protected paths below it count.
 	Recursive bool
+	// Cwd marks the working directory of a program whose own accesses are
+	// not known (Command.Runs): a read of the directory it works in, so
+	// that a program run in a directory outside is an outside read.
+	Cwd bool
+	// Via is the symbolic link, made earlier in the same line (ln -s,
+	// cp -s, mv of such a link), that Path goes through: Given named the
+	// link, Path is where it leads, its directory joined lexically to its
+	// target.
+	Via string
 }
 
 // Command is one simple command of a shell command line, after
@@ -153,15 +178,20 @@ func Analyze(cmd string, env Env) (res Analysis) {
 // analyze is Analyze without the recover, for the fuzz test to
 // tell the parser's panics from the walker's.
 func analyze(cmd string, env Env) Analysis {
-	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:]}
+	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:], walks: maxWalks}
 	a.cwd = []string{env.Cwd}
 	a.script(cmd, 0)
 	return Analysis{Commands: a.cmds, Unknown: a.unknown}
 }
 
+// shellVar is what the analysis knows of a variable.
 type shellVar struct {
 	value string
 	known bool
+	// glob is true for a loop variable bound to the matches of a glob
+	// ("for f in *.go"): its value is one of the file names pat matches.
+	glob bool
+	pat  string
 }
 
 type analyzer struct {
@@ -184,6 +214,58 @@ type analyzer struct {
 	uncertain int
 	// commands is the command table (see table.go).
 	commands [][]cmdSpec
+	// funcs are the functions defined so far; calls, the commands run by
+	// name so far (a later definition of that name may have been run by
+	// them, in a loop or a trap).
+	funcs map[string]*funcDef
+	calls []namedCall
+	// active are the functions being walked, innermost last.
+	active []string
+	// walks is how many more bodies may be walked (maxWalks).
+	walks int
+	// later says why every command from now on is unknown (a variable
+	// naming code to run was set, IFS or a glob option changed), or "".
+	later string
+	// trapped is true once a trap is set: it runs at the end, after
+	// whatever the line sets.
+	trapped bool
+	// links are the symbolic links the line makes: later paths through
+	// them lead elsewhere.
+	links []madeLink
+	// lastSimple is the index in cmds of the command the last simple
+	// command made (its redirections are added to it), or -1.
+	lastSimple int
+	// pos are the positional parameters ($1, $2, ...; "$@") where known: in
+	// a function call or a "bash -c" script given its arguments; posKnown
+	// is false where they are not (the hook's own command).
+	pos      []sword
+	posKnown bool
+	// frames hold, for each function being walked, the variables it made
+	// local and their values outside, restored when it returns.
+	frames [][]localVar
+}
+
+// localVar is a variable a function made local, with its value outside.
+type localVar struct {
+	name string
+	prev shellVar
+	had  bool
+}
+
+// funcDef is a function defined in the line (bash(1) Shell Function
+// Definitions).
+type funcDef struct {
+	body *syntax.Stmt
+	// sure is false for a definition that may not have run (in a branch
+	// or a loop): a call may run it or a program of that name.
+	sure bool
+}
+
+// namedCall is a command run by its name (no wrapper, no path), which a
+// function of that name, defined later, may be.
+type namedCall struct {
+	name string
+	cmd  int // the index of the command in analyzer.cmds
 }
 
 func (a *analyzer) fail(why string) {
@@ -221,10 +303,15 @@ func (a *analyzer) stmts(ss []*syntax.Stmt, depth int) {
 
 // saved is analyzer state that a subshell, pipe side or function body may
 // change without effect on what follows.
+// The links a line makes stay: they are on the disk, not in the shell.
 type saved struct {
 	cwd, cdTo []string
 	vars      map[string]shellVar
 	dirs      [][]string
+	funcs     map[string]*funcDef
+	later     string
+	pos       []sword
+	posKnown  bool
 }
 
 func (a *analyzer) save() saved {
@@ -232,10 +319,20 @@ func (a *analyzer) save() saved {
 	for k, v := range a.vars {
 		vars[k] = v
 	}
-	return saved{cwd: a.cwd, cdTo: a.cdTo, vars: vars, dirs: a.dirs}
+	var funcs map[string]*funcDef
+	if len(a.funcs) > 0 {
+		funcs = make(map[string]*funcDef, len(a.funcs))
+		for k, v := range a.funcs {
+			funcs[k] = v
+		}
+	}
+	return saved{cwd: a.cwd, cdTo: a.cdTo, vars: vars, dirs: a.dirs, funcs: funcs, later: a.later, pos: a.pos, posKnown: a.posKnown}
 }
 
-func (a *analyzer) restore(s saved) { a.cwd, a.cdTo, a.vars, a.dirs = s.cwd, s.cdTo, s.vars, s.dirs }
+func (a *analyzer) restore(s saved) {
+	a.cwd, a.cdTo, a.vars, a.dirs, a.funcs, a.later = s.cwd, s.cdTo, s.vars, s.dirs, s.funcs, s.later
+	a.pos, a.posKnown = s.pos, s.posKnown
+}
 
 // union merges the possible directories of two paths of execution.
 func (a *analyzer) union(other []string) {
@@ -275,10 +372,12 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 		st := a.save()
 		defer a.restore(st)
 	}
-	before := len(a.cmds)
-	a.command(s.Cmd, depth)
-	// Redirections of the statement apply to its command (for a
-	// compound command, to all of it).
+	// The statement's status is its command's: only a cd that is the
+	// command itself makes "cd DIR && ..." sure of DIR.
+	a.cdTo = nil
+	// Redirections are made before the command runs, in the directory it
+	// starts in (bash(1) REDIRECTION); they apply to the command (for a
+	// compound command or a function call, to all it runs).
 	var redirs []Target
 	why := ""
 	for _, r := range s.Redirs {
@@ -288,26 +387,28 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 			why = w
 		}
 	}
+	cwd := a.cwd
+	before := len(a.cmds)
+	a.lastSimple = -1
+	a.command(s.Cmd, depth)
 	if len(redirs) == 0 && why == "" {
 		return
 	}
-	if len(a.cmds) > before && s.Cmd != nil {
-		if _, simple := s.Cmd.(*syntax.CallExpr); simple {
-			c := &a.cmds[len(a.cmds)-1]
-			c.Targets = append(c.Targets, redirs...)
-			if why != "" && c.Unknown == "" {
-				c.Unknown = why
-			}
-			for _, t := range redirs {
-				if t.Access == Write {
-					c.ReadOnly = false
-				}
-			}
-			return
+	if _, simple := s.Cmd.(*syntax.CallExpr); simple && a.lastSimple >= before {
+		c := &a.cmds[a.lastSimple]
+		c.Targets = append(c.Targets, redirs...)
+		if why != "" && c.Unknown == "" {
+			c.Unknown = why
 		}
+		for _, t := range redirs {
+			if t.Access == Write {
+				c.ReadOnly = false
+			}
+		}
+		return
 	}
 	// A redirection of a compound command, or one without a command.
-	c := Command{Argv: []string{"(redirection)"}, Cwd: a.cwd, Targets: redirs, Unknown: why, ReadOnly: true}
+	c := Command{Argv: []string{"(redirection)"}, Cwd: cwd, Targets: redirs, Unknown: why, ReadOnly: true}
 	for _, t := range redirs {
 		if t.Access == Write {
 			c.ReadOnly = false
@@ -338,18 +439,11 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 		a.word(c.Word, depth)
 		a.conditional(c, depth)
 	case *syntax.FuncDecl:
-		// The body may run any number of times, later: walk it once, as
-		// if it ran here, and keep nothing of its state.
-		st := a.save()
-		a.uncertain++
-		a.stmt(c.Body, depth+1)
-		a.uncertain--
-		a.restore(st)
+		// A definition runs nothing: each call walks the body where it
+		// is called (call).
+		a.define(c)
 	case *syntax.DeclClause:
-		for _, as := range c.Args {
-			a.assign(as, depth)
-		}
-		a.cmds = append(a.cmds, Command{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true, Unknown: execAssign(c.Args)})
+		a.declare(c, depth)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			a.stmt(c.Stmt, depth+1)
@@ -423,6 +517,7 @@ func (a *analyzer) binary(c *syntax.BinaryCmd, depth int) {
 func (a *analyzer) conditional(cmd syntax.Command, depth int) {
 	before := a.cwd
 	a.uncertain++
+	defer func() { a.uncertain-- }()
 	switch c := cmd.(type) {
 	case *syntax.IfClause:
 		for ic := c; ic != nil; ic = ic.Else {
@@ -435,15 +530,11 @@ func (a *analyzer) conditional(cmd syntax.Command, depth int) {
 		a.stmts(c.Do, depth+1)
 		a.union(before)
 	case *syntax.ForClause:
-		switch l := c.Loop.(type) {
-		case *syntax.WordIter:
-			for _, w := range l.Items {
-				a.word(w, depth) // walks substitutions
-			}
-			a.vars[l.Name.Value] = shellVar{}
-		case *syntax.CStyleLoop:
-			a.fail("a C-style for loop computes its values")
+		if l, ok := c.Loop.(*syntax.WordIter); ok {
+			a.forWords(l, c.Do, before, depth)
+			return
 		}
+		a.fail("a C-style for loop computes its values")
 		a.stmts(c.Do, depth+1)
 		a.union(before)
 	case *syntax.CaseClause:
@@ -452,7 +543,6 @@ func (a *analyzer) conditional(cmd syntax.Command, depth int) {
 			a.union(before)
 		}
 	}
-	a.uncertain--
 }
 
 // assign records a variable assignment: a literal value in a statement that
@@ -481,7 +571,7 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	if as.Value == nil {
 		v = shellVar{value: "", known: true}
 	} else {
-		w := a.word(as.Value, depth)
+		w := a.wordOf(as.Value, depth, true)
 		if w.unknown == "" {
 			v = shellVar{value: w.lit, known: true}
 		}
@@ -543,29 +633,25 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]Target, string) {
 }
 
 // targets turns a static word into targets, one per directory the command
-// may run in and per brace alternative.
+// may run in and per brace alternative; a path through a link made earlier
+// in the line is also where the link leads (viaLinks).
 func (a *analyzer) targets(w sword, access Access) ([]Target, string) {
-	alts := []string{w.pat}
-	if w.brace && hasBraceList(w.pat) {
-		var ok bool
-		alts, ok = glob.ExpandBraces(w.pat, glob.MaxAlternatives)
-		if !ok {
-			return nil, "too many brace alternatives in " + w.src
-		}
-	}
 	var out []Target
-	for _, alt := range alts {
-		isGlob := w.glob && glob.HasMeta(alt)
-		p := alt
+	for _, alt := range expandBraceWord(w) {
+		if alt.unknown != "" {
+			return nil, alt.unknown
+		}
+		isGlob := alt.glob && hasGlobMeta(alt.pat)
+		p := alt.pat
 		if !isGlob {
-			p = glob.Unescape(alt)
+			p = glob.Unescape(alt.pat)
 		}
 		if p == "" {
 			continue
 		}
 		given := p
 		if !isGlob {
-			given = glob.Unescape(alt)
+			given = alt.lit
 		}
 		if strings.HasPrefix(p, "/") {
 			out = append(out, Target{Path: p, Given: given, Access: access, Glob: isGlob})
@@ -582,7 +668,7 @@ func (a *analyzer) targets(w sword, access Access) ([]Target, string) {
 			out = append(out, Target{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
 		}
 	}
-	return out, ""
+	return a.viaLinks(out)
 }
 
 // hasBraceList reports whether s holds a brace group with a comma, the only
