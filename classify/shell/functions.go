@@ -19,9 +19,23 @@ import (
 // Definitions). It runs nothing: each call walks the body at the call site.
 // A command run earlier by the same name may have run this function (in a
 // loop's next iteration, or from a trap that runs at the end): it is
-// unknown.
+// unknown. An anonymous function (zsh's, which runs at once) is unknown.
 func (a *analyzer) define(f *syntax.FuncDecl) {
-	name := f.Name.Value
+	names := f.Names
+	if f.Name != nil {
+		names = []*syntax.Lit{f.Name}
+	}
+	if len(names) == 0 {
+		a.fail("safezone does not analyse an anonymous function")
+		return
+	}
+	for _, n := range names {
+		a.defineName(n.Value, f.Body)
+	}
+}
+
+// defineName records the function name with the body body.
+func (a *analyzer) defineName(name string, body *syntax.Stmt) {
 	for _, c := range a.calls {
 		if c.name == name && a.cmds[c.cmd].Unknown == "" {
 			a.cmds[c.cmd].Unknown = "a function " + name + " defined later in the line may run here (in a loop or a trap)"
@@ -30,7 +44,7 @@ func (a *analyzer) define(f *syntax.FuncDecl) {
 	if a.funcs == nil {
 		a.funcs = map[string]*funcDef{}
 	}
-	a.funcs[name] = &funcDef{body: f.Body, sure: a.uncertain == 0}
+	a.funcs[name] = &funcDef{body: body, sure: a.uncertain == 0}
 }
 
 // function returns the function a simple command calls, or nil: bash looks

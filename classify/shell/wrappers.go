@@ -235,7 +235,9 @@ func (a *analyzer) addWorkDir(cmd *Command) {
 	}
 	var ts []Target
 	for _, d := range a.cwd {
-		ts = append(ts, Target{Path: d, Given: ".", Access: Read, Cwd: true})
+		if !hasTarget(cmd.Targets, d) {
+			ts = append(ts, Target{Path: d, Given: ".", Access: Read, Cwd: true})
+		}
 	}
 	ts, why := a.viaLinks(ts)
 	if why != "" && cmd.Unknown == "" {
