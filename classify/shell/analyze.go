@@ -1,19 +1,26 @@
 // Package shell finds what a Bash command line reads, writes and runs,
 // without running it. [Analyze] parses the line with mvdan.cc/sh (bash
 // dialect) and walks every simple command in it: lists, pipes, subshells,
-// groups, if, for, while, case, function bodies, command and process
-// substitutions, and the scripts of "bash -c", "sh -c" and "zsh -c". For
-// each it gives the argv, the directory it runs in, the paths it reads or
-// writes (from the redirections and from a table of what each known program
-// does with its operands, table.go), the program or script it runs whose own
-// accesses cannot be seen ([Command.Runs]), and why any of that is unknown.
+// groups, if, for, while, case, command and process substitutions, the
+// scripts of "bash -c", "sh -c", "su -c" and the like, and the commands
+// other commands run (find -exec, xargs, git bisect run). A function's
+// body is walked where it is called, a for loop over static words once per
+// word, and a sourced file, where Env.ReadFile reads it, as part of the
+// line. For each command it gives the argv, the directory it runs in, the
+// paths it reads or writes (from the redirections and from a table of what
+// each known program does with its operands, table.go), the program or
+// script it runs whose own accesses cannot be seen ([Command.Runs]), and
+// why any of that is unknown. Symbolic links the line makes lead its later
+// paths where they point ([Target.Via]).
 //
 // Only static words are trusted: literals, quotes, ANSI-C quotes, "~",
-// $HOME, $PWD, $CLAUDE_PROJECT_DIR and variables assigned a literal earlier
-// in the same line. Anything else in a target position (another expansion, a
-// command substitution, arithmetic, inline code such as eval or python -c,
-// an option the table does not know) makes the command's targets unknown;
-// a caller deciding on the analysis must then ask, never allow.
+// $HOME, $PWD, $TMPDIR, $CLAUDE_PROJECT_DIR, variables assigned a literal
+// earlier in the same line, loop variables over static words and the
+// parameters of a function call or a "bash -c" script. Anything else in a
+// target position (another expansion, a command substitution, arithmetic,
+// inline code such as eval or python -c, an option the table does not
+// know) makes the command's targets unknown; a caller deciding on the
+// analysis must then ask, never allow.
 //
 // The package knows nothing of policies or decisions: it reports paths as
 // the command names them (joined to the command's directory, not
@@ -107,12 +114,13 @@ type Command struct {
 	// ReadOnly is true for a known command that only reads.
 	ReadOnly bool
 	// Runs names the program or script whose own file accesses safezone
-	// cannot see: a program not in the tables (make, npm, go, ./build.sh)
+	// cannot see: a program not in the tables (npm, go, ./build.sh), make,
 	// or a script given to an interpreter (sh x.sh, python3 x.py, perl
 	// x.pl). A caller judges such a command like one with no targets
-	// beyond those listed (the script file is read): its policy's mode
-	// and auto-approval decide, as for any command it cannot see into.
-	// Empty for a command in the tables.
+	// beyond those listed (the script file is read, and the directory it
+	// works in, Target.Cwd): its policy's mode and auto-approval decide,
+	// as for any command it cannot see into. Empty for a command in the
+	// tables.
 	Runs string
 }
 
@@ -153,19 +161,16 @@ func (a *Analysis) Why() string {
 
 // Analyze parses cmd as bash (mvdan.cc/sh, bash dialect) and returns,
 // for every simple command in it (lists, pipes, subshells, groups, if, for,
-// while, case, function bodies, command and process substitutions, and the
-// scripts of "bash -c", "sh -c" and "zsh -c"), its argv and the paths it
-// reads or writes (see table.go for each command's operands).
+// while, case, function calls, command and process substitutions, the
+// scripts of "bash -c" and the like, sourced files, and the commands find
+// -exec and xargs run), its argv and the paths it reads or writes (see
+// table.go for each command's operands).
 //
-// Only static words are trusted: literals, quotes, ANSI-C quotes, "~",
-// $HOME, $PWD, $CLAUDE_PROJECT_DIR and variables assigned a literal earlier
-// in the same line. Anything else in a target position (another expansion, a
-// command substitution, arithmetic, inline code such as eval or python -c,
-// an option the tables do not know) makes the command's targets unknown:
-// callers must then ask, never allow. "cd" moves the directory relative
-// targets resolve against; when a cd may have failed, both directories
-// count. The analysis never panics: a panic in the parser is an unknown
-// result.
+// Only static words are trusted (see the package documentation). Anything
+// else in a target position makes the command's targets unknown: callers
+// must then ask, never allow. "cd" moves the directory relative targets
+// resolve against; when a cd may have failed, both directories count. The
+// analysis never panics: a panic in the parser is an unknown result.
 func Analyze(cmd string, env Env) (res Analysis) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -214,11 +219,8 @@ type analyzer struct {
 	uncertain int
 	// commands is the command table (see table.go).
 	commands [][]cmdSpec
-	// funcs are the functions defined so far; calls, the commands run by
-	// name so far (a later definition of that name may have been run by
-	// them, in a loop or a trap).
+	// funcs are the functions defined so far.
 	funcs map[string]*funcDef
-	calls []namedCall
 	// active are the functions being walked, innermost last.
 	active []string
 	// walks is how many more bodies may be walked (maxWalks).
@@ -261,12 +263,6 @@ type funcDef struct {
 	sure bool
 }
 
-// namedCall is a command run by its name (no wrapper, no path), which a
-// function of that name, defined later, may be.
-type namedCall struct {
-	name string
-	cmd  int // the index of the command in analyzer.cmds
-}
 
 func (a *analyzer) fail(why string) {
 	if a.unknown == "" {
@@ -637,38 +633,55 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]Target, string) {
 // in the line is also where the link leads (viaLinks).
 func (a *analyzer) targets(w sword, access Access) ([]Target, string) {
 	var out []Target
-	for _, alt := range expandBraceWord(w) {
-		if alt.unknown != "" {
-			return nil, alt.unknown
-		}
-		isGlob := alt.glob && hasGlobMeta(alt.pat)
-		p := alt.pat
-		if !isGlob {
-			p = glob.Unescape(alt.pat)
-		}
-		if p == "" {
-			continue
-		}
-		given := p
-		if !isGlob {
-			given = alt.lit
-		}
-		if strings.HasPrefix(p, "/") {
-			out = append(out, Target{Path: p, Given: given, Access: access, Glob: isGlob})
-			continue
-		}
-		if a.cwd == nil {
-			return nil, "the directory it runs in is not known (a cd to a directory that is not static)"
-		}
-		for _, d := range a.cwd {
-			base := d
-			if isGlob {
-				base = glob.Escape(d)
+	ok := true
+	if !w.brace {
+		out, ok = a.targetsOf(w, access, out)
+	} else {
+		for _, alt := range expandBraceWord(w) {
+			if alt.unknown != "" {
+				return nil, alt.unknown
 			}
-			out = append(out, Target{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
+			if out, ok = a.targetsOf(alt, access, out); !ok {
+				break
+			}
 		}
 	}
+	if !ok {
+		return nil, "the directory it runs in is not known (a cd to a directory that is not static)"
+	}
 	return a.viaLinks(out)
+}
+
+// targetsOf appends to out the targets of the static word w, which holds
+// no brace expansion: one per directory the command may run in; false
+// when w is relative and the directory is not known.
+func (a *analyzer) targetsOf(w sword, access Access, out []Target) ([]Target, bool) {
+	isGlob := w.glob && hasGlobMeta(w.pat)
+	p := w.pat
+	if !isGlob {
+		p = glob.Unescape(w.pat)
+	}
+	if p == "" {
+		return out, true
+	}
+	given := p
+	if !isGlob {
+		given = w.lit
+	}
+	if strings.HasPrefix(p, "/") {
+		return append(out, Target{Path: p, Given: given, Access: access, Glob: isGlob}), true
+	}
+	if a.cwd == nil {
+		return out, false
+	}
+	for _, d := range a.cwd {
+		base := d
+		if isGlob {
+			base = glob.Escape(d)
+		}
+		out = append(out, Target{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
+	}
+	return out, true
 }
 
 // hasBraceList reports whether s holds a brace group with a comma, the only

@@ -34,11 +34,12 @@ func (a *analyzer) define(f *syntax.FuncDecl) {
 	}
 }
 
-// defineName records the function name with the body body.
+// defineName records the function name with the body body. An earlier
+// command of that name, run directly or not, becomes unknown.
 func (a *analyzer) defineName(name string, body *syntax.Stmt) {
-	for _, c := range a.calls {
-		if c.name == name && a.cmds[c.cmd].Unknown == "" {
-			a.cmds[c.cmd].Unknown = "a function " + name + " defined later in the line may run here (in a loop or a trap)"
+	for i := range a.cmds {
+		if c := &a.cmds[i]; len(c.Argv) > 0 && c.Argv[0] == name && c.Unknown == "" {
+			c.Unknown = "a function " + name + " defined later in the line may run here (in a loop or a trap)"
 		}
 	}
 	if a.funcs == nil {

@@ -51,9 +51,6 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	a.globDirs(&cmd, words)
 	a.cmds = append(a.cmds, cmd)
 	a.lastSimple = len(a.cmds) - 1
-	if len(words) > 0 && words[0].unknown == "" && !strings.Contains(words[0].lit, "/") {
-		a.calls = append(a.calls, namedCall{name: words[0].lit, cmd: a.lastSimple})
-	}
 }
 
 // callWords makes a command's words static: "$@" becomes the positional
@@ -71,7 +68,12 @@ func (a *analyzer) callWords(args []*syntax.Word, depth int) []sword {
 			}
 			continue
 		}
-		words = append(words, expandBraceWord(a.word(w, depth))...)
+		sw := a.word(w, depth)
+		if !sw.brace {
+			words = append(words, sw)
+			continue
+		}
+		words = append(words, expandBraceWord(sw)...)
 	}
 	return words
 }
@@ -157,29 +159,16 @@ func assignText(as []*syntax.Assign) string {
 // own options do), then the command is looked up in the table; a program
 // not there is an ordinary program (program).
 func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
-	orig := words
+	var runner []sword
 	if len(words) > 0 && words[0].unknown == "" && wrapperOf(path.Base(words[0].lit)) != nil {
 		// The command runs in a process of its own: its cd and its
 		// assignments (sudo cd, env -C) stay there.
 		st := a.save()
 		defer a.restore(st)
-	}
-	u := unwrapper{a: a, cmd: cmd, depth: depth}
-	words = u.strip(words)
-	cmd.Cwd = a.cwd
-	switch {
-	case u.why != "":
-		cmd.Argv, cmd.Unknown = texts(orig), u.why
-		return
-	case u.stop || u.script != nil:
-		cmd.Argv = texts(orig)
-		if u.script != nil {
-			if why := a.nested(*u.script, nil, false, depth); why != "" {
-				cmd.Unknown = why
-			}
+		var done bool
+		if words, runner, done = a.unwrap(cmd, words, depth); done {
+			return
 		}
-		cmd.ReadOnly = !writesAny(cmd.Targets)
-		return
 	}
 	cmd.Argv = texts(words)
 	if len(words) == 0 {
@@ -194,10 +183,10 @@ func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 	cmd.Argv[0] = name
 	s := a.spec(name)
 	if s == nil {
-		if u.runner != nil {
+		if runner != nil {
 			// A package's program (npx eslint): judged as written.
-			cmd.Argv = texts(u.runner)
-			a.program(cmd, words, path.Base(u.runner[0].lit))
+			cmd.Argv = texts(runner)
+			a.program(cmd, words, path.Base(runner[0].lit))
 			return
 		}
 		a.program(cmd, words, name)
@@ -205,6 +194,30 @@ func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 	}
 	ctx := &cmdCtx{a: a, spec: s, name: name, args: words[1:], depth: depth, cmd: cmd}
 	ctx.run()
+}
+
+// unwrap strips the wrappers off words (unwrapper) and returns the command
+// left and the words of a package runner stripped, if any; done is true
+// when cmd is judged already (unknown, no command, a script run).
+func (a *analyzer) unwrap(cmd *Command, words []sword, depth int) (rest, runner []sword, done bool) {
+	u := unwrapper{a: a, cmd: cmd, depth: depth}
+	rest = u.strip(words)
+	cmd.Cwd = a.cwd
+	switch {
+	case u.why != "":
+		cmd.Argv, cmd.Unknown = texts(words), u.why
+		return nil, nil, true
+	case u.stop || u.script != nil:
+		cmd.Argv = texts(words)
+		if u.script != nil {
+			if why := a.nested(*u.script, nil, false, depth); why != "" {
+				cmd.Unknown = why
+			}
+		}
+		cmd.ReadOnly = !writesAny(cmd.Targets)
+		return nil, nil, true
+	}
+	return rest, u.runner, false
 }
 
 // program judges an ordinary program, named runs: what it reads and writes
@@ -233,17 +246,20 @@ func (a *analyzer) addWorkDir(cmd *Command) {
 		}
 		return
 	}
-	var ts []Target
+	n := len(cmd.Targets)
 	for _, d := range a.cwd {
-		if !hasTarget(cmd.Targets, d) {
-			ts = append(ts, Target{Path: d, Given: ".", Access: Read, Cwd: true})
+		if !hasTarget(cmd.Targets[:n], d) {
+			cmd.Targets = append(cmd.Targets, Target{Path: d, Given: ".", Access: Read, Cwd: true})
 		}
 	}
-	ts, why := a.viaLinks(ts)
+	if len(a.links) == 0 {
+		return
+	}
+	ts, why := a.viaLinks(cmd.Targets[n:])
 	if why != "" && cmd.Unknown == "" {
 		cmd.Unknown = why
 	}
-	cmd.Targets = append(cmd.Targets, ts...)
+	cmd.Targets = append(cmd.Targets[:n], ts...)
 }
 
 // nested analyses a static string as a script run by a shell of its own
