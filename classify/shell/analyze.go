@@ -263,7 +263,6 @@ type funcDef struct {
 	sure bool
 }
 
-
 func (a *analyzer) fail(why string) {
 	if a.unknown == "" {
 		a.unknown = why
