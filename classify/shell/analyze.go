@@ -185,8 +185,52 @@ func Analyze(cmd string, env Env) (res Analysis) {
 func analyze(cmd string, env Env) Analysis {
 	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:], walks: maxWalks}
 	a.cwd = []string{env.Cwd}
-	a.script(cmd, 0)
+	a.shellScript(cmd, 0)
 	return Analysis{Commands: a.cmds, Unknown: a.unknown}
+}
+
+// shellScript walks the script of a shell of its own (the hook's command,
+// bash -c): its commands, then the traps it set, which run as it ends.
+func (a *analyzer) shellScript(src string, depth int) {
+	start := len(a.traps)
+	a.script(src, depth)
+	a.runTraps(start)
+}
+
+// runTraps walks the traps set since start (trap(1), bash(1) trap): a trap
+// runs when its shell exits or gets its signal, at any point after it was
+// set, with the functions defined by then. A variable assigned after it
+// was set is unknown there, and so is the directory if any cd came after;
+// a variable naming code set anywhere holds.
+func (a *analyzer) runTraps(start int) {
+	end := len(a.traps)
+	for _, t := range a.traps[start:end] {
+		st := a.save()
+		if a.cdCount != t.cdCount {
+			a.cwd = nil
+		} else {
+			a.cwd = t.cwd
+		}
+		for _, name := range a.assignLog[t.log:] {
+			a.vars[name] = shellVar{}
+		}
+		a.later = a.laterEver
+		a.uncertain++
+		a.script(t.script.lit, t.depth+1)
+		a.uncertain--
+		a.restore(st)
+	}
+	a.traps = a.traps[:start]
+}
+
+// setVar assigns a variable: it stays exported if it was, and the
+// assignment is logged for the traps.
+func (a *analyzer) setVar(name string, v shellVar) {
+	if old, ok := a.vars[name]; ok && old.exported {
+		v.exported = true
+	}
+	a.vars[name] = v
+	a.assignLog = append(a.assignLog, name)
 }
 
 // shellVar is what the analysis knows of a variable.
@@ -197,6 +241,9 @@ type shellVar struct {
 	// ("for f in *.go"): its value is one of the file names pat matches.
 	glob bool
 	pat  string
+	// exported is true for a variable the shell's child processes see
+	// (export, declare -x, a prefix assignment).
+	exported bool
 }
 
 type analyzer struct {
@@ -228,9 +275,20 @@ type analyzer struct {
 	// later says why every command from now on is unknown (a variable
 	// naming code to run was set, IFS or a glob option changed), or "".
 	later string
-	// trapped is true once a trap is set: it runs at the end, after
-	// whatever the line sets.
-	trapped bool
+	// laterEver is the first reason later was ever set (in a subshell
+	// too): a trap that runs at an exit sees it.
+	laterEver string
+	// traps are the traps set and not yet walked (runTraps); assignLog
+	// the names of the variables assigned, in order, and cdCount the
+	// directory changes so far: what changed after a trap was set is not
+	// known when it runs.
+	traps     []pendingTrap
+	assignLog []string
+	cdCount   int
+	// prefix are the assignments before the simple command being judged
+	// (X=1 cmd): in force in a function it calls, a file it sources, and
+	// the environment of a shell it runs.
+	prefix []prefixVar
 	// links are the symbolic links the line makes: later paths through
 	// them lead elsewhere.
 	links []madeLink
@@ -252,6 +310,22 @@ type localVar struct {
 	name string
 	prev shellVar
 	had  bool
+}
+
+// pendingTrap is a trap's command, walked when its shell ends with what
+// is known then (runTraps).
+type pendingTrap struct {
+	script  sword
+	log     int // len(assignLog) when it was set
+	cdCount int
+	cwd     []string
+	depth   int
+}
+
+// prefixVar is an assignment before a simple command.
+type prefixVar struct {
+	name string
+	val  shellVar
 }
 
 // funcDef is a function defined in the line (bash(1) Shell Function
@@ -558,7 +632,7 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 			})
 		}
 		if !as.Naked {
-			a.vars[name] = shellVar{}
+			a.setVar(name, shellVar{})
 		}
 		return
 	}
@@ -574,7 +648,7 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	if a.uncertain > 0 {
 		v = shellVar{}
 	}
-	a.vars[name] = v
+	a.setVar(name, v)
 }
 
 // substitution walks the commands of a command or process substitution:
@@ -722,6 +796,7 @@ func (a *analyzer) cd(dir sword, physical bool) {
 // moveTo sets cwd to dir, from before.
 func (a *analyzer) moveTo(dir sword, physical bool) {
 	a.before = a.cwd
+	a.cdCount++
 	if dir.unknown != "" || dir.glob {
 		a.cwd = nil
 		return

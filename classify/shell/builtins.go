@@ -95,6 +95,7 @@ func cdCmd(c *cmdCtx) {
 
 func popdCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
+	c.a.cdCount++
 	if n := len(c.a.dirs); n > 0 {
 		c.a.cwd, c.a.dirs = c.a.dirs[n-1], c.a.dirs[:n-1]
 		c.a.cdTo = c.a.cwd
@@ -108,7 +109,7 @@ func readCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 	for _, w := range c.args {
 		if w.unknown == "" && !strings.HasPrefix(w.lit, "-") {
-			c.a.vars[w.lit] = shellVar{}
+			c.a.setVar(w.lit, shellVar{})
 		}
 	}
 }
@@ -130,7 +131,7 @@ func unsetCmd(c *cmdCtx) {
 		case strings.HasPrefix(t, "-"):
 		default:
 			if !fn {
-				c.a.vars[t] = shellVar{}
+				c.a.setVar(t, shellVar{})
 			}
 			if f := c.a.funcs[t]; f != nil && !vr {
 				if fn {
@@ -148,18 +149,30 @@ func printfCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 	for i, w := range c.args {
 		if w.unknown == "" && w.lit == "-v" && i+1 < len(c.args) {
-			c.a.vars[c.args[i+1].lit] = shellVar{}
+			c.a.setVar(c.args[i+1].lit, shellVar{})
 		}
 	}
 }
 
-// trapCmd analyses the command a trap will run; it runs at the end, with
-// what the line sets after it (trapped).
+// trapCmd: trap COMMAND SIGNAL... sets a command the shell runs later
+// (bash(1) trap): walked when the shell ends (analyzer.runTraps). A
+// command that is not static is unknown; trap -, trap -p and trap -l set
+// none.
 func trapCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
-	if len(c.args) > 1 && c.args[0].unknown == "" && !strings.HasPrefix(c.args[0].lit, "-") {
-		c.a.trapped = true
-		c.script(c.args[0])
+	if len(c.args) < 2 {
+		return
+	}
+	w := c.args[0]
+	switch {
+	case w.unknown != "":
+		c.unknown("the trap's command is not static")
+	case strings.HasPrefix(w.lit, "-") && w.lit != "--":
+	default:
+		if w.lit == "--" {
+			w = c.args[1]
+		}
+		c.a.traps = append(c.a.traps, pendingTrap{script: w, log: len(c.a.assignLog), cdCount: c.a.cdCount, cwd: c.a.cwd, depth: c.depth})
 	}
 }
 

@@ -85,6 +85,8 @@ func (a *analyzer) callFunction(name string, fn *funcDef, words []sword, depth i
 		a.cmds[idx].Unknown = a.later
 	}
 	a.walks--
+	undo := a.applyPrefix()
+	defer undo()
 	pos, posKnown := a.pos, a.posKnown
 	a.pos, a.posKnown = words[1:], true
 	a.active = append(a.active, name)
@@ -102,14 +104,44 @@ func (a *analyzer) callFunction(name string, fn *funcDef, words []sword, depth i
 	frame := a.frames[len(a.frames)-1]
 	for i := len(frame) - 1; i >= 0; i-- {
 		if frame[i].had {
-			a.vars[frame[i].name] = frame[i].prev
+			a.setVar(frame[i].name, frame[i].prev)
 		} else {
 			delete(a.vars, frame[i].name)
+			a.assignLog = append(a.assignLog, frame[i].name)
 		}
 	}
 	a.frames = a.frames[:len(a.frames)-1]
 	a.active = a.active[:len(a.active)-1]
 	a.pos, a.posKnown = pos, posKnown
+}
+
+// applyPrefix sets the prefix assignments of the command being judged (X=1
+// f, X=1 source f.sh), exported, and returns what puts the variables back:
+// bash keeps them for the call only.
+func (a *analyzer) applyPrefix() func() {
+	if len(a.prefix) == 0 {
+		return func() {}
+	}
+	prefix := a.prefix
+	prev := make([]localVar, len(prefix))
+	for i, p := range prefix {
+		old, had := a.vars[p.name]
+		prev[i] = localVar{name: p.name, prev: old, had: had}
+		v := p.val
+		v.exported = true
+		a.setVar(p.name, v)
+	}
+	a.prefix = nil
+	return func() {
+		for i := len(prev) - 1; i >= 0; i-- {
+			if prev[i].had {
+				a.vars[prev[i].name] = prev[i].prev
+			} else {
+				delete(a.vars, prev[i].name)
+			}
+			a.assignLog = append(a.assignLog, prev[i].name)
+		}
+	}
 }
 
 // hasReturn reports whether a function body holds a "return" command.
@@ -139,6 +171,7 @@ func (a *analyzer) declare(c *syntax.DeclClause, depth int) {
 			local = !declGlobal(c.Args)
 		}
 	}
+	export := c.Variant.Value == "export" || declFlag(c.Args, 'x')
 	for _, as := range c.Args {
 		if as.Name != nil && local {
 			prev, had := a.vars[as.Name.Value]
@@ -146,9 +179,21 @@ func (a *analyzer) declare(c *syntax.DeclClause, depth int) {
 			*top = append(*top, localVar{name: as.Name.Value, prev: prev, had: had})
 		}
 		a.assign(as, depth)
+		if v, ok := a.vars[nameOf(as)]; ok && export {
+			v.exported = true
+			a.vars[nameOf(as)] = v
+		}
 	}
 	a.assigned(c.Args)
-	a.cmds = append(a.cmds, Command{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true, Unknown: a.trapWhy(c.Args)})
+	a.cmds = append(a.cmds, Command{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true})
+}
+
+// nameOf is the name an assignment sets, or "".
+func nameOf(as *syntax.Assign) string {
+	if as.Name == nil {
+		return ""
+	}
+	return as.Name.Value
 }
 
 // declGlobal reports whether declare's options hold -g.
@@ -156,6 +201,18 @@ func declGlobal(args []*syntax.Assign) bool {
 	for _, as := range args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			if l, ok := as.Value.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "-") && strings.Contains(l.Value, "g") {
+				return true
+			}
+		}
+	}
+	return declFlag(args, 'g')
+}
+
+// declFlag reports whether declare's options hold the letter flag.
+func declFlag(args []*syntax.Assign, flag byte) bool {
+	for _, as := range args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			if l, ok := as.Value.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "-") && strings.IndexByte(l.Value, flag) >= 0 {
 				return true
 			}
 		}
@@ -187,20 +244,9 @@ func (a *analyzer) setLater(why string) {
 	if a.later == "" {
 		a.later = why
 	}
-}
-
-// trapWhy says why an assignment is unknown: it sets a variable naming code
-// after a trap was set, and the trap runs at the end, with it.
-func (a *analyzer) trapWhy(as []*syntax.Assign) string {
-	if !a.trapped {
-		return ""
+	if a.laterEver == "" {
+		a.laterEver = why
 	}
-	for _, x := range as {
-		if x.Name != nil && (isExecEnvVar(x.Name.Value) || x.Name.Value == "IFS") {
-			return "a trap set earlier runs with " + x.Name.Value + " as set here"
-		}
-	}
-	return ""
 }
 
 // forWords walks "for NAME in WORDS; do BODY; done" (bash(1) Compound
@@ -213,7 +259,7 @@ func (a *analyzer) forWords(l *syntax.WordIter, body []*syntax.Stmt, before []st
 	name := l.Name.Value
 	vals, ok := a.loopValues(l, depth)
 	if !ok || len(vals)-1 > a.walks {
-		a.vars[name] = shellVar{}
+		a.setVar(name, shellVar{})
 		a.stmts(body, depth+1)
 		a.union(before)
 		return
@@ -222,11 +268,11 @@ func (a *analyzer) forWords(l *syntax.WordIter, body []*syntax.Stmt, before []st
 		a.walks -= len(vals) - 1
 	}
 	for _, v := range vals {
-		a.vars[name] = v
+		a.setVar(name, v)
 		a.stmts(body, depth+1)
 		a.union(before)
 	}
-	a.vars[name] = shellVar{}
+	a.setVar(name, shellVar{})
 }
 
 // loopValues returns the values a for loop's variable takes, in order, and
@@ -303,6 +349,8 @@ func (a *analyzer) sourceFile(w sword, args []sword, depth int) string {
 		return "source runs " + w.lit + ", which safezone cannot read: " + err.Error()
 	}
 	a.walks--
+	undo := a.applyPrefix()
+	defer undo()
 	pos, posKnown := a.pos, a.posKnown
 	if len(args) > 0 {
 		a.pos, a.posKnown = args, true

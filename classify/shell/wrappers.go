@@ -18,24 +18,34 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 			a.assign(as, depth)
 		}
 		a.assigned(c.Assigns)
-		a.cmds = append(a.cmds, Command{Argv: []string{assignText(c.Assigns)}, Cwd: a.cwd, ReadOnly: true, Unknown: a.trapWhy(c.Assigns)})
+		a.cmds = append(a.cmds, Command{Argv: []string{assignText(c.Assigns)}, Cwd: a.cwd, ReadOnly: true})
 		a.lastSimple = len(a.cmds) - 1
 		return
 	}
 	// Assignments before a command only set its environment; their
 	// values still expand (and may run substitutions).
 	execVar := ""
+	a.prefix = a.prefix[:0]
 	for _, as := range c.Assigns {
+		v := shellVar{value: "", known: true}
 		if as.Value != nil {
-			a.wordOf(as.Value, depth, true)
+			if w := a.wordOf(as.Value, depth, true); w.unknown == "" {
+				v = shellVar{value: w.lit, known: true}
+			} else {
+				v = shellVar{}
+			}
 		}
-		if as.Name != nil && (isExecEnvVar(as.Name.Value) || as.Name.Value == "IFS") && execVar == "" {
-			execVar = as.Name.Value
+		if as.Name != nil {
+			a.prefix = append(a.prefix, prefixVar{name: as.Name.Value, val: v})
+			if (isExecEnvVar(as.Name.Value) || as.Name.Value == "IFS") && execVar == "" {
+				execVar = as.Name.Value
+			}
 		}
 	}
 	words := a.callWords(c.Args, depth)
 	if name, fn := a.function(words); fn != nil && execVar == "" {
 		a.callFunction(name, fn, words, depth)
+		a.prefix = a.prefix[:0]
 		return
 	}
 	cmd := Command{Cwd: a.cwd}
@@ -48,6 +58,7 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	case later != "":
 		cmd.Unknown = later
 	}
+	a.prefix = a.prefix[:0]
 	a.globDirs(&cmd, words)
 	a.cmds = append(a.cmds, cmd)
 	a.lastSimple = len(a.cmds) - 1
@@ -264,15 +275,28 @@ func (a *analyzer) addWorkDir(cmd *Command) {
 
 // nested analyses a static string as a script run by a shell of its own
 // ("bash -c"), with pos as its positional parameters when posKnown: what
-// it changes of the directory and the variables stays there. It returns
-// why it cannot.
+// it changes of the directory and the variables stays there. It sees the
+// exported variables and the prefix assignments of the command that runs
+// it; another variable the line assigned may or may not be in its
+// environment: unknown. It returns why it cannot.
 func (a *analyzer) nested(w sword, pos []sword, posKnown bool, depth int) string {
 	if w.unknown != "" {
 		return "the script is not static: " + w.unknown
 	}
 	st := a.save()
+	for name, v := range a.vars {
+		if !v.exported {
+			a.vars[name] = shellVar{}
+		}
+	}
+	for _, p := range a.prefix {
+		v := p.val
+		v.exported = true
+		a.vars[p.name] = v
+	}
+	a.prefix = nil
 	a.pos, a.posKnown = pos, posKnown
-	a.script(w.lit, depth+1)
+	a.shellScript(w.lit, depth+1)
 	a.restore(st)
 	return ""
 }

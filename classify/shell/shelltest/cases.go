@@ -24,10 +24,11 @@ const (
 // analysis's file reader (ReadFile) serves them; the kernel test writes
 // them into its fixture.
 var Files = map[string]string{
-	"/p/env.sh": "OUT=out\ncd d\n",
-	"/p/bad.sh": "rm -rf ../o\n",
-	"/p/lib.sh": "greet() { echo hi > greeting; }\n",
-	"/p/ret.sh": "X=a\nreturn 0\nX=b\n",
+	"/p/env.sh":  "OUT=out\ncd d\n",
+	"/p/bad.sh":  "rm -rf ../o\n",
+	"/p/lib.sh":  "greet() { echo hi > greeting; }\n",
+	"/p/ret.sh":  "X=a\nreturn 0\nX=b\n",
+	"/p/usex.sh": "rm -rf $X/y\n",
 }
 
 // ReadFile serves Files, as shell.Env.ReadFile; any other file does not
@@ -308,7 +309,13 @@ var Cases = []Case{
 	{Name: "a function shadows a command of the table", In: []string{"cat() { rm x; }; cat y"}, Want: []string{"w /p/x"}},
 	{Name: "command and a removed function run the program", In: []string{"f() { rm x; }; command f", "f() { rm x; }; unset -f f; f"}, Want: []string{"rC /p"}},
 	{Name: "a function called before its definition, in a loop or a trap, or recursively, is unknown", In: []string{"f; f() { rm x; }", "for i in 1 2; do f; f() { rm x; }; done",
-		"trap f EXIT; f() { rm x; }", "f() { f; }; f", "if true; then f() { rm x; }; fi; f", "X=a; f() { return 0; X=b; }; f; rm $X", "f() { rm x; }; unset f; f"}, Unknown: true},
+		"f() { f; }; f", "if true; then f() { rm x; }; fi; f", "X=a; f() { return 0; X=b; }; f; rm $X", "f() { rm x; }; unset f; f"}, Unknown: true},
+	{Name: "a prefix assignment is in force in the function it calls, or the file it sources", In: []string{"X=.; f() { rm -rf $X/y; }; X=../o f", "f() { rm -rf \"$X\"/y; }; X=../o f"}, Want: []string{"wR /o/y"}},
+	{Name: "a prefix assignment to a source", In: []string{"X=../o . ./usex.sh", "X=.; X=../o source ./usex.sh"}, Want: []string{"r /p/usex.sh", "wR /o/y"}},
+	{Name: "a child shell sees exported variables and its prefix assignments", In: []string{"export X=../o; bash -c 'rm -rf $X/y'", "X=../o bash -c 'rm -rf $X/y'", "declare -x X=../o; sh -c 'rm -rf \"$X\"/y'"}, Want: []string{"wR /o/y"}},
+	{Name: "a trap runs at the end, with the functions defined by then", In: []string{"trap f EXIT; f() { rm x; }", "trap 'rm -f x' EXIT; echo hi", "trap -- 'rm -f x' EXIT"}, Want: []string{"w /p/x"}},
+	{Name: "a variable a child shell may not see, or a trap run after it changed", In: []string{"X=../o; bash -c 'rm -rf $X/y'", "X=.; trap 'rm -rf $X/y' EXIT; X=../o",
+		"trap 'rm -f x' EXIT; cd /tmp", "trap \"$C\" EXIT", "(trap 'git log' EXIT; export GIT_PAGER=x)", "X=.; (trap 'rm -rf $X/y' EXIT; X=/etc)"}, Unknown: true},
 	{Name: "builtins that touch no file", In: []string{"f() { return 1; }; f", "for i in 1 2; do break; done", "for i in 1 2; do continue; done", "sleep 0 & wait; fg; bg; disown -a",
 		"getopts ab o", "mapfile -t L < /dev/null", "shopt -s globstar", "shopt", "ulimit -n"}},
 
