@@ -112,8 +112,19 @@ func (c *cmdCtx) shellOptions() (i int, hasC, done bool) {
 			return i, hasC, true
 		default:
 			hasC = hasC || t[0] == '-' && strings.Contains(t[1:], "c")
-			// -o NAME and -O NAME take the next word, once per letter.
-			i += strings.Count(t[1:], "o") + strings.Count(t[1:], "O")
+			// -o NAME and -O NAME take the next word, once per letter;
+			// -O NAME sets a shopt option, some of which change what
+			// globs and names mean.
+			for _, l := range t[1:] {
+				if l != 'o' && l != 'O' {
+					continue
+				}
+				i++
+				if l == 'O' && t[0] == '-' && i < len(c.args) && containsStr(shoptGlobs, c.args[i].text()) {
+					c.unknown(c.name + " -O " + c.args[i].text() + " changes what globs, names or files mean")
+					return i, hasC, true
+				}
+			}
 		}
 	}
 	return i, hasC, false

@@ -172,12 +172,18 @@ func assignText(as []*syntax.Assign) string {
 func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 	var runner []sword
 	if len(words) > 0 && words[0].unknown == "" && wrapperOf(path.Base(words[0].lit)) != nil {
-		// The command runs in a process of its own: its cd and its
-		// assignments (sudo cd, env -C) stay there.
+		// A command run by a wrapper other than command and builtin runs
+		// in a process of its own: its cd and its assignments (sudo cd,
+		// env -C) stay there.
 		st := a.save()
-		defer a.restore(st)
+		child := false
+		defer func() {
+			if child {
+				a.restore(st)
+			}
+		}()
 		var done bool
-		if words, runner, done = a.unwrap(cmd, words, depth); done {
+		if words, runner, child, done = a.unwrap(cmd, words, depth); done {
 			return
 		}
 	}
@@ -208,16 +214,17 @@ func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 }
 
 // unwrap strips the wrappers off words (unwrapper) and returns the command
-// left and the words of a package runner stripped, if any; done is true
-// when cmd is judged already (unknown, no command, a script run).
-func (a *analyzer) unwrap(cmd *Command, words []sword, depth int) (rest, runner []sword, done bool) {
+// left, the words of a package runner stripped, if any, and whether a
+// wrapper runs it in a process of its own; done is true when cmd is
+// judged already (unknown, no command, a script run).
+func (a *analyzer) unwrap(cmd *Command, words []sword, depth int) (rest, runner []sword, child, done bool) {
 	u := unwrapper{a: a, cmd: cmd, depth: depth}
 	rest = u.strip(words)
 	cmd.Cwd = a.cwd
 	switch {
 	case u.why != "":
 		cmd.Argv, cmd.Unknown = texts(words), u.why
-		return nil, nil, true
+		return nil, nil, true, true
 	case u.stop || u.script != nil:
 		cmd.Argv = texts(words)
 		if u.script != nil {
@@ -226,9 +233,9 @@ func (a *analyzer) unwrap(cmd *Command, words []sword, depth int) (rest, runner 
 			}
 		}
 		cmd.ReadOnly = !writesAny(cmd.Targets)
-		return nil, nil, true
+		return nil, nil, true, true
 	}
-	return rest, u.runner, false
+	return rest, u.runner, u.child, false
 }
 
 // program judges an ordinary program, named runs: what it reads and writes
@@ -435,6 +442,9 @@ type unwrapper struct {
 	// runner are the words of a package runner (npx, npm exec) whose
 	// command is a program not in the tables: judged as written.
 	runner []sword
+	// child is true once a wrapper that starts a process of its own is
+	// stripped (all but command and builtin, bash's own).
+	child bool
 }
 
 // strip removes the wrappers and returns the command left.
@@ -451,6 +461,7 @@ func (u *unwrapper) strip(ws []sword) []sword {
 		if !wraps {
 			return ws
 		}
+		u.child = u.child || w.name != "command" && w.name != "builtin"
 		ws = rest
 	}
 	return ws

@@ -247,7 +247,8 @@ var Cases = []Case{
 		"sudo -R / rm x", "sudo --chroot=/ rm x", "doas -s", "sudo -h", "env -S 'rm x'", "env -iS 'rm -rf x'", "env -S'rm x'", "env --split-string='rm x'", "env -vS 'rm x'"}, Unknown: true},
 
 	// cd tracking.
-	{Name: "cd && resolves against the new directory", In: []string{"cd .. && rm -rf other", "cd /p/.. && rm -rf other", "pushd .. && rm -rf other"}, Want: []string{"wR /other"}},
+	{Name: "cd && resolves against the new directory", In: []string{"cd .. && rm -rf other", "cd /p/.. && rm -rf other", "pushd .. && rm -rf other",
+		"command cd .. && rm -rf other", "builtin cd .. && rm -rf other"}, Want: []string{"wR /other"}},
 	{Name: "cd ; keeps both directories", In: []string{"cd .. ; touch x", "cd ..\ntouch x"}, Want: []string{"w /p/x", "w /x"}},
 	{Name: "cd in a subshell does not leak", In: []string{"(cd ..); touch x", "(cd .. && true); touch x"}, Want: []string{"w /p/x"}},
 	{Name: "cd without a directory goes home", In: []string{"cd && touch x"}, Want: []string{"w /h/x"}},
@@ -285,13 +286,13 @@ var Cases = []Case{
 		"awk -F'|' '{print $2}' in", "awk '{ print ($1 > 2) }' in", "awk 'NR % 2 == 0 { n++ } END { print n / 2 }' in", "awk '/[/]/' in", "awk -e '{print}' in", "gawk --source '{print}' in"}, Want: []string{"r /p/in"}},
 	{Name: "awk's profile and dump options write their file", In: []string{"awk -d '{print}' in"}, Want: []string{"r /p/in", "w /p/awkvars.out"}},
 	{Name: "parse errors and limits", In: []string{"echo \"unterminated", "if then fi", "echo (", strings.Repeat("x", 64<<10+1)}, Unknown: true},
-	{Name: "a dynamic program name", In: []string{"$CMD x", "\"$(which rm)\" x"}, Unknown: true},
+	{Name: "a dynamic program name", In: []string{"$CMD x", "\"$(which rm)\" x", "\"$(printf rm)\" x", "$(printf 'rm -rf') x"}, Unknown: true},
 
 	// Recursion and composition.
 	{Name: "bash -c is parsed", In: []string{"bash -c 'rm x'", "sh -c 'rm x'", "zsh -c \"rm x\"", "bash -lc 'rm x'", "sudo bash -c 'rm x'", "bash -c 'bash -c \"rm x\"'",
 		"bash -c -- 'rm x'", "sh -ec 'rm x'", "bash -xc 'rm x'", "bash -o errexit -c 'rm x'", "bash -c 'rm \"$1\"' sh x", "bash -c 'rm \"$@\"' sh x", "sh -c 'rm $1' sh x",
-		"bash -ceo pipefail 'rm x'"}, Want: []string{"w /p/x"}},
-	{Name: "a shell reading stdin, or fish's -c, is unknown", In: []string{"bash -ic 'rm x'", "fish -c 'rm x'", "bash -c", "bash -c 'rm \"$1\"' sh $X"}, Unknown: true},
+		"bash -ceo pipefail 'rm x'", "bash -O checkwinsize -O histappend -c 'rm x'"}, Want: []string{"w /p/x"}},
+	{Name: "a shell reading stdin, or fish's -c, is unknown", In: []string{"bash -ic 'rm x'", "fish -c 'rm x'", "bash -c", "bash -c 'rm \"$1\"' sh $X", "bash -O dotglob -c 'cat *'"}, Unknown: true},
 	{Name: "every part of a list and pipeline", In: []string{"ls; rm x", "ls && rm x", "ls || rm x", "ls | tee x", "ls & rm x", "if ls; then rm x; fi", "until ls; do rm x; done"}, Want: []string{"r /p", "w /p/x"}},
 	{Name: "every compound command", In: []string{"while false; do rm x; done", "case a in a) rm x;; esac", "f() { rm x; }; f", "{ rm x; }", "(rm x)", "! rm x", "time rm x", "for i in 1 2; do rm x; done", "if false; then :; else rm x; fi", "[[ -f y ]] && rm x"}, Want: []string{"w /p/x"}},
 	{Name: "substitutions are commands", In: []string{"echo \"$(cat .env)\"", "echo `cat .env`", "X=$(cat .env)", "echo $(cat .env) > /dev/null"}, Want: []string{"r /p/.env"}},
