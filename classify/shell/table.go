@@ -572,6 +572,7 @@ func (c *cmdCtx) linksTo(srcs []sword, dest sword, into bool) {
 		return
 	}
 	exact := c.has("T", "no-target-directory")
+	into = into || !exact && surelyDir(dest.lit)
 	for _, s := range srcs {
 		content := s
 		if c.has("r", "relative") && s.unknown == "" && !strings.HasPrefix(s.lit, "/") && len(c.a.cwd) == 1 {

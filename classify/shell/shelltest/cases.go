@@ -339,6 +339,7 @@ var Cases = []Case{
 	{Name: "a link to an absolute path", In: []string{"ln -s /etc l && echo x > l/passwd"}, Want: []string{"w /etc/passwd", "w /p/l", "w /p/l/etc", "w /p/l/passwd"}},
 	{Name: "ln -T and -t", In: []string{"ln -sT ../o l && cat l/x"}, Want: []string{"r /o/x", "r /p/l/x", "w /p/l"}},
 	{Name: "ln -t puts the link in a directory", In: []string{"ln -s -t d ../o && cat d/o/x"}, Want: []string{"r /p/d/o/x", "r /p/o/x", "w /p/d", "w /p/d/o"}},
+	{Name: "a link made in . is named after its target", In: []string{"ln -s ../o . && cat o/x", "ln -s ../o ./ && cat o/x"}, Want: []string{"r /o/x", "r /p/o/x", "w /p", "w /p/o"}},
 	{Name: "ln -r resolves from the working directory", In: []string{"ln -sr ../o l && cat l/x"}, Want: []string{"r /o/x", "r /p/l/x", "w /p/l", "w /p/l/o"}},
 	{Name: "cp -s makes links", In: []string{"cp -s /etc/passwd p2 && echo x > p2"}, Want: []string{"w /etc/passwd", "w /p/p2", "w /p/p2/passwd"}},
 	{Name: "a moved link leads where it did (the move of the link counts as one of its target)", In: []string{"ln -s ../o l && mv l m && cat m/x"}, Want: []string{"r /o/x", "r /p/m/x", "w /p/l", "w /p/l/o", "wR /o", "wR /p/l", "wR /p/m", "wR /p/m/l"}},
