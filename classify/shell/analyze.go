@@ -809,6 +809,14 @@ func (a *analyzer) moveTo(dir sword, physical bool) {
 		}
 		if !physical {
 			p = path.Clean(p)
+		} else if len(a.links) > 0 {
+			// cd -P resolves the links, those the line made too.
+			q, _, why := a.overLinks(p)
+			if why != "" {
+				a.cwd = nil
+				return
+			}
+			p = q
 		}
 		next = append(next, p)
 	}

@@ -11,8 +11,9 @@ import (
 // link) change the tree the commands after them see: "ln -s ../elsewhere
 // l && echo x > l/y" writes ../elsewhere/y. The caller resolves targets
 // against the disk as it is before the line runs, where l does not exist
-// yet, so the analysis rewrites, lexically, every later path through such a
-// link: the link's directory joined to its target (path_resolution(7)).
+// yet, so the analysis rewrites every later path through such a link: the
+// link's directory joined to its target, resolved element by element
+// (path_resolution(7)), ".." lexically but after a link made.
 
 // maxLinkHops bounds the links followed one after the other.
 const maxLinkHops = 8
@@ -81,29 +82,89 @@ func (a *analyzer) viaLinks(ts []Target) ([]Target, string) {
 	n := len(ts)
 	for i := 0; i < n; i++ {
 		t := ts[i]
-		for hop := 0; hop < maxLinkHops; hop++ {
-			next, why := a.throughLinks(t)
-			if why != "" {
-				return nil, why
+		if t.Glob || t.Pattern {
+			for hop := 0; hop < maxLinkHops; hop++ {
+				next, why := a.throughLinks(t)
+				if why != "" {
+					return nil, why
+				}
+				if next == nil {
+					break
+				}
+				ts = append(ts, *next)
+				t = *next
 			}
-			if next == nil {
-				break
-			}
-			ts = append(ts, *next)
-			t = *next
+			continue
+		}
+		p, via, why := a.overLinks(t.Path)
+		if why != "" {
+			return nil, why
+		}
+		if via != "" {
+			t.Path, t.Via = p, via
+			ts = append(ts, t)
 		}
 	}
 	return ts, ""
 }
 
-// throughLinks returns t through the last link made that its path goes
-// through, or nil.
-func (a *analyzer) throughLinks(t Target) (*Target, string) {
-	p, rest := path.Clean(t.Path), ""
-	if t.Glob || t.Pattern {
-		p, rest = glob.LiteralPrefix(t.Path)
-		p = path.Clean(p)
+// overLinks resolves the absolute path p through the links made earlier in
+// the line, element by element as the kernel does (path_resolution(7)):
+// a link met is replaced by where it leads, before any ".." after it; ".."
+// is lexical elsewhere (the caller resolves the links on the disk). It
+// returns the path, the last link made in the line it went through ("" for
+// none), and why it is unknown.
+func (a *analyzer) overLinks(p string) (string, string, string) {
+	if !strings.HasPrefix(p, "/") {
+		return p, "", ""
 	}
+	via := ""
+	for hop := 0; ; hop++ {
+		els := strings.Split(p, "/")
+		cur := "/"
+		var l *madeLink
+		i := 0
+		for ; i < len(els) && l == nil; i++ {
+			switch els[i] {
+			case "", ".":
+				continue
+			case "..":
+				cur = path.Dir(cur)
+				continue
+			}
+			cur = path.Join(cur, els[i])
+			l = a.linkAt(cur)
+		}
+		switch {
+		case l == nil:
+			return cur, via, ""
+		case l.why != "":
+			return "", "", l.why
+		case hop >= maxLinkHops:
+			return "", "", "the links made in the line lead into one another too many times"
+		}
+		via = l.path
+		p = l.dest + "/" + strings.Join(els[i:], "/")
+	}
+}
+
+// linkAt returns the last link made in the line at the clean path p, or
+// nil.
+func (a *analyzer) linkAt(p string) *madeLink {
+	for i := len(a.links) - 1; i >= 0; i-- {
+		if a.links[i].path == p {
+			return &a.links[i]
+		}
+	}
+	return nil
+}
+
+// throughLinks returns the glob or pattern target t through the last link
+// made that its literal directory goes through, or nil; a glob that may
+// match a link made is unknown.
+func (a *analyzer) throughLinks(t Target) (*Target, string) {
+	p, rest := glob.LiteralPrefix(t.Path)
+	p = path.Clean(p)
 	for i := len(a.links) - 1; i >= 0; i-- {
 		l := &a.links[i]
 		switch {
@@ -118,9 +179,9 @@ func (a *analyzer) throughLinks(t Target) (*Target, string) {
 		}
 		next := t
 		next.Via = l.path
-		next.Path = l.dest + strings.TrimPrefix(p, l.path)
-		if rest != "" {
-			next.Path = strings.TrimSuffix(glob.Escape(next.Path), "/") + "/" + rest
+		next.Path = strings.TrimSuffix(glob.Escape(l.dest+strings.TrimPrefix(p, l.path)), "/") + "/" + rest
+		if rest == "" {
+			next.Path = glob.Escape(l.dest + strings.TrimPrefix(p, l.path))
 		}
 		if next.Path == t.Path {
 			return nil, ""
@@ -149,11 +210,9 @@ func globMayReach(rest, rel string) bool {
 // throughLink returns the link made earlier in the line that the absolute
 // path p goes through, or "".
 func (a *analyzer) throughLink(p string) string {
-	p = path.Clean(p)
-	for _, l := range a.links {
-		if under(l.path, p) {
-			return l.path
-		}
+	_, via, why := a.overLinks(p)
+	if why != "" {
+		return "a link whose target is not static"
 	}
-	return ""
+	return via
 }

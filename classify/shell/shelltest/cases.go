@@ -345,6 +345,9 @@ var Cases = []Case{
 	{Name: "a moved link leads where it did (the move of the link counts as one of its target)", In: []string{"ln -s ../o l && mv l m && cat m/x"}, Want: []string{"r /o/x", "r /p/m/x", "w /p/l", "w /p/l/o", "wR /o", "wR /p/l", "wR /p/m", "wR /p/m/l"}},
 	{Name: "a glob through a link", In: []string{"ln -s ../o l && cat l/*.txt"}, Want: []string{"rg /o/*.txt", "rg /p/l/*.txt", "w /p/l", "w /p/l/o"}},
 	{Name: "a directory through a link", In: []string{"ln -s ../o l && cd l && rm x"}, Want: []string{"w /o/x", "w /p/l", "w /p/l/o", "w /p/l/x"}},
+	{Name: "\"..\" after a link made leaves where it leads", In: []string{"ln -s ../o/d l; cat l/../x"}, Want: []string{"r /o/x", "r /p/x", "w /p/l", "w /p/l/d"}},
+	{Name: "cd -P resolves a link made, cd .. is logical", In: []string{"ln -s ../o l && cd -P l && cd .. && rm x"}, Want: []string{"w /p/l", "w /p/l/o", "w /x"}},
+	{Name: "a logical cd .. after a link made", In: []string{"ln -s ../o l && cd l && cd .. && rm x"}, Want: []string{"w /p/l", "w /p/l/o", "w /p/x"}},
 	{Name: "a link whose target is not static, or a glob that may match a link", In: []string{"ln -s \"$X\" l && cat l/y", "ln -s ../o l && cat */x", "ln -s $(pwd) l; cat l/y"}, Unknown: true},
 
 	// find -exec commands.
