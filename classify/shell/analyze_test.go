@@ -217,6 +217,30 @@ func TestUnknownKeepsTargets(t *testing.T) {
 	}
 }
 
+// TestReadOnly: a line is read-only when every command in it is; a file a
+// wrapper writes (time -o, nohup.out, flock's lock) makes its command
+// write, whatever the command wrapped.
+func TestReadOnly(t *testing.T) {
+	for in, want := range map[string]bool{
+		"grep x f":               true,
+		"\\time -o out grep x f": false,
+		"nohup grep x f":         false,
+		"flock l0 cat f":         false,
+		"sudo -l":                true,
+		"git status":             true,
+		"f() { cat x; }; f":      true,
+		"bash -c 'cat x > y'":    false,
+	} {
+		got := true
+		for _, c := range Analyze(in, testEnv).Commands {
+			got = got && c.ReadOnly
+		}
+		if got != want {
+			t.Errorf("%q: read-only %v, want %v", in, got, want)
+		}
+	}
+}
+
 // TestCommandsOf: a command run by another (find -exec, xargs, bash -c, a
 // function's body) is a command of its own, with its argv as written, so
 // that Bash(...) rules match it.

@@ -212,6 +212,7 @@ func (a *analyzer) subcommand(words []sword, depth int) int {
 	if cmd.Unknown == "" && a.later != "" {
 		cmd.Unknown = a.later
 	}
+	cmd.ReadOnly = cmd.ReadOnly && !writesAny(cmd.Targets)
 	a.cmds = append(a.cmds, cmd)
 	return len(a.cmds) - 1
 }

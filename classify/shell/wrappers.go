@@ -60,6 +60,9 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	}
 	a.prefix = a.prefix[:0]
 	a.globDirs(&cmd, words)
+	// A command that writes is no read-only one, whatever its handler
+	// said: a wrapper's file (time -o, nohup, flock) counts.
+	cmd.ReadOnly = cmd.ReadOnly && !writesAny(cmd.Targets)
 	a.cmds = append(a.cmds, cmd)
 	a.lastSimple = len(a.cmds) - 1
 }
