@@ -1,19 +1,26 @@
 // Package shell finds what a Bash command line reads, writes and runs,
 // without running it. [Analyze] parses the line with mvdan.cc/sh (bash
 // dialect) and walks every simple command in it: lists, pipes, subshells,
-// groups, if, for, while, case, function bodies, command and process
-// substitutions, and the scripts of "bash -c", "sh -c" and "zsh -c". For
-// each it gives the argv, the directory it runs in, the paths it reads or
-// writes (from the redirections and from a table of what each known program
-// does with its operands, table.go), the program or script it runs whose own
-// accesses cannot be seen ([Command.Runs]), and why any of that is unknown.
+// groups, if, for, while, case, command and process substitutions, the
+// scripts of "bash -c", "sh -c", "su -c" and the like, and the commands
+// other commands run (find -exec, xargs, git bisect run). A function's
+// body is walked where it is called, a for loop over static words once per
+// word, and a sourced file, where Env.ReadFile reads it, as part of the
+// line. For each command it gives the argv, the directory it runs in, the
+// paths it reads or writes (from the redirections and from a table of what
+// each known program does with its operands, table.go), the program or
+// script it runs whose own accesses cannot be seen ([Command.Runs]), and
+// why any of that is unknown. Symbolic links the line makes lead its later
+// paths where they point ([Target.Via]).
 //
 // Only static words are trusted: literals, quotes, ANSI-C quotes, "~",
-// $HOME, $PWD, $CLAUDE_PROJECT_DIR and variables assigned a literal earlier
-// in the same line. Anything else in a target position (another expansion, a
-// command substitution, arithmetic, inline code such as eval or python -c,
-// an option the table does not know) makes the command's targets unknown;
-// a caller deciding on the analysis must then ask, never allow.
+// $HOME, $PWD, $TMPDIR, $CLAUDE_PROJECT_DIR, variables assigned a literal
+// earlier in the same line, loop variables over static words and the
+// parameters of a function call or a "bash -c" script. Anything else in a
+// target position (another expansion, a command substitution, arithmetic,
+// inline code such as eval or python -c, an option the table does not
+// know) makes the command's targets unknown; a caller deciding on the
+// analysis must then ask, never allow.
 //
 // The package knows nothing of policies or decisions: it reports paths as
 // the command names them (joined to the command's directory, not
@@ -39,6 +46,13 @@ const (
 	// maxCwds bounds the directories a command may run in after "cd"s whose
 	// success is uncertain.
 	maxCwds = 8
+	// maxWalks bounds the bodies walked more than once or from elsewhere:
+	// function calls, loop iterations, sourced files. Past it the line is
+	// unknown.
+	maxWalks = 64
+	// maxLoopWords bounds the words of a for loop walked one by one; a
+	// longer list leaves the loop variable unknown.
+	maxLoopWords = 16
 )
 
 // Env is what the shell analysis takes from the hook's environment.
@@ -46,6 +60,15 @@ type Env struct {
 	Cwd        string // the call's cwd, absolute
 	Home       string // $HOME
 	ProjectDir string // $CLAUDE_PROJECT_DIR
+	// TmpDir is the hook's $TMPDIR; empty leaves $TMPDIR unknown.
+	TmpDir string
+	// ReadFile, when set, returns the contents of a file the line sources
+	// ("source ./env.sh", ". ./x"): its commands are then judged like a
+	// script's, in the directory and with the variables in force. It must
+	// refuse files over a size its caller chooses (an error) and never
+	// fail open: an error leaves the source command unknown, as does a nil
+	// ReadFile. The analysis stays a function of the command and Env.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Target is one path a shell command reads or writes.
@@ -64,6 +87,15 @@ type Target struct {
 	// Recursive marks a write that reaches everything below a directory
 	// (rm -r, find -delete, tar -x): protected paths below it count.
 	Recursive bool
+	// Cwd marks the working directory of a program whose own accesses are
+	// not known (Command.Runs): a read of the directory it works in, so
+	// that a program run in a directory outside is an outside read.
+	Cwd bool
+	// Via is the symbolic link, made earlier in the same line (ln -s,
+	// cp -s, mv of such a link), that Path goes through: Given named the
+	// link, Path is where it leads, its directory joined lexically to its
+	// target.
+	Via string
 }
 
 // Command is one simple command of a shell command line, after
@@ -82,12 +114,13 @@ type Command struct {
 	// ReadOnly is true for a known command that only reads.
 	ReadOnly bool
 	// Runs names the program or script whose own file accesses safezone
-	// cannot see: a program not in the tables (make, npm, go, ./build.sh)
+	// cannot see: a program not in the tables (npm, go, ./build.sh), make,
 	// or a script given to an interpreter (sh x.sh, python3 x.py, perl
 	// x.pl). A caller judges such a command like one with no targets
-	// beyond those listed (the script file is read): its policy's mode
-	// and auto-approval decide, as for any command it cannot see into.
-	// Empty for a command in the tables.
+	// beyond those listed (the script file is read, and the directory it
+	// works in, Target.Cwd): its policy's mode and auto-approval decide,
+	// as for any command it cannot see into. Empty for a command in the
+	// tables.
 	Runs string
 }
 
@@ -128,19 +161,16 @@ func (a *Analysis) Why() string {
 
 // Analyze parses cmd as bash (mvdan.cc/sh, bash dialect) and returns,
 // for every simple command in it (lists, pipes, subshells, groups, if, for,
-// while, case, function bodies, command and process substitutions, and the
-// scripts of "bash -c", "sh -c" and "zsh -c"), its argv and the paths it
-// reads or writes (see table.go for each command's operands).
+// while, case, function calls, command and process substitutions, the
+// scripts of "bash -c" and the like, sourced files, and the commands find
+// -exec and xargs run), its argv and the paths it reads or writes (see
+// table.go for each command's operands).
 //
-// Only static words are trusted: literals, quotes, ANSI-C quotes, "~",
-// $HOME, $PWD, $CLAUDE_PROJECT_DIR and variables assigned a literal earlier
-// in the same line. Anything else in a target position (another expansion, a
-// command substitution, arithmetic, inline code such as eval or python -c,
-// an option the tables do not know) makes the command's targets unknown:
-// callers must then ask, never allow. "cd" moves the directory relative
-// targets resolve against; when a cd may have failed, both directories
-// count. The analysis never panics: a panic in the parser is an unknown
-// result.
+// Only static words are trusted (see the package documentation). Anything
+// else in a target position makes the command's targets unknown: callers
+// must then ask, never allow. "cd" moves the directory relative targets
+// resolve against; when a cd may have failed, both directories count. The
+// analysis never panics: a panic in the parser is an unknown result.
 func Analyze(cmd string, env Env) (res Analysis) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -153,15 +183,67 @@ func Analyze(cmd string, env Env) (res Analysis) {
 // analyze is Analyze without the recover, for the fuzz test to
 // tell the parser's panics from the walker's.
 func analyze(cmd string, env Env) Analysis {
-	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:]}
+	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:], walks: maxWalks}
 	a.cwd = []string{env.Cwd}
-	a.script(cmd, 0)
+	a.shellScript(cmd, 0)
 	return Analysis{Commands: a.cmds, Unknown: a.unknown}
 }
 
+// shellScript walks the script of a shell of its own (the hook's command,
+// bash -c): its commands, then the traps it set, which run as it ends.
+func (a *analyzer) shellScript(src string, depth int) {
+	start := len(a.traps)
+	a.script(src, depth)
+	a.runTraps(start)
+}
+
+// runTraps walks the traps set since start (trap(1), bash(1) trap): a trap
+// runs when its shell exits or gets its signal, at any point after it was
+// set, with the functions defined by then. A variable assigned after it
+// was set is unknown there, and so is the directory if any cd came after;
+// a variable naming code set anywhere holds.
+func (a *analyzer) runTraps(start int) {
+	end := len(a.traps)
+	for _, t := range a.traps[start:end] {
+		st := a.save()
+		if a.cdCount != t.cdCount {
+			a.cwd = nil
+		} else {
+			a.cwd = t.cwd
+		}
+		for _, name := range a.assignLog[t.log:] {
+			a.vars[name] = shellVar{}
+		}
+		a.later = a.laterEver
+		a.uncertain++
+		a.script(t.script.lit, t.depth+1)
+		a.uncertain--
+		a.restore(st)
+	}
+	a.traps = a.traps[:start]
+}
+
+// setVar assigns a variable: it stays exported if it was, and the
+// assignment is logged for the traps.
+func (a *analyzer) setVar(name string, v shellVar) {
+	if old, ok := a.vars[name]; ok && old.exported {
+		v.exported = true
+	}
+	a.vars[name] = v
+	a.assignLog = append(a.assignLog, name)
+}
+
+// shellVar is what the analysis knows of a variable.
 type shellVar struct {
 	value string
 	known bool
+	// glob is true for a loop variable bound to the matches of a glob
+	// ("for f in *.go"): its value is one of the file names pat matches.
+	glob bool
+	pat  string
+	// exported is true for a variable the shell's child processes see
+	// (export, declare -x, a prefix assignment).
+	exported bool
 }
 
 type analyzer struct {
@@ -184,6 +266,75 @@ type analyzer struct {
 	uncertain int
 	// commands is the command table (see table.go).
 	commands [][]cmdSpec
+	// funcs are the functions defined so far.
+	funcs map[string]*funcDef
+	// active are the functions being walked, innermost last.
+	active []string
+	// walks is how many more bodies may be walked (maxWalks).
+	walks int
+	// later says why every command from now on is unknown (a variable
+	// naming code to run was set, IFS or a glob option changed), or "".
+	later string
+	// laterEver is the first reason later was ever set (in a subshell
+	// too): a trap that runs at an exit sees it.
+	laterEver string
+	// traps are the traps set and not yet walked (runTraps); assignLog
+	// the names of the variables assigned, in order, and cdCount the
+	// directory changes so far: what changed after a trap was set is not
+	// known when it runs.
+	traps     []pendingTrap
+	assignLog []string
+	cdCount   int
+	// prefix are the assignments before the simple command being judged
+	// (X=1 cmd): in force in a function it calls, a file it sources, and
+	// the environment of a shell it runs.
+	prefix []prefixVar
+	// links are the symbolic links the line makes: later paths through
+	// them lead elsewhere.
+	links []madeLink
+	// lastSimple is the index in cmds of the command the last simple
+	// command made (its redirections are added to it), or -1.
+	lastSimple int
+	// pos are the positional parameters ($1, $2, ...; "$@") where known: in
+	// a function call or a "bash -c" script given its arguments; posKnown
+	// is false where they are not (the hook's own command).
+	pos      []sword
+	posKnown bool
+	// frames hold, for each function being walked, the variables it made
+	// local and their values outside, restored when it returns.
+	frames [][]localVar
+}
+
+// localVar is a variable a function made local, with its value outside.
+type localVar struct {
+	name string
+	prev shellVar
+	had  bool
+}
+
+// pendingTrap is a trap's command, walked when its shell ends with what
+// is known then (runTraps).
+type pendingTrap struct {
+	script  sword
+	log     int // len(assignLog) when it was set
+	cdCount int
+	cwd     []string
+	depth   int
+}
+
+// prefixVar is an assignment before a simple command.
+type prefixVar struct {
+	name string
+	val  shellVar
+}
+
+// funcDef is a function defined in the line (bash(1) Shell Function
+// Definitions).
+type funcDef struct {
+	body *syntax.Stmt
+	// sure is false for a definition that may not have run (in a branch
+	// or a loop): a call may run it or a program of that name.
+	sure bool
 }
 
 func (a *analyzer) fail(why string) {
@@ -221,10 +372,15 @@ func (a *analyzer) stmts(ss []*syntax.Stmt, depth int) {
 
 // saved is analyzer state that a subshell, pipe side or function body may
 // change without effect on what follows.
+// The links a line makes stay: they are on the disk, not in the shell.
 type saved struct {
 	cwd, cdTo []string
 	vars      map[string]shellVar
 	dirs      [][]string
+	funcs     map[string]*funcDef
+	later     string
+	pos       []sword
+	posKnown  bool
 }
 
 func (a *analyzer) save() saved {
@@ -232,10 +388,20 @@ func (a *analyzer) save() saved {
 	for k, v := range a.vars {
 		vars[k] = v
 	}
-	return saved{cwd: a.cwd, cdTo: a.cdTo, vars: vars, dirs: a.dirs}
+	var funcs map[string]*funcDef
+	if len(a.funcs) > 0 {
+		funcs = make(map[string]*funcDef, len(a.funcs))
+		for k, v := range a.funcs {
+			funcs[k] = v
+		}
+	}
+	return saved{cwd: a.cwd, cdTo: a.cdTo, vars: vars, dirs: a.dirs, funcs: funcs, later: a.later, pos: a.pos, posKnown: a.posKnown}
 }
 
-func (a *analyzer) restore(s saved) { a.cwd, a.cdTo, a.vars, a.dirs = s.cwd, s.cdTo, s.vars, s.dirs }
+func (a *analyzer) restore(s saved) {
+	a.cwd, a.cdTo, a.vars, a.dirs, a.funcs, a.later = s.cwd, s.cdTo, s.vars, s.dirs, s.funcs, s.later
+	a.pos, a.posKnown = s.pos, s.posKnown
+}
 
 // union merges the possible directories of two paths of execution.
 func (a *analyzer) union(other []string) {
@@ -275,10 +441,12 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 		st := a.save()
 		defer a.restore(st)
 	}
-	before := len(a.cmds)
-	a.command(s.Cmd, depth)
-	// Redirections of the statement apply to its command (for a
-	// compound command, to all of it).
+	// The statement's status is its command's: only a cd that is the
+	// command itself makes "cd DIR && ..." sure of DIR.
+	a.cdTo = nil
+	// Redirections are made before the command runs, in the directory it
+	// starts in (bash(1) REDIRECTION); they apply to the command (for a
+	// compound command or a function call, to all it runs).
 	var redirs []Target
 	why := ""
 	for _, r := range s.Redirs {
@@ -288,26 +456,28 @@ func (a *analyzer) stmt(s *syntax.Stmt, depth int) {
 			why = w
 		}
 	}
+	cwd := a.cwd
+	before := len(a.cmds)
+	a.lastSimple = -1
+	a.command(s.Cmd, depth)
 	if len(redirs) == 0 && why == "" {
 		return
 	}
-	if len(a.cmds) > before && s.Cmd != nil {
-		if _, simple := s.Cmd.(*syntax.CallExpr); simple {
-			c := &a.cmds[len(a.cmds)-1]
-			c.Targets = append(c.Targets, redirs...)
-			if why != "" && c.Unknown == "" {
-				c.Unknown = why
-			}
-			for _, t := range redirs {
-				if t.Access == Write {
-					c.ReadOnly = false
-				}
-			}
-			return
+	if _, simple := s.Cmd.(*syntax.CallExpr); simple && a.lastSimple >= before {
+		c := &a.cmds[a.lastSimple]
+		c.Targets = append(c.Targets, redirs...)
+		if why != "" && c.Unknown == "" {
+			c.Unknown = why
 		}
+		for _, t := range redirs {
+			if t.Access == Write {
+				c.ReadOnly = false
+			}
+		}
+		return
 	}
 	// A redirection of a compound command, or one without a command.
-	c := Command{Argv: []string{"(redirection)"}, Cwd: a.cwd, Targets: redirs, Unknown: why, ReadOnly: true}
+	c := Command{Argv: []string{"(redirection)"}, Cwd: cwd, Targets: redirs, Unknown: why, ReadOnly: true}
 	for _, t := range redirs {
 		if t.Access == Write {
 			c.ReadOnly = false
@@ -338,18 +508,11 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 		a.word(c.Word, depth)
 		a.conditional(c, depth)
 	case *syntax.FuncDecl:
-		// The body may run any number of times, later: walk it once, as
-		// if it ran here, and keep nothing of its state.
-		st := a.save()
-		a.uncertain++
-		a.stmt(c.Body, depth+1)
-		a.uncertain--
-		a.restore(st)
+		// A definition runs nothing: each call walks the body where it
+		// is called (call).
+		a.define(c)
 	case *syntax.DeclClause:
-		for _, as := range c.Args {
-			a.assign(as, depth)
-		}
-		a.cmds = append(a.cmds, Command{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true, Unknown: execAssign(c.Args)})
+		a.declare(c, depth)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			a.stmt(c.Stmt, depth+1)
@@ -423,6 +586,7 @@ func (a *analyzer) binary(c *syntax.BinaryCmd, depth int) {
 func (a *analyzer) conditional(cmd syntax.Command, depth int) {
 	before := a.cwd
 	a.uncertain++
+	defer func() { a.uncertain-- }()
 	switch c := cmd.(type) {
 	case *syntax.IfClause:
 		for ic := c; ic != nil; ic = ic.Else {
@@ -435,15 +599,11 @@ func (a *analyzer) conditional(cmd syntax.Command, depth int) {
 		a.stmts(c.Do, depth+1)
 		a.union(before)
 	case *syntax.ForClause:
-		switch l := c.Loop.(type) {
-		case *syntax.WordIter:
-			for _, w := range l.Items {
-				a.word(w, depth) // walks substitutions
-			}
-			a.vars[l.Name.Value] = shellVar{}
-		case *syntax.CStyleLoop:
-			a.fail("a C-style for loop computes its values")
+		if l, ok := c.Loop.(*syntax.WordIter); ok {
+			a.forWords(l, c.Do, before, depth)
+			return
 		}
+		a.fail("a C-style for loop computes its values")
 		a.stmts(c.Do, depth+1)
 		a.union(before)
 	case *syntax.CaseClause:
@@ -452,7 +612,6 @@ func (a *analyzer) conditional(cmd syntax.Command, depth int) {
 			a.union(before)
 		}
 	}
-	a.uncertain--
 }
 
 // assign records a variable assignment: a literal value in a statement that
@@ -473,7 +632,7 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 			})
 		}
 		if !as.Naked {
-			a.vars[name] = shellVar{}
+			a.setVar(name, shellVar{})
 		}
 		return
 	}
@@ -481,7 +640,7 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	if as.Value == nil {
 		v = shellVar{value: "", known: true}
 	} else {
-		w := a.word(as.Value, depth)
+		w := a.wordOf(as.Value, depth, true)
 		if w.unknown == "" {
 			v = shellVar{value: w.lit, known: true}
 		}
@@ -489,7 +648,7 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	if a.uncertain > 0 {
 		v = shellVar{}
 	}
-	a.vars[name] = v
+	a.setVar(name, v)
 }
 
 // substitution walks the commands of a command or process substitution:
@@ -543,46 +702,59 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]Target, string) {
 }
 
 // targets turns a static word into targets, one per directory the command
-// may run in and per brace alternative.
+// may run in and per brace alternative; a path through a link made earlier
+// in the line is also where the link leads (viaLinks).
 func (a *analyzer) targets(w sword, access Access) ([]Target, string) {
-	alts := []string{w.pat}
-	if w.brace && hasBraceList(w.pat) {
-		var ok bool
-		alts, ok = glob.ExpandBraces(w.pat, glob.MaxAlternatives)
-		if !ok {
-			return nil, "too many brace alternatives in " + w.src
-		}
-	}
 	var out []Target
-	for _, alt := range alts {
-		isGlob := w.glob && glob.HasMeta(alt)
-		p := alt
-		if !isGlob {
-			p = glob.Unescape(alt)
-		}
-		if p == "" {
-			continue
-		}
-		given := p
-		if !isGlob {
-			given = glob.Unescape(alt)
-		}
-		if strings.HasPrefix(p, "/") {
-			out = append(out, Target{Path: p, Given: given, Access: access, Glob: isGlob})
-			continue
-		}
-		if a.cwd == nil {
-			return nil, "the directory it runs in is not known (a cd to a directory that is not static)"
-		}
-		for _, d := range a.cwd {
-			base := d
-			if isGlob {
-				base = glob.Escape(d)
+	ok := true
+	if !w.brace {
+		out, ok = a.targetsOf(w, access, out)
+	} else {
+		for _, alt := range expandBraceWord(w) {
+			if alt.unknown != "" {
+				return nil, alt.unknown
 			}
-			out = append(out, Target{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
+			if out, ok = a.targetsOf(alt, access, out); !ok {
+				break
+			}
 		}
 	}
-	return out, ""
+	if !ok {
+		return nil, "the directory it runs in is not known (a cd to a directory that is not static)"
+	}
+	return a.viaLinks(out)
+}
+
+// targetsOf appends to out the targets of the static word w, which holds
+// no brace expansion: one per directory the command may run in; false
+// when w is relative and the directory is not known.
+func (a *analyzer) targetsOf(w sword, access Access, out []Target) ([]Target, bool) {
+	isGlob := w.glob && hasGlobMeta(w.pat)
+	p := w.pat
+	if !isGlob {
+		p = glob.Unescape(w.pat)
+	}
+	if p == "" {
+		return out, true
+	}
+	given := p
+	if !isGlob {
+		given = w.lit
+	}
+	if strings.HasPrefix(p, "/") {
+		return append(out, Target{Path: p, Given: given, Access: access, Glob: isGlob}), true
+	}
+	if a.cwd == nil {
+		return out, false
+	}
+	for _, d := range a.cwd {
+		base := d
+		if isGlob {
+			base = glob.Escape(d)
+		}
+		out = append(out, Target{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
+	}
+	return out, true
 }
 
 // hasBraceList reports whether s holds a brace group with a comma, the only
@@ -624,6 +796,7 @@ func (a *analyzer) cd(dir sword, physical bool) {
 // moveTo sets cwd to dir, from before.
 func (a *analyzer) moveTo(dir sword, physical bool) {
 	a.before = a.cwd
+	a.cdCount++
 	if dir.unknown != "" || dir.glob {
 		a.cwd = nil
 		return
@@ -636,6 +809,14 @@ func (a *analyzer) moveTo(dir sword, physical bool) {
 		}
 		if !physical {
 			p = path.Clean(p)
+		} else if len(a.links) > 0 {
+			// cd -P resolves the links, those the line made too.
+			q, _, why := a.overLinks(p)
+			if why != "" {
+				a.cwd = nil
+				return
+			}
+			p = q
 		}
 		next = append(next, p)
 	}

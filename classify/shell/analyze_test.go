@@ -11,11 +11,12 @@ import (
 	"github.com/safezonehq/safezone/classify/shell/shelltest"
 )
 
-var testEnv = Env{Cwd: shelltest.Cwd, Home: shelltest.Home, ProjectDir: shelltest.Cwd}
+var testEnv = Env{Cwd: shelltest.Cwd, Home: shelltest.Home, ProjectDir: shelltest.Cwd, TmpDir: shelltest.TmpDir, ReadFile: shelltest.ReadFile}
 
 // targetsOf returns "r /path" and "w /path" for every target (paths
-// cleaned; "p" marks a pattern target, "g" a glob, "R" a recursive write),
-// sorted and deduplicated: the notation of shelltest.Case.Want.
+// cleaned; "p" marks a pattern target, "g" a glob, "R" a recursive write,
+// "C" a program's working directory), sorted and deduplicated: the
+// notation of shelltest.Case.Want.
 func targetsOf(a Analysis) []string {
 	var out []string
 	for _, c := range a.Commands {
@@ -36,6 +37,9 @@ func targetsOf(a Analysis) []string {
 			}
 			if t.Recursive {
 				kind += "R"
+			}
+			if t.Cwd {
+				kind += "C"
 			}
 			out = append(out, kind+" "+p)
 		}
@@ -157,20 +161,30 @@ func TestTableCoverage(t *testing.T) {
 // says so (Command.Runs); one in the tables does not.
 func TestRuns(t *testing.T) {
 	for in, want := range map[string]string{
-		"make":               "make",
-		"npm test":           "npm",
-		"./build.sh --fast":  "build.sh",
-		"go test ./...":      "go",
-		"sudo -u x make all": "make",
-		"sh s.sh":            "sh s.sh",
-		"python3 x.py":       "python3 x.py",
-		"python3 -m pytest":  "python3 -m pytest",
-		"perl -pi x.pl a":    "perl x.pl",
-		"cat a":              "",
-		"rm -rf x":           "",
-		"bash -c 'rm x'":     "",
-		"git status":         "",
-		"echo hi":            "",
+		"make":                         "make",
+		"npm test":                     "npm",
+		"./build.sh --fast":            "build.sh",
+		"go test ./...":                "go",
+		"sudo -u x make all":           "make",
+		"sh s.sh":                      "sh s.sh",
+		"python3 x.py":                 "python3 x.py",
+		"python3 -m pytest":            "python3 -m pytest",
+		"perl -pi x.pl a":              "perl x.pl",
+		"./s.sh":                       "s.sh",
+		"cd ../o && go test":           "go",
+		"npx eslint .":                 "npx",
+		"npx rm x":                     "",
+		"ls | xargs make":              "make,make",
+		"make -C ../o":                 "make",
+		"git --git-dir=/x commit -m y": "git hooks of /x",
+		"git --git-dir=/x status":      "",
+		"python3 --version":            "",
+		"f() { make; }; f":             "make",
+		"cat a":                        "",
+		"rm -rf x":                     "",
+		"bash -c 'rm x'":               "",
+		"git status":                   "",
+		"echo hi":                      "",
 	} {
 		a := Analyze(in, testEnv)
 		var got []string
@@ -181,6 +195,71 @@ func TestRuns(t *testing.T) {
 		}
 		if strings.Join(got, ",") != want {
 			t.Errorf("%q: runs %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestUnknownKeepsTargets: a command unknown for one reason still lists
+// the targets the analysis found, so that deny rules apply to them.
+func TestUnknownKeepsTargets(t *testing.T) {
+	for in, want := range map[string]string{
+		"find . -exec sh -c 'cat {} > ../out' \\;": "w /out",
+		"sed 'e ls' out2":                          "r /p/out2",
+		"cp .env /tmp/x; eval x":                   "r /p/.env",
+	} {
+		a := Analyze(in, testEnv)
+		if a.Known() {
+			t.Errorf("%q: known, want unknown", in)
+		}
+		if got := targetsOf(a); !slices.Contains(got, want) {
+			t.Errorf("%q: targets %q, want among them %q", in, got, want)
+		}
+	}
+}
+
+// TestReadOnly: a line is read-only when every command in it is; a file a
+// wrapper writes (time -o, nohup.out, flock's lock) makes its command
+// write, whatever the command wrapped.
+func TestReadOnly(t *testing.T) {
+	for in, want := range map[string]bool{
+		"grep x f":               true,
+		"\\time -o out grep x f": false,
+		"nohup grep x f":         false,
+		"flock l0 cat f":         false,
+		"sudo -l":                true,
+		"git status":             true,
+		"f() { cat x; }; f":      true,
+		"bash -c 'cat x > y'":    false,
+	} {
+		got := true
+		for _, c := range Analyze(in, testEnv).Commands {
+			got = got && c.ReadOnly
+		}
+		if got != want {
+			t.Errorf("%q: read-only %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestCommandsOf: a command run by another (find -exec, xargs, bash -c, a
+// function's body) is a command of its own, with its argv as written, so
+// that Bash(...) rules match it.
+func TestCommandsOf(t *testing.T) {
+	for in, want := range map[string][]string{
+		"find . -exec rm -rf {} +":      {"rm -rf {}", "find . -exec rm -rf {} +"},
+		"ls | xargs -0 rm -f":           {"ls", "rm -f (stdin)", "xargs -0 rm -f"},
+		"f() { rm -rf x; }; f":          {"f", "rm -rf x"},
+		"sudo -u root rm -rf x":         {"rm -rf x"},
+		"npx eslint .":                  {"npx eslint ."},
+		"git bisect run make test":      {"make test", "git bisect run make test"},
+		"bash -c 'rm -rf x' && {cat,y}": {"rm -rf x", "bash -c rm -rf x", "cat y"},
+	} {
+		var got []string
+		for _, c := range Analyze(in, testEnv).Commands {
+			got = append(got, strings.Join(c.Argv, " "))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: commands %q, want %q", in, got, want)
 		}
 	}
 }

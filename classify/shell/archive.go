@@ -257,6 +257,10 @@ func tarCmd(c *cmdCtx) {
 			c.unknown("tar -C moves the members' directory")
 		}
 	case extract:
+		if c.has("P", "absolute-names") {
+			c.unknown("tar -P extracts members to absolute paths and through \"..\"")
+			return
+		}
 		if hasArchive {
 			c.add(archive, Read)
 		}
@@ -274,7 +278,9 @@ func tarCmd(c *cmdCtx) {
 }
 
 // unzipCmd: unzip ARCHIVE [MEMBER...] extracts into -d DIR or the working
-// directory; -l, -t, -v, -z and -p only read.
+// directory, which it does not leave: it drops "../" and a leading "/"
+// from member names unless given -: (unzip(1)), an option not in its
+// table here, so unknown; -l, -t, -v, -z and -p only read.
 func unzipCmd(c *cmdCtx) {
 	c.spec = &cmdSpec{short: "lvtTzjnoqaCKLMXVfucUpZ", shortArg: "dxPI"}
 	if !c.getopt() {

@@ -11,11 +11,16 @@ import (
 // are stripped before the lookup; their entries cover a bare use.
 var builtins = []cmdSpec{
 	{name: ".", role: roleCustom, custom: sourceCmd},
+	{name: ":", role: roleNone},
 	{name: "[", role: roleNone},
 	{name: "alias", role: roleCustom, custom: aliasCmd},
+	{name: "bg", role: roleNone},
+	{name: "break", role: roleNone},
 	{name: "cd", role: roleCustom, custom: cdCmd},
+	{name: "continue", role: roleNone},
 	{name: "declare", role: roleNone},
 	{name: "dirs", role: roleNone},
+	{name: "disown", role: roleNone},
 	{name: "echo", role: roleNone},
 	{name: "enable", role: roleCustom, custom: opaque, why: "enable loads or hides builtins, which changes what later commands run"},
 	{name: "env", role: roleNone},
@@ -23,19 +28,25 @@ var builtins = []cmdSpec{
 	{name: "exit", role: roleNone},
 	{name: "export", role: roleNone},
 	{name: "false", role: roleNone},
+	{name: "fc", role: roleCustom, custom: opaque, why: "fc runs commands from the history, or an editor"},
+	{name: "fg", role: roleNone},
+	{name: "getopts", role: roleCustom, custom: readCmd},
 	{name: "hash", role: roleCustom, custom: aliasCmd},
 	{name: "history", role: roleNone},
 	{name: "jobs", role: roleNone},
 	{name: "kill", role: roleNone},
 	{name: "local", role: roleNone},
+	{name: "mapfile", role: roleCustom, custom: readCmd},
 	{name: "popd", role: roleCustom, custom: popdCmd},
 	{name: "printf", role: roleCustom, custom: printfCmd},
 	{name: "pushd", role: roleCustom, custom: cdCmd},
 	{name: "pwd", role: roleNone},
 	{name: "read", role: roleCustom, custom: readCmd},
 	{name: "readarray", role: roleCustom, custom: readCmd},
+	{name: "return", role: roleNone},
 	{name: "set", role: roleNone},
 	{name: "shift", role: roleNone},
+	{name: "shopt", role: roleCustom, custom: shoptCmd},
 	{name: "source", role: roleCustom, custom: sourceCmd},
 	{name: "test", role: roleNone},
 	{name: "time", role: roleNone},
@@ -43,8 +54,10 @@ var builtins = []cmdSpec{
 	{name: "trap", role: roleCustom, custom: trapCmd},
 	{name: "true", role: roleNone},
 	{name: "type", role: roleNone},
+	{name: "ulimit", role: roleNone},
 	{name: "umask", role: roleNone},
-	{name: "unset", role: roleCustom, custom: readCmd},
+	{name: "unset", role: roleCustom, custom: unsetCmd},
+	{name: "wait", role: roleNone},
 }
 
 func cdCmd(c *cmdCtx) {
@@ -82,6 +95,7 @@ func cdCmd(c *cmdCtx) {
 
 func popdCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
+	c.a.cdCount++
 	if n := len(c.a.dirs); n > 0 {
 		c.a.cwd, c.a.dirs = c.a.dirs[n-1], c.a.dirs[:n-1]
 		c.a.cdTo = c.a.cwd
@@ -90,12 +104,42 @@ func popdCmd(c *cmdCtx) {
 	c.a.cwd, c.a.cdTo = nil, nil
 }
 
-// readCmd: read, readarray, unset make their variables unknown.
+// readCmd: read and readarray make their variables unknown.
 func readCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 	for _, w := range c.args {
 		if w.unknown == "" && !strings.HasPrefix(w.lit, "-") {
-			c.a.vars[w.lit] = shellVar{}
+			c.a.setVar(w.lit, shellVar{})
+		}
+	}
+}
+
+// unsetCmd: unset NAME removes a variable, or, when there is none, the
+// function NAME; -f removes only functions, -v only variables (bash(1)
+// unset). A function it may have removed is no longer sure.
+func unsetCmd(c *cmdCtx) {
+	c.cmd.ReadOnly = true
+	fn, vr := false, false
+	for _, w := range c.args {
+		switch t := w.text(); {
+		case w.unknown != "":
+			c.unknown("unset: a name that is not static")
+		case t == "-f":
+			fn = true
+		case t == "-v":
+			vr = true
+		case strings.HasPrefix(t, "-"):
+		default:
+			if !fn {
+				c.a.setVar(t, shellVar{})
+			}
+			if f := c.a.funcs[t]; f != nil && !vr {
+				if fn {
+					delete(c.a.funcs, t)
+				} else {
+					c.a.funcs[t] = &funcDef{body: f.body}
+				}
+			}
 		}
 	}
 }
@@ -105,38 +149,55 @@ func printfCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 	for i, w := range c.args {
 		if w.unknown == "" && w.lit == "-v" && i+1 < len(c.args) {
-			c.a.vars[c.args[i+1].lit] = shellVar{}
+			c.a.setVar(c.args[i+1].lit, shellVar{})
 		}
 	}
 }
 
-// trapCmd analyses the command a trap will run.
+// trapCmd: trap COMMAND SIGNAL... sets a command the shell runs later
+// (bash(1) trap): walked when the shell ends (analyzer.runTraps). A
+// command that is not static is unknown; trap -, trap -p and trap -l set
+// none.
 func trapCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
-	if len(c.args) > 1 && c.args[0].unknown == "" && !strings.HasPrefix(c.args[0].lit, "-") {
-		c.script(c.args[0])
+	if len(c.args) < 2 {
+		return
+	}
+	w := c.args[0]
+	switch {
+	case w.unknown != "":
+		c.unknown("the trap's command is not static")
+	case strings.HasPrefix(w.lit, "-") && w.lit != "--":
+	default:
+		if w.lit == "--" {
+			w = c.args[1]
+		}
+		c.a.traps = append(c.a.traps, pendingTrap{script: w, log: len(c.a.assignLog), cdCount: c.a.cdCount, cwd: c.a.cwd, depth: c.depth})
 	}
 }
 
 // script analyses a static string as a nested script (bash -c).
 func (c *cmdCtx) script(w sword) {
-	if w.unknown != "" {
-		c.unknown("the script is not static: " + w.unknown)
-		return
+	if why := c.a.nested(w, nil, false, c.depth); why != "" {
+		c.unknown(why)
 	}
-	st := c.a.save()
-	c.a.script(w.lit, c.depth+1)
-	c.a.restore(st)
 }
 
-// sourceCmd: source and . read the file and run its commands, which
-// safezone cannot see.
+// sourceCmd: source FILE [ARGS] and . FILE read FILE and run its commands
+// in this shell; they are judged where the caller can read the file
+// (analyzer.sourceFile), else the command is unknown.
 func sourceCmd(c *cmdCtx) {
 	if len(c.args) == 0 {
 		return
 	}
 	c.add(c.args[0], Read)
-	c.unknown("source runs the commands of " + c.args[0].text())
+	if c.cmd.Unknown != "" {
+		return
+	}
+	if why := c.a.sourceFile(c.args[0], c.args[1:], c.depth); why != "" {
+		c.unknown(why)
+	}
+	c.cmd.ReadOnly = c.cmd.Unknown == ""
 }
 
 // aliasCmd: alias NAME=VALUE and hash -p PATH NAME change what a later
@@ -147,6 +208,32 @@ func aliasCmd(c *cmdCtx) {
 		if w.unknown != "" || strings.Contains(w.lit, "=") || (c.name == "hash" && w.lit == "-p") {
 			c.unknown(c.name + " changes what a later command name runs")
 			return
+		}
+	}
+}
+
+// shoptGlobs are the shell options that change what later globs match,
+// how a cd or a source finds its directory or file, or what a name runs
+// (bash(1) The Shopt Builtin). The file-system expansion of globs is the
+// caller's, which matches as bash does by default.
+var shoptGlobs = []string{"dotglob", "globstar", "nocaseglob", "nullglob", "failglob", "extglob", "globasciiranges",
+	"expand_aliases", "cdable_vars", "sourcepath", "execfail", "globskipdots"}
+
+// shoptCmd: shopt -s or -u of an option of shoptGlobs makes every later
+// command unknown; listing or other options change nothing.
+func shoptCmd(c *cmdCtx) {
+	c.cmd.ReadOnly = true
+	set := false
+	for _, w := range c.args {
+		t := w.text()
+		switch {
+		case w.unknown != "":
+			c.a.setLater("shopt sets an option that is not static")
+		case t == "-s" || t == "-u" || t == "-o":
+			set = true
+		case strings.HasPrefix(t, "-"):
+		case set && containsStr(shoptGlobs, t):
+			c.a.setLater("shopt " + t + " changes what later globs, names or files mean")
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -23,7 +24,7 @@ var coreutils = []cmdSpec{
 	{name: "column", role: roleRead, short: "tnexJ", shortArg: "csorRNHlW", readOnly: true},
 	{name: "comm", role: roleRead, short: "123iz", long: []string{"check-order", "nocheck-order", "total", "zero-terminated"}, longArg: []string{"output-delimiter"}, readOnly: true},
 	{name: "cp", role: roleCopy, short: "aAbdfHilLnprRsPuvxTZ", shortArg: "tS", long: []string{"archive", "attributes-only", "backup", "copy-contents", "debug", "force", "interactive", "link", "dereference", "no-clobber", "no-dereference", "preserve", "parents", "recursive", "reflink", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "update", "verbose", "one-file-system", "context"}, longArg: []string{"target-directory", "suffix", "sparse", "no-preserve", "preserve", "backup", "update", "reflink"}},
-	{name: "csplit", role: roleCustom, custom: opaque, why: "csplit writes files named by a prefix"},
+	{name: "csplit", role: roleCustom, custom: splitCmd},
 	{name: "cut", role: roleRead, short: "nsz", shortArg: "bcdf", long: []string{"complement", "only-delimited", "zero-terminated"}, longArg: []string{"bytes", "characters", "delimiter", "fields", "output-delimiter"}, readOnly: true},
 	{name: "date", role: roleNone},
 	{name: "dd", role: roleCustom, custom: ddCmd},
@@ -55,7 +56,7 @@ var coreutils = []cmdSpec{
 	{name: "nproc", role: roleNone},
 	{name: "od", role: roleRead, short: "bcdfiloxsv", shortArg: "AjNtwS", readOnly: true},
 	{name: "paste", role: roleRead, short: "sz", shortArg: "d", long: []string{"serial", "zero-terminated"}, longArg: []string{"delimiters"}, readOnly: true},
-	{name: "patch", role: roleCustom, custom: opaque, why: "patch writes the files its patch names"},
+	{name: "patch", role: roleCustom, custom: patchCmd},
 	{name: "printenv", role: roleNone},
 	{name: "ps", role: roleNone},
 	{name: "readlink", role: roleRead, short: "efmnqsvz", long: []string{"canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"}, readOnly: true},
@@ -67,10 +68,11 @@ var coreutils = []cmdSpec{
 	{name: "sha1sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
 	{name: "sha256sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
 	{name: "sha512sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "shred", role: roleCustom, custom: shredCmd, short: "fuvxz", shortArg: "ns", long: []string{"force", "remove", "verbose", "exact", "zero"}, longArg: []string{"iterations", "size", "random-source"}, files: []optFile{{"random-source", Read}}},
 	{name: "shuf", role: roleRead, short: "erz", shortArg: "inoi", longArg: []string{"head-count", "output", "random-source", "input-range"}, files: []optFile{{"o", Write}, {"output", Write}, {"random-source", Read}}, readOnly: true},
 	{name: "sleep", role: roleNone},
 	{name: "sort", role: roleRead, short: "bcCdfgiMhnRrsuVz", shortArg: "kotST", long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}, longArg: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "random-source", "files0-from", "sort", "batch-size", "check", "compress-program"}, files: []optFile{{"o", Write}, {"output", Write}, {"random-source", Read}, {"files0-from", Read}}, execOpts: []string{"compress-program"}, readOnly: true},
-	{name: "split", role: roleCustom, custom: opaque, why: "split writes files named by a prefix"},
+	{name: "split", role: roleCustom, custom: splitCmd},
 	{name: "stat", role: roleRead, short: "LfxtZ", shortArg: "c", long: []string{"dereference", "file-system", "terse"}, longArg: []string{"format", "printf", "cached"}, readOnly: true},
 	{name: "strings", role: roleRead, short: "afwsU", shortArg: "ntTeo", longArg: []string{"bytes", "radix", "target", "encoding", "output-separator"}, numeric: true, readOnly: true},
 	{name: "tac", role: roleRead, short: "br", shortArg: "s", long: []string{"before", "regex"}, longArg: []string{"separator"}, readOnly: true},
@@ -82,6 +84,7 @@ var coreutils = []cmdSpec{
 	{name: "truncate", role: roleWrite, short: "co", shortArg: "sr", long: []string{"no-create", "io-blocks"}, longArg: []string{"size", "reference"}, files: []optFile{{"r", Read}, {"reference", Read}}},
 	{name: "uname", role: roleNone},
 	{name: "uniq", role: roleCustom, custom: uniqCmd, short: "cdDiuz", shortArg: "fsw", long: []string{"count", "repeated", "ignore-case", "unique", "zero-terminated", "all-repeated", "group"}, longArg: []string{"skip-fields", "skip-chars", "check-chars", "all-repeated", "group"}},
+	{name: "unlink", role: roleWrite},
 	{name: "uptime", role: roleNone},
 	{name: "wc", role: roleRead, short: "clmwL", long: []string{"bytes", "chars", "lines", "words", "max-line-length", "total"}, longArg: []string{"files0-from", "total"}, files: []optFile{{"files0-from", Read}}, readOnly: true},
 	{name: "which", role: roleNone},
@@ -108,6 +111,9 @@ func chmodCmd(c *cmdCtx) {
 	}
 	ops := c.ops
 	if !mode && !c.has("reference") && len(ops) > 0 {
+		if !c.single(ops[0]) {
+			return
+		}
 		ops = ops[1:]
 	}
 	if v, ok := c.value("reference"); ok {
@@ -186,4 +192,103 @@ func ddCmd(c *cmdCtx) {
 		}
 	}
 	c.cmd.ReadOnly = ro
+}
+
+// splitCmd: split [OPTIONS] [INPUT [PREFIX]] writes PREFIXaa, PREFIXab,
+// ... (PREFIX "x" by default); csplit [OPTIONS] FILE PATTERN... writes
+// PREFIX00, ... (-f PREFIX, "xx" by default). They read INPUT; split
+// --filter runs a command (split(1), csplit(1)).
+func splitCmd(c *cmdCtx) {
+	prefix := literal("x")
+	if c.name == "csplit" {
+		c.spec = &cmdSpec{short: "kszq", shortArg: "bfn", long: []string{"keep-files", "quiet", "silent", "elide-empty-files", "suppress-matched"},
+			longArg: []string{"suffix-format", "prefix", "digits"}}
+		prefix = literal("xx")
+	} else {
+		c.spec = &cmdSpec{short: "dexu", shortArg: "abCltn", numeric: true,
+			long:    []string{"elide-empty-files", "unbuffered", "verbose", "hex-suffixes", "numeric-suffixes", "separator"},
+			longArg: []string{"suffix-length", "additional-suffix", "bytes", "line-bytes", "lines", "number", "filter", "separator", "numeric-suffixes", "hex-suffixes"}}
+	}
+	if !c.getopt() {
+		return
+	}
+	if c.has("filter") {
+		c.unknown("split --filter runs a command")
+		return
+	}
+	ops := c.ops
+	if len(ops) > 0 {
+		c.add(ops[0], Read)
+	}
+	switch v, ok := c.value("f", "prefix"); {
+	case ok:
+		prefix = v
+	case c.name == "split" && len(ops) > 1:
+		prefix = ops[1]
+	}
+	if prefix.unknown != "" {
+		c.unknown(c.name + ": the prefix is not static")
+		return
+	}
+	ts, why := c.a.targets(prefix, Write)
+	if why != "" {
+		c.unknown(why)
+		return
+	}
+	for _, t := range ts {
+		t.Path, t.Given, t.Pattern = glob.Escape(path.Clean(t.Path))+"*", t.Given+"*", true
+		c.cmd.Targets = append(c.cmd.Targets, t)
+	}
+}
+
+// patchCmd: patch changes the files its patch names, which safezone does
+// not read: unknown. patch -o OUTFILE FILE [PATCHFILE] writes OUTFILE (and
+// its rejects, OUTFILE.rej) and reads FILE and the patch (patch(1)).
+func patchCmd(c *cmdCtx) {
+	c.spec = &cmdSpec{short: "ceflnNRstuvZE", shortArg: "BDFgiopVYzr",
+		long:    []string{"context", "ed", "normal", "unified", "forward", "force", "batch", "silent", "quiet", "reverse", "dry-run", "verbose", "ignore-whitespace", "remove-empty-files", "posix", "set-utc", "set-time"},
+		longArg: []string{"input", "output", "strip", "fuzz", "directory", "reject-file", "prefix", "suffix", "basename-prefix", "backup-if-mismatch", "get", "quoting-style", "version-control", "merge", "read-only"}}
+	if !c.getopt() {
+		return
+	}
+	out, ok := c.value("o", "output")
+	if !ok || len(c.ops) == 0 || c.has("d", "directory", "r", "reject-file", "B", "prefix", "Y", "basename-prefix", "z", "suffix") {
+		c.unknown("patch writes the files its patch names")
+		return
+	}
+	c.add(out, Write)
+	if out.unknown == "" && out.lit != "-" {
+		c.add(withSuffix(out, ".rej"), Write)
+	}
+	for _, w := range c.ops {
+		c.add(w, Read)
+	}
+	if v, ok := c.value("i", "input"); ok {
+		c.add(v, Read)
+	}
+}
+
+// shredCmd: shred overwrites its files; -u (--remove) then renames each to
+// names of zeros ("0", "00", ...) in its directory before removing it
+// (shred(1)).
+func shredCmd(c *cmdCtx) {
+	c.spec.role = roleWrite
+	c.run()
+	c.spec.role = roleCustom
+	if !c.has("u", "remove") {
+		return
+	}
+	for _, w := range c.ops {
+		if w.unknown != "" || w.glob {
+			continue
+		}
+		ts, why := c.a.targets(w, Write)
+		if why != "" {
+			continue
+		}
+		for _, t := range ts {
+			p := glob.Escape(path.Dir(path.Clean(t.Path))) + "/0*"
+			c.cmd.Targets = append(c.cmd.Targets, Target{Path: p, Given: path.Join(path.Dir(t.Given), "0*"), Access: Write, Pattern: true})
+		}
+	}
 }

@@ -61,10 +61,14 @@ type gitSub struct {
 // other is unknown.
 var gitSubcommands = []gitSub{
 	{names: []string{"status", "log", "shortlog", "branch", "tag", "remote", "rev-parse", "rev-list", "describe", "ls-files",
-		"ls-tree", "reflog", "grep", "whatchanged", "name-rev", "merge-base", "count-objects", "fsck", "var",
+		"ls-tree", "reflog", "whatchanged", "name-rev", "merge-base", "count-objects", "fsck", "var",
 		"check-ignore", "check-attr", "for-each-ref", "show-ref", "cherry", "range-diff", "verify-commit", "verify-tag",
-		"diff", "diff-tree", "diff-files", "diff-index"},
+		"diff-tree", "diff-files", "diff-index"},
 		repo: true, readOnly: true, afterDash: pathsRead},
+	// git-diff(1): "git diff [--no-index] PATH PATH" compares two files,
+	// anywhere, when one is outside the repository.
+	{names: []string{"diff"}, repo: true, readOnly: true, afterDash: pathsRead, operands: pathsRead},
+	{names: []string{"grep"}, repo: true, readOnly: true, afterDash: pathsRead, handle: gitGrep},
 	// git-blame(1): "git blame [OPTIONS] [REV] [--] FILE".
 	{names: []string{"blame", "annotate"}, repo: true, readOnly: true, afterDash: pathsRead, operands: pathsRead},
 	{names: []string{"show", "cat-file"}, repo: true, readOnly: true, revPaths: true, afterDash: pathsRead},
@@ -74,15 +78,23 @@ var gitSubcommands = []gitSub{
 	{names: []string{"add"}, repo: true, operands: pathsRead},
 	// These change only git's internals (objects, refs, the index) or a
 	// remote.
-	{names: []string{"commit", "fetch", "push", "gc", "prune", "notes", "bundle", "format-patch", "worktree", "submodule",
-		"sparse-checkout", "maintenance", "lfs"}, repo: true},
+	{names: []string{"commit", "fetch", "push", "gc", "prune", "notes", "maintenance", "lfs"}, repo: true},
+	{names: []string{"format-patch"}, repo: true, handle: gitFormatPatch},
+	{names: []string{"bundle"}, repo: true, handle: gitBundle},
+	{names: []string{"worktree"}, repo: true, handle: gitWorktree},
+	{names: []string{"submodule"}, repo: true, handle: gitSubmodule},
 	{names: []string{"archive"}, repo: true, handle: gitArchive},
 	{names: []string{"init"}, handle: gitInit},
 	{names: []string{"config"}, handle: gitConfigCmd},
 	{names: []string{"checkout", "switch"}, repo: true, afterDash: pathsWritten, workTree: rewritesUnlessPaths},
-	{names: []string{"restore", "rm", "mv"}, repo: true, operands: pathsWritten},
-	{names: []string{"reset", "stash", "merge", "rebase", "pull", "cherry-pick", "revert", "am", "apply", "bisect"},
+	{names: []string{"restore", "rm"}, repo: true, operands: pathsWritten},
+	{names: []string{"mv"}, repo: true, handle: gitMv},
+	{names: []string{"reset", "stash", "merge", "rebase", "pull", "cherry-pick", "revert"},
 		repo: true, workTree: rewritesWorkTree},
+	{names: []string{"bisect"}, repo: true, workTree: rewritesWorkTree, handle: gitBisect},
+	// git-am(1), git-apply(1): they read their mailboxes and patches.
+	{names: []string{"am", "apply"}, repo: true, operands: pathsRead, workTree: rewritesWorkTree},
+	{names: []string{"sparse-checkout"}, repo: true, workTree: cleansWorkTree},
 	{names: []string{"clean"}, repo: true, workTree: cleansWorkTree},
 	{names: []string{"clone"}, handle: gitClone},
 }
@@ -97,42 +109,69 @@ func gitSubcommand(name string) *gitSub {
 	return nil
 }
 
+// gitRepo is what git's global options say of the repository: -C moves
+// the analysis (until gitCmd returns); --git-dir names the repository,
+// --work-tree its work tree.
+type gitRepo struct {
+	sub     int    // the index of the subcommand in c.args (len(c.args): none)
+	gitDir  *sword // --git-dir, or nil
+	hasTree bool   // --work-tree was given (the analysis's directories include it)
+}
+
 // gitCmd: git [GLOBAL OPTIONS] SUBCOMMAND ARGS (git(1)). The global
 // options are parsed by gitGlobals; the subcommand's targets come from its
-// entry in gitSubcommands. A subcommand not there is unknown, and reads
-// the repository like most. git with no subcommand only reads.
+// entry in gitSubcommands and from the options that name files or
+// programs (gitOptions). A subcommand not there is unknown, and reads the
+// repository like most. git with no subcommand only reads.
 func gitCmd(c *cmdCtx) {
 	pushed := len(c.a.dirs)
 	defer func() {
 		for len(c.a.dirs) > pushed {
-			c.a.cdRestore() // -C moves only this command
+			c.a.cdRestore() // -C and --work-tree move only this command
 		}
 	}()
-	i, ok := gitGlobals(c)
+	g, ok := gitGlobals(c)
 	if !ok {
 		return
 	}
-	if i == len(c.args) {
+	if g.sub == len(c.args) {
 		c.cmd.ReadOnly = true
 		return
 	}
-	name, rest := c.args[i].lit, c.args[i+1:]
+	name, rest := c.args[g.sub].lit, c.args[g.sub+1:]
 	s := gitSubcommand(name)
 	if s == nil {
 		c.addCwd(Read, false)
 		c.unknown("git " + name + " is not in safezone's table")
 		return
 	}
+	if why := gitDynamic(rest); why != "" {
+		c.unknown(why)
+	}
 	if s.repo {
 		c.addCwd(Read, false)
+		c.gitHooks(g, name, s.readOnly)
 	}
+	c.gitOptions(name, rest)
+	c.gitPaths(s, rest)
+	if s.handle != nil {
+		s.handle(c, rest)
+	}
+	if s.readOnly {
+		c.cmd.ReadOnly = !c.writes()
+	}
+}
+
+// gitPaths adds the targets of a subcommand's path operands and of the
+// work tree as its entry says.
+func (c *cmdCtx) gitPaths(s *gitSub, rest []sword) {
 	if s.revPaths {
 		gitRevPaths(c, rest)
 	}
 	ps, dash := gitAfterDash(rest)
-	c.addAll(ps, s.afterDash)
+	c.addAll(ps, s.afterDash, s.workTree == rewritesUnlessPaths)
 	if s.operands != pathsIgnored {
-		c.addAll(gitOperands(rest), s.operands)
+		c.addAll(gitOperands(rest), s.operands, s.operands == pathsWritten)
 	}
 	switch s.workTree {
 	case rewritesWorkTree:
@@ -144,17 +183,37 @@ func gitCmd(c *cmdCtx) {
 			c.addCwd(Write, false)
 		}
 	}
-	if s.handle != nil {
-		s.handle(c, rest)
+}
+
+// gitHooks: a repository named by --git-dir is not the project's own: a
+// subcommand that changes it writes it, and runs its hooks (githooks(5)),
+// which safezone cannot see (Command.Runs). A repository whose .git the
+// line changed earlier may run hooks the line put there: unknown.
+func (c *cmdCtx) gitHooks(g gitRepo, name string, readOnly bool) {
+	if readOnly {
+		return
 	}
-	if s.readOnly {
-		c.cmd.ReadOnly = true
+	if g.gitDir != nil {
+		c.addT(*g.gitDir, Write, true)
+		c.cmd.Runs = "git hooks of " + g.gitDir.text()
+	}
+	for _, d := range c.a.cwd {
+		for p := path.Clean(d); ; p = path.Dir(p) {
+			if w := c.a.wroteAround(p+"/.git", "git"); w != "" {
+				c.unknown("git " + name + " may run hooks that " + w + " put in " + p + "/.git earlier in the line")
+				return
+			}
+			if p == "/" || p == "." {
+				break
+			}
+		}
 	}
 }
 
 // addAll adds every word as a target, read or written (pathsIgnored adds
-// none).
-func (c *cmdCtx) addAll(ws []sword, use pathUse) {
+// none); recursive makes the writes recursive (a directory restored or
+// checked out is rewritten below).
+func (c *cmdCtx) addAll(ws []sword, use pathUse, recursive bool) {
 	if use == pathsIgnored {
 		return
 	}
@@ -163,71 +222,110 @@ func (c *cmdCtx) addAll(ws []sword, use pathUse) {
 		access = Write
 	}
 	for _, w := range ws {
-		c.add(w, access)
+		c.addT(w, access, recursive && access == Write)
 	}
 }
 
 // gitGlobals parses git's options before the subcommand (git(1)
 // OPTIONS): -C DIR moves the analysis until gitCmd returns; -c and
-// --config-env set keys, checked by isGitExecKey; --exec-path, --git-dir
-// and --work-tree run another git's programs or another repository's
-// config and hooks, which is unknown. It returns the index of the
-// subcommand in c.args (len(c.args) when there is none), and false when
-// gitCmd has nothing more to do (then the command is unknown, or -C lacks
-// its value).
-func gitGlobals(c *cmdCtx) (int, bool) {
+// --config-env set keys, checked by isGitExecKey; --exec-path runs
+// another git's programs, which is unknown; --git-dir DIR reads DIR (and
+// writes it, running its hooks, in gitHooks); --work-tree DIR adds DIR to
+// the directories the command works in. It returns false when gitCmd has
+// nothing more to do (then the command is unknown, or -C lacks its value).
+func gitGlobals(c *cmdCtx) (gitRepo, bool) {
 	args := c.args
+	var g gitRepo
 	for i := 0; i < len(args); i++ {
 		t := args[i].text()
 		if args[i].unknown != "" {
 			c.unknown("a git option is not static")
-			return 0, false
+			return g, false
 		}
+		name, val, hasVal := strings.Cut(t, "=")
 		switch {
 		case t == "-C":
 			if i+1 >= len(args) {
-				return 0, false
+				return g, false
 			}
 			c.a.cdTemp(args[i+1])
 			i++
 		case t == "-c" || t == "--config-env":
 			if i+1 < len(args) && gitSetsExecKey(args[i+1]) {
 				c.unknown("git " + t + " " + args[i+1].src + " makes git run a command")
-				return 0, false
+				return g, false
 			}
 			i++
-		case strings.HasPrefix(t, "--config-env="):
-			if key, _, _ := strings.Cut(strings.TrimPrefix(t, "--config-env="), "="); isGitExecKey(key) {
+		case name == "--config-env" && hasVal:
+			if key, _, _ := strings.Cut(val, "="); isGitExecKey(key) {
 				c.unknown("git " + t + " makes git run a command")
-				return 0, false
+				return g, false
 			}
-		case gitElsewhere(t):
-			c.unknown("git " + t + " runs programs or hooks safezone cannot see")
-			return 0, false
+		case name == "--exec-path" && (hasVal || i+1 < len(args) && !strings.HasPrefix(args[i+1].text(), "-")):
+			c.unknown("git " + t + " runs another git's programs")
+			return g, false
+		case name == "--git-dir" || name == "--work-tree":
+			v, next, ok := gitGlobalValue(c, args, i, hasVal, val)
+			if !ok {
+				return g, false
+			}
+			i = next
+			c.gitRepoDir(&g, name, v)
 		case containsStr(gitGlobalsWithValue, t):
 			i++
 		case strings.HasPrefix(t, "-c"):
 			c.unknown("git " + t + ": an attached -c value")
-			return 0, false
+			return g, false
 		case strings.HasPrefix(t, "-"):
 		default:
-			return i, true
+			g.sub = i
+			return g, true
 		}
 	}
-	return len(args), true
+	g.sub = len(args)
+	return g, true
+}
+
+// gitGlobalValue returns the value of the global option at args[i], given
+// as --name=VALUE (hasVal, val) or --name VALUE, and the index of its last
+// word; false, the command unknown, when it is missing or not static.
+func gitGlobalValue(c *cmdCtx, args []sword, i int, hasVal bool, val string) (sword, int, bool) {
+	if hasVal {
+		return literal(val), i, true
+	}
+	if i+1 >= len(args) || args[i+1].unknown != "" {
+		c.unknown("git " + args[i].text() + ": its value is missing or not static")
+		return sword{}, i, false
+	}
+	return args[i+1], i + 1, true
+}
+
+// gitRepoDir records --git-dir or --work-tree: the directory is read;
+// --work-tree joins the directories the command works in.
+func (c *cmdCtx) gitRepoDir(g *gitRepo, name string, v sword) {
+	c.add(v, Read)
+	if name == "--git-dir" {
+		g.gitDir = &v
+		return
+	}
+	ts, why := c.a.targets(v, Read)
+	if why != "" {
+		c.unknown(why)
+		return
+	}
+	c.a.dirs = append(c.a.dirs, c.a.cwd)
+	dirs := append([]string(nil), c.a.cwd...)
+	for _, t := range ts {
+		if !contains(dirs, t.Path) {
+			dirs = append(dirs, t.Path)
+		}
+	}
+	c.a.cwd, g.hasTree = dirs, true
 }
 
 // gitGlobalsWithValue are git's global options whose value (the next word)
 // names no file and runs nothing (git(1) OPTIONS).
 var gitGlobalsWithValue = []string{"--namespace", "--super-prefix", "--list-cmds", "--attr-source"}
-
-// gitElsewhere reports whether a global option makes git run another
-// git's programs (--exec-path) or use another repository's config and
-// hooks (--git-dir, --work-tree), with or without "=VALUE".
-func gitElsewhere(t string) bool {
-	name, _, _ := strings.Cut(t, "=")
-	return name == "--exec-path" || name == "--git-dir" || name == "--work-tree"
-}
 
 // gitSetsExecKey reports whether the value of git -c or --config-env,
 // KEY=VALUE or KEY=ENVVAR, is not static or sets a key that runs a
@@ -235,6 +333,45 @@ func gitElsewhere(t string) bool {
 func gitSetsExecKey(w sword) bool {
 	key, _, _ := strings.Cut(w.lit, "=")
 	return w.unknown != "" || isGitExecKey(key)
+}
+
+// gitValueShort and gitValueLong are the options of git's subcommands whose
+// value (the next word) is text that is neither a file nor a command: it
+// may be dynamic (git commit -m "$(cat <<EOF ...)").
+const gitValueShort = "mbBnSGe"
+
+var gitValueLong = []string{"--message", "--author", "--date", "--format", "--pretty", "--max-count", "--since",
+	"--until", "--after", "--before", "--grep", "--committer", "--branch", "--depth", "--shallow-since", "--trailer"}
+
+// gitDynamic says why a subcommand's arguments are unknown: a word that is
+// not static before "--", unless it is the value of an option of
+// gitValueShort or gitValueLong, may be any option (--output=FILE,
+// --upload-pack=CMD).
+func gitDynamic(rest []sword) string {
+	for k, w := range rest {
+		if w.unknown == "" {
+			if w.lit == "--" {
+				return ""
+			}
+			continue
+		}
+		if attached := w.lit; strings.HasPrefix(attached, "-") {
+			name, _, _ := strings.Cut(attached, "=")
+			if containsStr(gitValueLong, name) || len(name) == 2 && strings.Contains(gitValueShort, name[1:]) {
+				continue
+			}
+		}
+		if k > 0 && rest[k-1].unknown == "" && !rest[k-1].split {
+			prev := rest[k-1].lit
+			if containsStr(gitValueLong, prev) || len(prev) >= 2 && prev[0] == '-' && prev[1] != '-' && strings.IndexByte(gitValueShort, prev[len(prev)-1]) >= 0 {
+				if !w.split {
+					continue
+				}
+			}
+		}
+		return "a git argument that is not static may be an option: " + w.src
+	}
+	return ""
 }
 
 // gitAfterDash returns the words after the first "--" of a subcommand's
@@ -279,8 +416,138 @@ func gitRevPaths(c *cmdCtx, rest []sword) {
 			continue
 		}
 		p = strings.TrimPrefix(p, "./")
-		c.add(sword{lit: p, pat: glob.Escape(p), src: p}, Read)
+		c.add(literal(p), Read)
 	}
+}
+
+// gitOptValue returns the value of a subcommand's option: -o VALUE,
+// -oVALUE, --name=VALUE or --name VALUE, before any "--".
+func gitOptValue(rest []sword, short string, long ...string) (sword, bool) {
+	for i, w := range rest {
+		t := w.text()
+		if w.unknown != "" {
+			continue
+		}
+		if t == "--" {
+			break
+		}
+		for _, l := range long {
+			if v, ok := strings.CutPrefix(t, "--"+l+"="); ok {
+				return literal(v), true
+			}
+			if t == "--"+l && i+1 < len(rest) {
+				return rest[i+1], true
+			}
+		}
+		if short != "" && (t == "-"+short) && i+1 < len(rest) {
+			return rest[i+1], true
+		}
+		if short != "" && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--") && len(t) > 2 {
+			return literal(t[2:]), true
+		}
+	}
+	return sword{}, false
+}
+
+// gitHasOpt reports whether a subcommand's arguments hold one of the
+// options names (as written, or with "=VALUE"), before any "--".
+func gitHasOpt(rest []sword, names ...string) bool {
+	for _, w := range rest {
+		if w.unknown != "" {
+			continue
+		}
+		if w.lit == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(w.lit, "=")
+		if containsStr(names, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitRunsOptions are options of git's subcommands that run a program given
+// on the command line (git-fetch(1) --upload-pack, git-push(1)
+// --receive-pack and --exec, git-clone(1) -u and --template, whose hooks
+// run, git-archive(1) --exec, git-grep(1) -O).
+var gitRunsOptions = []string{"--upload-pack", "--receive-pack", "--exec", "--template", "--open-files-in-pager", "--ext-diff-cmd"}
+
+// gitMergeStrategies are git's own merge strategies (git-merge(1) MERGE
+// STRATEGIES); another name runs the program git-merge-NAME.
+var gitMergeStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
+
+// gitOptions adds what the options of any subcommand do: --output=FILE
+// writes FILE (git-diff(1), git-log(1), git-format-patch(1));
+// --pathspec-from-file=FILE reads FILE, whose paths a subcommand that
+// writes paths would write; the options of gitRunsOptions run a program;
+// merge -s and rebase --exec and -x run one (judged as a script, from the
+// top of the work tree, whose place is not known).
+func (c *cmdCtx) gitOptions(name string, rest []sword) {
+	if v, ok := gitOptValue(rest, "", "output"); ok {
+		c.add(v, Write)
+	}
+	if v, ok := gitOptValue(rest, "", "pathspec-from-file"); ok {
+		c.add(v, Read)
+		if name != "add" && name != "commit" {
+			c.unknown("git " + name + " --pathspec-from-file: the paths it changes are in a file")
+		}
+	}
+	for _, o := range gitRunsOptions {
+		if gitHasOpt(rest, o) && !(o == "--exec" && name == "rebase") {
+			c.unknown("git " + name + " " + o + " runs a program of the command's choosing")
+		}
+	}
+	if name == "clone" || name == "ls-remote" {
+		if gitHasOpt(rest, "-u") {
+			c.unknown("git " + name + " -u runs a program of the command's choosing")
+		}
+	}
+	if name == "merge" || name == "pull" || name == "rebase" || name == "cherry-pick" || name == "revert" {
+		if v, ok := gitOptValue(rest, "s", "strategy"); ok && (v.unknown != "" || !containsStr(gitMergeStrategies, v.lit)) {
+			c.unknown("git " + name + " -s " + v.text() + " runs the program git-merge-" + v.text())
+		}
+	}
+	if name == "rebase" {
+		c.gitRebaseExec(rest)
+	}
+	if name == "grep" && gitHasOpt(rest, "-O") {
+		c.unknown("git grep -O runs a pager of the command's choosing")
+	}
+}
+
+// gitRebaseExec: git rebase --exec CMD and -x CMD run CMD with the shell
+// after each commit, from the top of the work tree (git-rebase(1)).
+func (c *cmdCtx) gitRebaseExec(rest []sword) {
+	for i, w := range rest {
+		t := w.text()
+		var script sword
+		switch {
+		case w.unknown != "":
+			continue
+		case t == "--exec" || t == "-x":
+			if i+1 >= len(rest) {
+				continue
+			}
+			script = rest[i+1]
+		case strings.HasPrefix(t, "--exec="):
+			script = literal(strings.TrimPrefix(t, "--exec="))
+		case strings.HasPrefix(t, "-x") && len(t) > 2:
+			script = literal(t[2:])
+		default:
+			continue
+		}
+		c.atTopLevel(func() { c.script(script) })
+	}
+}
+
+// atTopLevel runs f with the analysis in the top directory of the work
+// tree, which it does not know: relative targets are unknown there.
+func (c *cmdCtx) atTopLevel(f func()) {
+	cwd := c.a.cwd
+	c.a.cwd = nil
+	f()
+	c.a.cwd = cwd
 }
 
 // gitHelp: git help shows a manual page, through man and a pager.
@@ -288,36 +555,219 @@ func gitHelp(c *cmdCtx, _ []sword) {
 	c.cmd.Runs = "git help (man)"
 }
 
+// gitGrep: git grep -f FILE reads its patterns from FILE; with
+// --no-index the operands after the pattern are files, anywhere
+// (git-grep(1)).
+func gitGrep(c *cmdCtx, rest []sword) {
+	if v, ok := gitOptValue(rest, "f", "file"); ok {
+		c.add(v, Read)
+	}
+	if gitHasOpt(rest, "--no-index", "--untracked") {
+		ops := gitOperands(rest)
+		if !gitHasOpt(rest, "-e", "-f", "--file") && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		c.addAll(ops, pathsRead, false)
+	}
+}
+
 // gitArchive: git archive -o FILE (--output=FILE) writes FILE
 // (git-archive(1)).
 func gitArchive(c *cmdCtx, rest []sword) {
-	if v, ok := optionValue(rest, "-o", "--output"); ok {
+	if v, ok := gitOptValue(rest, "o", "output"); ok {
 		c.add(v, Write)
 	}
 }
 
-// gitInit: git init [DIRECTORY] creates the repository in DIRECTORY
-// (git-init(1)); without one, the .git it makes in the working directory
-// is git's internals, no target.
-func gitInit(c *cmdCtx, rest []sword) {
-	if ps := gitOperands(rest); len(ps) > 0 {
-		c.add(ps[0], Write)
+// gitFormatPatch: git format-patch writes one file per commit,
+// NNNN-SUBJECT.patch, into -o DIR (--output-directory), else into the
+// working directory (git-format-patch(1)); --stdout and --output write
+// none of those.
+func gitFormatPatch(c *cmdCtx, rest []sword) {
+	if gitHasOpt(rest, "--stdout", "--output") {
+		return
+	}
+	dir, ok := gitOptValue(rest, "o", "output-directory")
+	if !ok {
+		dir = literal(".")
+	}
+	ts, why := c.a.targets(dir, Write)
+	if why != "" {
+		c.unknown(why)
+		return
+	}
+	for _, t := range ts {
+		c.cmd.Targets = append(c.cmd.Targets, t)
+		t.Path, t.Given, t.Pattern = glob.Escape(path.Clean(t.Path))+"/*.patch", path.Join(t.Given, "*.patch"), true
+		c.cmd.Targets = append(c.cmd.Targets, t)
 	}
 }
 
+// gitBundle: git bundle create FILE writes FILE; verify, list-heads and
+// unbundle read it (git-bundle(1)).
+func gitBundle(c *cmdCtx, rest []sword) {
+	ops := gitOperands(rest)
+	if len(ops) < 2 {
+		return
+	}
+	if ops[0].lit == "create" {
+		c.add(ops[1], Write)
+		return
+	}
+	c.add(ops[1], Read)
+}
+
+// gitWorktree: git worktree add [-b BRANCH] PATH [COMMIT] checks out into
+// PATH; remove PATH deletes it; move FROM TO moves it (git-worktree(1)):
+// recursive writes.
+func gitWorktree(c *cmdCtx, rest []sword) {
+	var ops []sword
+	for i := 0; i < len(rest); i++ {
+		t := rest[i].text()
+		switch {
+		case t == "-b" || t == "-B" || t == "--reason" || t == "--expire":
+			i++
+		case rest[i].unknown == "" && strings.HasPrefix(t, "-"):
+		default:
+			ops = append(ops, rest[i])
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	switch ops[0].lit {
+	case "add", "remove":
+		c.addT(ops[1], Write, true)
+	case "move":
+		for _, w := range ops[1:] {
+			c.addT(w, Write, true)
+		}
+	}
+}
+
+// gitSubmodule: git submodule add URL [PATH] clones into PATH; update and
+// deinit check out or remove the submodules' work trees; foreach runs a
+// command in each, with the shell (git-submodule(1)).
+func gitSubmodule(c *cmdCtx, rest []sword) {
+	ops := gitOperands(rest)
+	if len(ops) == 0 {
+		return
+	}
+	switch ops[0].lit {
+	case "add":
+		ops = gitOptionOperands(rest, []string{"-b", "--branch", "--name", "--reference", "--depth"})
+		switch {
+		case len(ops) >= 3:
+			c.addT(ops[2], Write, true)
+		case len(ops) == 2 && ops[1].unknown == "":
+			name := strings.TrimSuffix(path.Base(strings.TrimSuffix(ops[1].lit, "/")), ".git")
+			c.addT(literal(name), Write, true)
+		default:
+			c.unknown("git submodule add: its path is not static")
+		}
+	case "update", "deinit", "absorbgitdirs":
+		c.addCwd(Write, true)
+	case "foreach":
+		if len(ops) > 1 {
+			c.cmd.Runs = "git submodule foreach"
+			c.atTopLevel(func() { c.script(ops[len(ops)-1]) })
+		}
+	}
+}
+
+// gitMv: git mv SOURCE... DESTINATION moves the sources (a directory with
+// all below it) to DESTINATION, or into it when it is a directory
+// (git-mv(1)).
+func gitMv(c *cmdCtx, rest []sword) {
+	ops := gitOperands(rest)
+	if len(ops) < 2 {
+		return
+	}
+	srcs := ops[:len(ops)-1]
+	for _, w := range srcs {
+		c.addT(w, Write, true)
+	}
+	c.moveInto(srcs, ops[len(ops)-1], len(srcs) > 1)
+}
+
+// gitBisect: git bisect run CMD [ARGS] runs CMD at each step, from the top
+// of the work tree (git-bisect(1)): it is judged as a command of its own
+// there, whose place is not known.
+func gitBisect(c *cmdCtx, rest []sword) {
+	ops := gitOperands(rest)
+	if len(ops) < 2 || ops[0].unknown != "" || ops[0].lit != "run" {
+		return
+	}
+	c.atTopLevel(func() {
+		k := c.a.subcommand(ops[1:], c.depth)
+		if c.a.cmds[k].Runs != "" {
+			c.cmd.Runs = "git bisect run " + c.a.cmds[k].Runs
+		}
+	})
+}
+
+// gitInit: git init [DIRECTORY] creates the repository in DIRECTORY
+// (git-init(1)); without one, the .git it makes in the working directory
+// is git's internals, no target. --separate-git-dir DIR writes DIR.
+func gitInit(c *cmdCtx, rest []sword) {
+	ops := gitOptionOperands(rest, []string{"-b", "--initial-branch", "--object-format", "--ref-format", "--separate-git-dir", "--template", "--shared"})
+	if v, ok := gitOptValue(rest, "", "separate-git-dir"); ok {
+		c.addT(v, Write, true)
+	}
+	if len(ops) > 0 {
+		c.addT(ops[0], Write, true)
+	}
+}
+
+// gitCloneValued are git clone's options that take a value (git-clone(1)).
+var gitCloneValued = []string{"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference", "--reference-if-able",
+	"--separate-git-dir", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--filter", "--server-option", "--bundle-uri",
+	"--revision", "-u", "--upload-pack", "--template", "--ref-format"}
+
 // gitClone: git clone REPOSITORY [DIRECTORY] writes DIRECTORY, by default
-// the repository's base name without ".git" (git-clone(1)).
+// the repository's base name without ".git"; --separate-git-dir DIR writes
+// DIR; -c KEY=VALUE sets the new repository's configuration
+// (git-clone(1)).
 func gitClone(c *cmdCtx, rest []sword) {
-	ps := gitOperands(rest)
+	for i, w := range rest {
+		if t := w.text(); (t == "-c" || t == "--config") && i+1 < len(rest) && gitSetsExecKey(rest[i+1]) ||
+			strings.HasPrefix(t, "--config=") && gitSetsExecKey(literal(strings.TrimPrefix(t, "--config="))) {
+			c.unknown("git clone " + t + " makes git run a command")
+			return
+		}
+	}
+	if v, ok := gitOptValue(rest, "", "separate-git-dir"); ok {
+		c.addT(v, Write, true)
+	}
+	ps := gitOptionOperands(rest, gitCloneValued)
 	switch {
 	case len(ps) >= 2:
 		c.addT(ps[1], Write, true)
 	case len(ps) == 1 && ps[0].unknown == "":
 		name := strings.TrimSuffix(path.Base(strings.TrimSuffix(ps[0].lit, "/")), ".git")
-		c.addT(sword{lit: name, pat: glob.Escape(name), src: name}, Write, true)
+		c.addT(literal(name), Write, true)
 	default:
 		c.unknown("git clone's destination is not static")
 	}
+}
+
+// gitOptionOperands returns the operands of a subcommand whose options
+// valued take the next word as their value.
+func gitOptionOperands(rest []sword, valued []string) []sword {
+	var out []sword
+	for i := 0; i < len(rest); i++ {
+		t := rest[i].text()
+		switch {
+		case rest[i].unknown == "" && t == "--":
+			return append(out, rest[i+1:]...)
+		case rest[i].unknown == "" && containsStr(valued, t):
+			i++
+		case rest[i].unknown == "" && strings.HasPrefix(t, "-"):
+		default:
+			out = append(out, rest[i])
+		}
+	}
+	return out
 }
 
 // gitConfigArgs is the command line of git config, parsed.
@@ -337,10 +787,17 @@ var gitConfigGets = []string{"--get", "--get-all", "--get-regexp", "--get-urlmat
 // (git-config(1) COMMANDS); "get" and "list" are in gitConfigGets.
 var gitConfigActions = []string{"set", "unset", "edit", "rename-section", "remove-section"}
 
+// gitConfigWrites are the options of git config that change the file
+// (git-config(1)); with an action of gitConfigActions but get and list, or
+// KEY VALUE, it is written too.
+var gitConfigWrites = []string{"--unset", "--unset-all", "--add", "--replace-all", "--remove-section"}
+
 // gitConfigCmd: git config reads or sets keys (git-config(1)). Setting a
-// key that makes git run a command (isGitExecKey) is inline code;
-// --global, --system and --file name the file written; a repository's own
-// .git/config is git's internal state, like its index.
+// key that makes git run a command (isGitExecKey) is inline code, and so
+// is renaming a section (its keys may become such keys); --global,
+// --system and --file name the file written; a repository's own
+// .git/config is git's internal state, like its index. edit and -e run an
+// editor.
 func gitConfigCmd(c *cmdCtx, rest []sword) {
 	g, why := parseGitConfig(c.a.env.Home, rest)
 	if why != "" {
@@ -348,21 +805,27 @@ func gitConfigCmd(c *cmdCtx, rest []sword) {
 		return
 	}
 	ops := g.ops
+	action := ""
 	if len(ops) > 0 && containsStr(gitConfigActions, ops[0].lit) {
-		if ops[0].lit == "edit" {
-			c.unknown("git config edit runs an editor")
-			return
-		}
-		ops = ops[1:]
+		action, ops = ops[0].lit, ops[1:]
 	}
-	if g.get || len(ops) < 2 && !containsText(rest, "--unset") && !containsText(rest, "--add") && !containsText(rest, "--replace-all") {
+	switch {
+	case action == "edit" || containsText(rest, "--edit") || gitHasOpt(rest, "-e"):
+		c.unknown("git config edit runs an editor")
+		return
+	case action == "rename-section" || gitHasOpt(rest, "--rename-section"):
+		c.unknown("git config rename-section may make its keys ones that run a command")
+		return
+	}
+	writes := action != "" || len(ops) >= 2 || gitHasOpt(rest, gitConfigWrites...)
+	if g.get || !writes {
 		if g.fileGiven {
 			c.add(g.file, Read)
 		}
 		c.cmd.ReadOnly = true
 		return
 	}
-	if len(ops) > 0 && isGitExecKey(ops[0].lit) {
+	if len(ops) > 0 && isGitExecKey(ops[0].lit) && action != "unset" && !gitHasOpt(rest, "--unset", "--unset-all") {
 		c.unknown("git config " + ops[0].src + " makes git run a command")
 		return
 	}
@@ -370,6 +833,10 @@ func gitConfigCmd(c *cmdCtx, rest []sword) {
 		c.add(g.file, Write)
 	}
 }
+
+// gitConfigValued are git config's options whose value is the next word
+// when not attached with "=".
+var gitConfigValued = []string{"--type", "--default", "--comment", "--value", "--url"}
 
 // parseGitConfig parses git config's arguments (home is $HOME, for
 // --global), or says why they are unknown.
@@ -388,18 +855,18 @@ func parseGitConfig(home string, rest []sword) (gitConfigArgs, string) {
 			if home == "" {
 				return g, "git config --global without HOME"
 			}
-			f := home + "/.gitconfig"
-			g.file, g.fileGiven = sword{lit: f, pat: glob.Escape(f), src: "~/.gitconfig"}, true
+			g.file, g.fileGiven = literal(home+"/.gitconfig"), true
 		case t == "--system":
-			g.file, g.fileGiven = sword{lit: "/etc/gitconfig", src: "/etc/gitconfig"}, true
+			g.file, g.fileGiven = literal("/etc/gitconfig"), true
 		case t == "-f" || t == "--file" || t == "--blob":
 			if k+1 < len(rest) {
 				g.file, g.fileGiven = rest[k+1], true
 				k++
 			}
 		case strings.HasPrefix(t, "--file="):
-			v := strings.TrimPrefix(t, "--file=")
-			g.file, g.fileGiven = sword{lit: v, pat: glob.Escape(v), src: v}, true
+			g.file, g.fileGiven = literal(strings.TrimPrefix(t, "--file=")), true
+		case containsStr(gitConfigValued, t):
+			k++
 		case strings.HasPrefix(t, "-"):
 		default:
 			g.ops = append(g.ops, w)

@@ -35,6 +35,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,6 +61,25 @@ const kernelSyscalls = "open,openat,openat2,creat,truncate,unlink,unlinkat,rmdir
 
 // kernelTimeout bounds one command (tail -f and sleep do not end on their own).
 const kernelTimeout = 5 * time.Second
+
+// kernelTmpDir is the $TMPDIR of the commands run (Env.TmpDir): outside
+// the fixture, read-only in the sandbox.
+const kernelTmpDir = "/tmp"
+
+// readSmallFile is Env.ReadFile for the kernel test, as a caller would
+// give it: the file's contents, refused over 64 KiB.
+func readSmallFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 64<<10+1))
+	if err == nil && len(b) > 64<<10 {
+		err = fmt.Errorf("%s is over 64 KiB", name)
+	}
+	return b, err
+}
 
 // kernelEvent is one path a traced process named to the kernel.
 type kernelEvent struct {
@@ -272,7 +292,7 @@ func kernelCheck(dir string, prepare func(string) (string, string, string, strin
 		return nil, false, err
 	}
 	r := &kernelRun{Cmd: cmd, Fixture: fx, Home: home}
-	r.Analysis = Analyze(r.Cmd, Env{Cwd: cwd, Home: home, ProjectDir: cwd})
+	r.Analysis = Analyze(r.Cmd, Env{Cwd: cwd, Home: home, ProjectDir: cwd, TmpDir: kernelTmpDir, ReadFile: readSmallFile})
 	if !r.Analysis.Known() {
 		return nil, false, nil
 	}
@@ -422,7 +442,7 @@ func traceCommand(dir, cwd, home, cmd string, runs [][]string) ([]kernelEvent, e
 		"-e", "trace="+kernelSyscalls+",execve,fork,vfork,clone,clone3", "-o", trace, "bash", "-c", cmd)
 	c := exec.CommandContext(ctx, "bwrap", args...)
 	c.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=" + home, "PWD=" + cwd,
-		"CLAUDE_PROJECT_DIR=" + cwd, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "TERM=dumb"}
+		"CLAUDE_PROJECT_DIR=" + cwd, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "TERM=dumb", "TMPDIR=" + kernelTmpDir}
 	c.WaitDelay = time.Second
 	_ = c.Run() // the command's own failure is part of the test's input, not an error
 	files, err := filepath.Glob(trace + ".*")
@@ -732,7 +752,11 @@ func tableFixture(t *testing.T) string {
 		"p/.env.local": "K=v\n", "p/t.txt": "t\n", "p/s.sh": "true\n", "p/c": "",
 		"h/x": "home x\n", "h/.gitconfig": "[user]\n\tname = t\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n",
 		"o/x": "out x\n", "o/y.txt": "y\n", "o/z.txt": "z\n",
-		"other/f": "other\n",
+		"other/f":  "other\n",
+		"p/x.diff": "--- a\n+++ a\n@@ -1 +1 @@\n-a\n+A\n", "p/urls": "https://x/f\n",
+	}
+	for name, body := range shelltest.Files { // the files lines source
+		files[strings.TrimPrefix(name, "/")] = body
 	}
 	for name, body := range files {
 		full := filepath.Join(root, name)

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -50,28 +51,129 @@ var curlData = []string{"d", "data", "data-binary", "data-ascii", "data-urlencod
 var curlRemoteName = []string{"O", "remote-name", "remote-name-all", "J"}
 
 // curlCmd: URLs are not files; -o/--output, -D, -c, --trace write; -T, -K,
-// -d @file, --data-binary @file, -F name=@file read; -O writes into the
-// working directory (or --output-dir).
+// -d @file, --data-binary @file, -F name=@file read; -O writes the URL's
+// file name into the working directory or --output-dir, which -o's
+// relative files go into too (curl(1)). -J lets the server name the file,
+// and a URL glob ({a,b}, [1-3]) makes several: a write of the directory;
+// "#N" in -o names files after a URL glob's matches, which is unknown.
 func curlCmd(c *cmdCtx) {
 	c.spec = &curlOptions
 	if !c.getopt() {
 		return
 	}
+	dir, hasDir := c.value("output-dir")
 	remoteName := false
 	for _, o := range c.opts {
 		if containsStr(curlRemoteName, o.name) {
 			remoteName = true
 		}
-		if o.has {
-			c.curlValue(o)
+		if !o.has {
+			continue
 		}
+		if (o.name == "o" || o.name == "output") && hasDir && o.val.unknown == "" && !strings.HasPrefix(o.val.lit, "/") && o.val.lit != "-" {
+			o.val = joinWord(dir, o.val)
+		}
+		if (o.name == "o" || o.name == "output") && curlGlobRef(o.val) && !c.has("g", "globoff") {
+			c.unknown("curl -o " + o.val.text() + " names files after a URL glob's matches")
+		}
+		c.curlValue(o)
 	}
 	if remoteName {
-		if _, ok := c.value("output-dir"); !ok {
+		c.curlRemoteNames(dir, hasDir)
+	}
+	c.cmd.ReadOnly = !c.writes()
+}
+
+// curlGlobRef reports whether an output name refers to a URL glob's match
+// ("#1").
+func curlGlobRef(w sword) bool {
+	t := w.text()
+	for i := 0; i+1 < len(t); i++ {
+		if t[i] == '#' && t[i+1] >= '0' && t[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// curlRemoteNames adds the files -O writes: each URL's last path element
+// (without its query), "curl_response" when it has none, in dir or the
+// working directory; -J, or a URL that is not static or holds a glob, a
+// write of the directory.
+func (c *cmdCtx) curlRemoteNames(dir sword, hasDir bool) {
+	var urls []sword
+	urls = append(urls, c.ops...)
+	for _, o := range c.opts {
+		if o.name == "url" && o.has {
+			urls = append(urls, o.val)
+		}
+	}
+	whole := c.has("J", "remote-header-name")
+	for _, u := range urls {
+		if u.unknown != "" || !c.has("g", "globoff") && strings.ContainsAny(u.lit, "{}[]") {
+			whole = true
+			continue
+		}
+		name, ok := urlFileName(u.lit, "curl_response", true)
+		if !ok {
+			whole = true
+			continue
+		}
+		c.add(joinIf(dir, hasDir, literal(name)), Write)
+	}
+	if whole {
+		if hasDir {
+			c.add(dir, Write)
+		} else {
 			c.addCwd(Write, false)
 		}
 	}
-	c.cmd.ReadOnly = !c.writes()
+}
+
+// urlFileName returns the file name a downloader gives a URL: its last
+// path element, without the fragment (and the query, when dropQuery), or
+// empty (none there); false when the name is not one the analysis can
+// tell (an escape, "." or "..").
+func urlFileName(u, empty string, dropQuery bool) (string, bool) {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	u, _, _ = strings.Cut(u, "#")
+	if dropQuery {
+		u, _, _ = strings.Cut(u, "?")
+	}
+	slash := strings.IndexByte(u, '/')
+	if slash < 0 {
+		return empty, true
+	}
+	name := u[strings.LastIndexByte(u, '/')+1:]
+	if q := strings.IndexByte(u[slash:], '?'); !dropQuery && q >= 0 && strings.LastIndexByte(u[:slash+q], '/') >= 0 {
+		// A query after the last "/": the name is the element and its query.
+		name = u[strings.LastIndexByte(u[:slash+q], '/')+1:]
+	}
+	switch {
+	case name == "" || strings.HasPrefix(name, "?"):
+		return empty + name, true
+	case strings.Contains(name, "%") || name == "." || name == "..":
+		return "", false
+	}
+	return name, true
+}
+
+// joinWord returns the static word dir/w.
+func joinWord(dir, w sword) sword {
+	if dir.unknown != "" {
+		return dir
+	}
+	return literal(path.Join(dir.lit, w.lit))
+}
+
+// joinIf returns dir/w when hasDir, else w.
+func joinIf(dir sword, hasDir bool, w sword) sword {
+	if !hasDir {
+		return w
+	}
+	return joinWord(dir, w)
 }
 
 // curlValue adds the file a curl option's value names, if any.
@@ -117,8 +219,14 @@ func curlDataFile(name, v string) (string, bool) {
 	return "", false
 }
 
-// wgetCmd: wget writes into the working directory unless -O FILE (or -P
-// DIR); -o/-a write a log, -i/--post-file/--body-file read.
+// wgetCmd: wget writes what it downloads into -P DIR or the working
+// directory (wget(1)): one file per URL, named after its last path
+// element (index.html for a bare host or a trailing "/"), or FILE.1, ...
+// when FILE exists (unless -nc, -N or -c); -O FILE writes FILE; -r, -m and
+// -p (recursive), and -x (directories per host), write below the directory;
+// names the server chooses (--content-disposition, --trust-server-names)
+// or URLs read from -i are a write of the directory. -o/-a write a log;
+// -i/--post-file/--body-file read.
 func wgetCmd(c *cmdCtx) {
 	c.spec = &cmdSpec{
 		lax:      true,
@@ -132,7 +240,28 @@ func wgetCmd(c *cmdCtx) {
 	if !c.getopt() {
 		return
 	}
+	c.wgetFiles()
 	out, hasOut := c.value("O", "output-document")
+	dir, hasDir := c.value("P", "directory-prefix")
+	switch {
+	case hasOut && !(out.unknown == "" && out.lit == "-"):
+		c.add(out, Write)
+	case hasOut:
+	case c.has("r", "recursive", "m", "mirror", "p", "page-requisites", "x", "force-directories"):
+		if hasDir {
+			c.addT(dir, Write, true)
+		} else {
+			c.addCwd(Write, true)
+		}
+	default:
+		c.wgetNames(dir, hasDir)
+	}
+	c.cmd.ReadOnly = !c.writes()
+}
+
+// wgetFiles adds the files of wget's options: logs and cookies written,
+// inputs read; -e runs a wgetrc command.
+func (c *cmdCtx) wgetFiles() {
 	for _, o := range c.opts {
 		if !o.has {
 			continue
@@ -146,16 +275,45 @@ func wgetCmd(c *cmdCtx) {
 			c.unknown("wget -e runs a wgetrc command")
 		}
 	}
-	switch {
-	case hasOut && !(out.unknown == "" && out.lit == "-"):
-		c.add(out, Write)
-	case hasOut:
-	default:
-		if d, ok := c.value("P", "directory-prefix"); ok {
-			c.addT(d, Write, true)
-		} else {
-			c.addCwd(Write, true)
+}
+
+// wgetNames adds the file each URL operand is saved as, in dir or the
+// working directory, or a write of the directory where the names are not
+// known.
+func (c *cmdCtx) wgetNames(dir sword, hasDir bool) {
+	whole := c.has("i", "input-file", "content-disposition", "trust-server-names")
+	numbered := !c.has("nc", "no-clobber", "N", "timestamping", "c", "continue")
+	for _, u := range c.ops {
+		if whole {
+			break
+		}
+		name, ok := "", false
+		if u.unknown == "" {
+			name, ok = urlFileName(u.lit, "index.html", false)
+		}
+		if !ok {
+			whole = true
+			continue
+		}
+		f := joinIf(dir, hasDir, literal(name))
+		c.add(f, Write)
+		if numbered && f.unknown == "" {
+			// An existing FILE makes wget save FILE.1, FILE.2, ...
+			ts, why := c.a.targets(f, Write)
+			if why != "" {
+				c.unknown(why)
+			}
+			for _, t := range ts {
+				t.Path, t.Given, t.Pattern = glob.Escape(path.Clean(t.Path))+".[0-9]*", t.Given+".N", true
+				c.cmd.Targets = append(c.cmd.Targets, t)
+			}
 		}
 	}
-	c.cmd.ReadOnly = !c.writes()
+	if whole {
+		if hasDir {
+			c.add(dir, Write)
+		} else {
+			c.addCwd(Write, false)
+		}
+	}
 }

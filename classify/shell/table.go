@@ -16,13 +16,14 @@ import (
 // findutils, grep, sed, tar, curl, wget and git manuals. The entries are
 // split by family of programs (builtins.go, coreutils.go, text.go,
 // archive.go, network.go, findutils.go, git.go, interpreters.go,
-// safezone.go), each beside the handlers of its commands.
+// safezone.go, hosts.go; awk.go holds awk's), each beside the handlers of
+// its commands. Wrappers, which run another command, are in wrappers.go.
 
 // commands are the tables of every family, each sorted by name. Only
 // Analyze refers to it: handlers look commands up through their analyzer
 // ([analyzer.spec]), which lets the tables hold the handlers without an
 // initialization cycle.
-var commands = [...][]cmdSpec{builtins, coreutils, textTools, archivers, netTools, findutils, gitTools, interpreters, safezoneTools}
+var commands = [...][]cmdSpec{builtins, coreutils, textTools, archivers, netTools, findutils, gitTools, interpreters, safezoneTools, hostTools}
 
 // spec returns a command's entry, or nil for an ordinary program.
 func (a *analyzer) spec(name string) *cmdSpec {
@@ -195,9 +196,16 @@ func (c *cmdCtx) addCwd(access Access, recursive bool) {
 		c.unknown("the directory it runs in is not known")
 		return
 	}
+	var ts []Target
 	for _, d := range c.a.cwd {
-		c.cmd.Targets = append(c.cmd.Targets, Target{Path: d, Given: ".", Access: access, Recursive: recursive})
+		ts = append(ts, Target{Path: d, Given: ".", Access: access, Recursive: recursive})
 	}
+	ts, why := c.a.viaLinks(ts)
+	if why != "" {
+		c.unknown(why)
+		return
+	}
+	c.cmd.Targets = append(c.cmd.Targets, ts...)
 }
 
 // getopt parses c.args by c.spec's options into c.opts and c.ops. "--"
@@ -241,6 +249,9 @@ func (c *cmdCtx) longOption(name string, i int) (int, bool) {
 			c.opts = append(c.opts, opt{name: name, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
 		} else if i+1 < len(c.args) {
 			i++
+			if !c.single(c.args[i]) {
+				return i, false
+			}
 			c.opts = append(c.opts, opt{name: name, val: c.args[i], has: true})
 		} else {
 			c.unknown("option --" + name + " has no value")
@@ -272,6 +283,9 @@ func (c *cmdCtx) shortOptions(letters string, i int) (int, bool) {
 				c.opts = append(c.opts, opt{name: string(l), val: sword{lit: rest, pat: glob.Escape(rest), src: rest}, has: true})
 			} else if i+1 < len(c.args) {
 				i++
+				if !c.single(c.args[i]) {
+					return i, false
+				}
 				c.opts = append(c.opts, opt{name: string(l), val: c.args[i], has: true})
 			} else {
 				c.unknown("option -" + string(l) + " has no value")
@@ -286,6 +300,17 @@ func (c *cmdCtx) shortOptions(letters string, i int) (int, bool) {
 		}
 	}
 	return i, true
+}
+
+// single reports whether w is surely one word; a word holding an unquoted
+// expansion that is not static may be several or none, shifting the
+// operands after it (sword.split): the command is then unknown.
+func (c *cmdCtx) single(w sword) bool {
+	if w.split {
+		c.unknown("an unquoted expansion may split into several words: " + w.src)
+		return false
+	}
+	return true
 }
 
 func containsStr(list []string, s string) bool {
@@ -337,7 +362,7 @@ func (c *cmdCtx) run() {
 		}
 	case roleFirstRead, roleFirstWrite:
 		if !c.has(s.skipWith...) {
-			if len(ops) == 0 {
+			if len(ops) == 0 || !c.single(ops[0]) {
 				return
 			}
 			ops = ops[1:]
@@ -368,45 +393,217 @@ func (c *cmdCtx) writes() bool {
 }
 
 // copyLike handles cp, install, mv, ln, rsync and scp: sources and a
-// destination, the last operand or -t DIR.
+// destination, the last operand or -t DIR (their manuals). The sources
+// are read; a move writes them, recursively (a directory moved takes all
+// below it away); a hard link reads and writes them. The destination is
+// written, and so is DEST/NAME, where a source lands when DEST is a
+// directory (moveInto). Symbolic links made are recorded for the commands
+// after (analyzer.link).
 func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
-	dest, hasDest := c.value("t", "target-directory")
-	if !hasDest {
+	dest, into := c.value("t", "target-directory")
+	if !into {
 		if len(ops) == 0 {
 			return
 		}
 		if len(ops) == 1 && c.spec.role == roleLink {
 			// ln TARGET: a link named after it, in the working directory.
-			if ops[0].unknown == "" {
-				c.add(sword{lit: path.Base(ops[0].lit), pat: glob.Escape(path.Base(ops[0].lit)), src: ops[0].src}, Write)
-			}
+			dest, into = literal("."), true
 		} else {
 			dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
-			hasDest = true
+			into = len(ops) > 1
 		}
 	}
-	if hasDest && !remote(dest) {
-		c.addT(dest, Write, recursive)
+	hardLink := c.spec.role == roleLink && !c.has("s", "symbolic")
+	symLink := c.spec.role == roleLink && !hardLink || c.name == "cp" && c.has("s", "symbolic-link")
+	if c.name == "rsync" {
+		c.rsyncBackup(dest)
+	}
+	if !remote(dest) {
+		switch {
+		case c.has("T", "no-target-directory"):
+			c.addT(dest, Write, c.copyRecursive())
+		default:
+			c.moveInto(ops, dest, into)
+		}
+	}
+	if symLink {
+		c.linksTo(ops, dest, into)
 	}
 	srcAccess := Read
-	hardLink := c.spec.role == roleLink && !c.has("s", "symbolic")
 	if c.spec.role == roleMove || hardLink || (c.name == "cp" && c.has("l", "link")) || (c.name == "rsync" && c.has("remove-source-files")) {
 		// A move removes its sources; a hard link makes an outside file
 		// reachable under an inside name, where a write through it would
 		// change the outside file: the sources count as written.
 		srcAccess = Write
 	}
-	if c.spec.role == roleLink && !hardLink {
-		return // a symbolic link reads nothing; later calls resolve through it
+	if symLink {
+		return // a symbolic link reads nothing; later paths resolve through it
 	}
 	for _, w := range ops {
-		if !remote(w) {
-			if hardLink {
-				c.add(w, Read)
-			}
-			c.addT(w, srcAccess, recursive && srcAccess == Write)
+		if remote(w) {
+			continue
+		}
+		if hardLink {
+			c.add(w, Read)
+		}
+		c.addT(w, srcAccess, srcAccess == Write && (recursive || c.spec.role == roleMove))
+	}
+}
+
+// moveInto adds the destination of a copy or move of srcs: DEST itself
+// (unless it is surely a directory: ".", "..", a trailing "/"), and
+// DEST/NAME for each source, where it lands when DEST is a directory (into:
+// it must be, as for -t DIR or several sources). A copy or move of a
+// directory (recursive; a move always may be one) writes all below them.
+// rsync copies the contents of a source that ends in "/", not the source.
+func (c *cmdCtx) moveInto(srcs []sword, dest sword, into bool) {
+	recursive := c.copyRecursive()
+	if dest.unknown != "" || dest.glob {
+		c.addT(dest, Write, recursive || dest.glob)
+		return
+	}
+	isDir := into || surelyDir(dest.lit)
+	contents := false
+	for _, s := range srcs {
+		if c.name == "rsync" && s.unknown == "" && strings.HasSuffix(s.lit, "/") {
+			contents = true
 		}
 	}
+	c.addT(dest, Write, recursive && (!isDir || contents))
+	for _, s := range srcs {
+		base, ok := c.sourceBase(s)
+		if !ok {
+			continue
+		}
+		c.joinDest(dest, s, base, recursive)
+		if c.spec.role == roleMove && !remote(s) {
+			c.movedLinks(s, dest, base, isDir)
+		}
+	}
+}
+
+// surelyDir reports whether a destination names a directory whatever is
+// on the disk: ".", "..", or a trailing "/".
+func surelyDir(p string) bool {
+	d := strings.TrimSuffix(p, "/")
+	return d != p || d == "" || d == "." || d == ".." || strings.HasSuffix(d, "/.") || strings.HasSuffix(d, "/..")
+}
+
+// sourceBase returns the name a source takes in a destination directory
+// (a remote host:path's too, for rsync and scp), and false when it takes
+// none of its own (".", rsync's "SRC/", whose contents are copied).
+func (c *cmdCtx) sourceBase(s sword) (string, bool) {
+	if s.unknown != "" || remote(s) && c.name != "rsync" && c.name != "scp" {
+		return "", false
+	}
+	base := s.lit
+	if i := strings.LastIndexByte(base, ':'); remote(s) && i >= 0 {
+		base = base[i+1:]
+	}
+	base = path.Base(strings.TrimSuffix(base, "/"))
+	if base == "." || base == "/" || base == ".." || c.name == "rsync" && strings.HasSuffix(s.lit, "/") {
+		return "", false
+	}
+	return base, true
+}
+
+// copyRecursive reports whether a copy, move or link takes what is below
+// its sources: a move always may (a directory moved), a copy with -r, -R
+// or -a (rsync -a, scp -r).
+func (c *cmdCtx) copyRecursive() bool {
+	return c.spec.role == roleMove || c.name == "git" ||
+		c.spec.role != roleLink && (c.has(c.spec.recursive...) || c.has("r", "R", "recursive", "a", "archive"))
+}
+
+// joinDest adds DEST/BASE, the place of a source in the directory dest; a
+// glob source's names are a pattern there.
+func (c *cmdCtx) joinDest(dest, src sword, base string, recursive bool) {
+	if !src.glob || !hasGlobMeta(src.pat) {
+		c.addT(literal(path.Join(dest.lit, base)), Write, recursive)
+		return
+	}
+	ts, why := c.a.targets(dest, Write)
+	if why != "" {
+		c.unknown(why)
+		return
+	}
+	basePat := path.Base(strings.TrimSuffix(src.pat, "/"))
+	for _, t := range ts {
+		p := strings.TrimSuffix(glob.Escape(path.Clean(t.Path)), "/") + "/" + basePat
+		c.cmd.Targets = append(c.cmd.Targets, Target{Path: p, Given: path.Join(t.Given, base), Access: Write, Pattern: true, Recursive: recursive})
+	}
+}
+
+// movedLinks carries the links made earlier in the line along with a move
+// of src to dest (or into it, as dest/base).
+func (c *cmdCtx) movedLinks(src, dest sword, base string, isDir bool) {
+	if src.glob || dest.unknown != "" {
+		return
+	}
+	for _, from := range c.absolute(src.lit) {
+		for _, to := range c.absolute(dest.lit) {
+			if !isDir {
+				c.a.moveLinks(from, to)
+			}
+			c.a.moveLinks(from, path.Join(to, base))
+		}
+	}
+}
+
+// absolute returns p joined to each directory the command may run in.
+func (c *cmdCtx) absolute(p string) []string {
+	if strings.HasPrefix(p, "/") {
+		return []string{p}
+	}
+	var out []string
+	for _, d := range c.a.cwd {
+		out = append(out, path.Join(d, p))
+	}
+	return out
+}
+
+// linksTo records the symbolic links ln -s and cp -s make: for each
+// source (the link's target as written), a link at dest, or at
+// dest/NAME when dest is a directory (or may be one). With -r (ln
+// --relative) the target is relative to the working directory, not to
+// the link's.
+func (c *cmdCtx) linksTo(srcs []sword, dest sword, into bool) {
+	if dest.unknown != "" || dest.glob {
+		return
+	}
+	exact := c.has("T", "no-target-directory")
+	into = into || !exact && surelyDir(dest.lit)
+	for _, s := range srcs {
+		content := s
+		if c.has("r", "relative") && s.unknown == "" && !strings.HasPrefix(s.lit, "/") && len(c.a.cwd) == 1 {
+			content = literal(path.Join(c.a.cwd[0], s.lit))
+		}
+		for _, d := range c.absolute(dest.lit) {
+			if !into {
+				c.a.link(d, content)
+			}
+			if !exact && s.unknown == "" {
+				c.a.link(path.Join(d, path.Base(strings.TrimSuffix(s.lit, "/"))), content)
+			}
+		}
+	}
+}
+
+// rsyncBackup: rsync --backup-dir=DIR keeps what it replaces or deletes in
+// DIR, relative to the destination unless absolute (rsync(1)): a
+// recursive write.
+func (c *cmdCtx) rsyncBackup(dest sword) {
+	v, ok := c.value("backup-dir")
+	if !ok {
+		return
+	}
+	if v.unknown == "" && !strings.HasPrefix(v.lit, "/") {
+		if dest.unknown != "" || remote(dest) {
+			return
+		}
+		v = literal(path.Join(dest.lit, v.lit))
+	}
+	c.addT(v, Write, true)
 }
 
 // remote reports whether an operand names another host (host:path, a URL).
@@ -422,11 +619,16 @@ func remote(w sword) bool {
 	return i > 0 && !strings.Contains(s[:i], "/")
 }
 
-// execEnvVars are environment variables whose value is a command, code or
-// a place code is loaded from: a command run with one of them set, or a
+// execEnvVars are environment variables whose value is a command, code, a
+// place code or configuration that names code is loaded from, or options
+// a program reads as its own: a command run with one of them set, or a
 // line that sets one, may run anything (GIT_EXTERNAL_DIFF='rm -rf ~' git
-// diff). Sources: git(1) ENVIRONMENT VARIABLES, bash(1) Shell Variables,
-// ld.so(8), less(1), man(1), perlrun(1), node(1), ruby(1).
+// diff, TAR_OPTIONS=--to-command=x tar xf a.tar, HOME=/tmp/x git status
+// reading /tmp/x/.gitconfig). Sources: git(1) ENVIRONMENT VARIABLES,
+// bash(1) Shell Variables, ld.so(8), dyld(1), less(1), man(1),
+// perlrun(1), node(1), ruby(1), python(1), java(1), sudo(8), tar(1),
+// rsync(1), unzip(1), zip(1), wget(1), curl(1), xz(1), gzip(1),
+// make(1).
 var execEnvVars = map[string]bool{
 	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS4": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "PATH": true,
 	"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
@@ -435,6 +637,12 @@ var execEnvVars = map[string]bool{
 	"PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true, "LESSCLOSE": true,
 	"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
 	"PYTHONSTARTUP": true, "PYTHONPATH": true, "NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true,
+	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "DYLD_FRAMEWORK_PATH": true, "DYLD_FALLBACK_LIBRARY_PATH": true,
+	"GCONV_PATH": true, "PYTHONHOME": true, "PYTHONUSERBASE": true, "NODE_PATH": true, "PERL5DB": true,
+	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "SUDO_ASKPASS": true, "SUDO_EDITOR": true, "FCEDIT": true,
+	"TAR_OPTIONS": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true, "UNZIP": true, "UNZIPOPT": true, "ZIPOPT": true,
+	"LESS": true, "LESSKEY": true, "WGETRC": true, "CURL_HOME": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "GZIP": true, "BZIP2": true,
+	"MAKEFLAGS": true, "MAKEFILES": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
 }
 
 // isExecEnvVar reports whether setting name may make a command run code

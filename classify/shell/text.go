@@ -52,6 +52,9 @@ func grepCmd(c *cmdCtx) {
 			c.cmd.ReadOnly = true
 			return
 		}
+		if !c.single(ops[0]) {
+			return
+		}
 		ops = ops[1:]
 	}
 	recursive := c.has("r", "R", "recursive", "dereference-recursive")
@@ -138,6 +141,9 @@ func rgCmd(c *cmdCtx) {
 			c.cmd.ReadOnly = true
 			return
 		}
+		if !c.single(ops[0]) {
+			return
+		}
 		ops = ops[1:]
 	}
 	if len(ops) == 0 {
@@ -192,8 +198,14 @@ func sedCmd(c *cmdCtx) {
 	for _, s := range scripts {
 		if s.unknown != "" {
 			c.unknown("the sed script is not static")
-		} else if why := sedScriptEffects(s.lit); why != "" {
+			continue
+		}
+		files, why := sedScript(s.lit)
+		if why != "" {
 			c.unknown(why)
+		}
+		for _, f := range files {
+			c.add(literal(f.name), f.access)
 		}
 	}
 	access := Read
@@ -206,7 +218,7 @@ func sedCmd(c *cmdCtx) {
 			c.addBackup(w, suffix)
 		}
 	}
-	c.cmd.ReadOnly = !inPlace && c.cmd.Unknown == ""
+	c.cmd.ReadOnly = !inPlace && c.cmd.Unknown == "" && !c.writes()
 }
 
 // sedInPlace takes sed's -i out of its arguments: -i[SUFFIX] and
@@ -283,52 +295,64 @@ func (c *cmdCtx) addBackup(w sword, suffix string) {
 	c.add(sword{lit: name, pat: glob.Escape(name), src: name}, Write)
 }
 
-// sedScriptEffects reports sed commands that touch files or run commands
-// (sed(1) COMMANDS): w/W (write), r/R (read), e (execute), and the w and e
-// flags of s. It returns why the script is unknown, or "".
-func sedScriptEffects(script string) string {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
-		cmd, ok := sedSkipAddress(strings.TrimSpace(cmd))
+// sedScript reads a sed script (sed(1) COMMANDS; GNU sed's manual,
+// "Commands Requiring a Newline") for the files it names: w FILE, W FILE
+// and the w flag of s write FILE, r FILE and R FILE read it, each FILE
+// running to the end of its line; e and the e flag of s run a command,
+// which is unknown, as is a command it cannot read.
+func sedScript(script string) ([]scriptFile, string) {
+	var files []scriptFile
+	for rest := script; ; {
+		rest = strings.TrimLeft(rest, " \t\n;{}!")
+		if rest == "" {
+			return files, ""
+		}
+		cmd, ok := sedSkipAddress(rest)
 		if !ok {
-			return "a sed address safezone cannot read"
+			return nil, "a sed address safezone cannot read"
 		}
+		cmd = strings.TrimLeft(cmd, " \t!")
 		if cmd == "" {
-			continue
+			return files, ""
 		}
-		switch cmd[0] {
-		case 'w', 'W':
-			return "the sed script writes a file (w)"
-		case 'r', 'R':
-			return "the sed script reads a file (r)"
-		case 'e':
-			return "the sed script runs a command (e)"
-		case 's':
-			if strings.ContainsAny(sedSubstFlags(cmd), "we") {
-				return "the sed script writes a file or runs a command (s///w or s///e)"
-			}
+		var f *scriptFile
+		var why string
+		f, rest, why = sedCommand(cmd)
+		if why != "" {
+			return nil, why
+		}
+		if f != nil && !notAFile(f.name) {
+			files = append(files, *f)
 		}
 	}
-	return ""
 }
 
 // sedSkipAddress returns a sed command without its address (sed(1)
-// ADDRESSES: line numbers, $, /regexp/ and \cregexpc, ranges, steps and
-// "!"), and false when a regexp does not end.
+// ADDRESSES: line numbers, $, /regexp/ and \cregexpc with their I and M
+// flags, ranges, steps, +N and "!"), and false when a regexp does not end.
 func sedSkipAddress(cmd string) (string, bool) {
 	for len(cmd) > 0 {
 		switch ch := cmd[0]; {
-		case ch >= '0' && ch <= '9' || ch == '$' || ch == ',' || ch == '~' || ch == '!' || ch == ' ':
+		case ch >= '0' && ch <= '9' || ch == '$' || ch == ',' || ch == '~' || ch == '+' || ch == '!' || ch == ' ' || ch == '\t':
 			cmd = cmd[1:]
 		case ch == '/' || ch == '\\':
 			d := ch
 			if ch == '\\' && len(cmd) > 1 {
 				d, cmd = cmd[1], cmd[1:]
 			}
-			end := strings.IndexByte(cmd[1:], d)
+			end := -1
+			for i := 1; i < len(cmd); i++ {
+				if cmd[i] == '\\' {
+					i++
+				} else if cmd[i] == d {
+					end = i
+					break
+				}
+			}
 			if end < 0 {
 				return "", false
 			}
-			cmd = cmd[end+2:]
+			cmd = strings.TrimLeft(cmd[end+1:], "IM")
 		default:
 			return cmd, true
 		}
@@ -336,12 +360,70 @@ func sedSkipAddress(cmd string) (string, bool) {
 	return cmd, true
 }
 
-// sedSubstFlags returns what follows the replacement of an s command
-// (s/REGEXP/REPLACEMENT/FLAGS): its flags and any later text; "" when
-// the command ends before.
-func sedSubstFlags(cmd string) string {
-	if len(cmd) < 2 {
-		return ""
+// sedCommand reads the sed command that starts cmd and returns the file it
+// names, if any, and the script after it.
+func sedCommand(cmd string) (*scriptFile, string, string) {
+	line, after, _ := strings.Cut(cmd[1:], "\n")
+	switch cmd[0] {
+	case 'w', 'W', 'r', 'R':
+		access := Write
+		if cmd[0] == 'r' || cmd[0] == 'R' {
+			access = Read
+		}
+		name := strings.TrimLeft(line, " \t")
+		if name == "" {
+			return nil, "", "a sed " + cmd[:1] + " command without a file"
+		}
+		return &scriptFile{name: name, access: access}, after, ""
+	case 'e':
+		return nil, "", "the sed script runs a command (e)"
+	case 'a', 'i', 'c':
+		return nil, sedSkipText(cmd[1:]), ""
+	case '#', ':':
+		if cmd[0] == ':' {
+			if i := strings.IndexAny(cmd, ";\n"); i >= 0 {
+				return nil, cmd[i:], ""
+			}
+			return nil, "", ""
+		}
+		return nil, after, ""
+	case 's', 'y':
+		return sedSubst(cmd)
+	case 'b', 't', 'T', 'q', 'Q', 'l', 'L', 'v':
+		if i := strings.IndexAny(cmd, ";\n}"); i >= 0 {
+			return nil, cmd[i:], ""
+		}
+		return nil, "", ""
+	}
+	if strings.IndexByte("=dDgGhHxnNpPzF{}", cmd[0]) >= 0 {
+		return nil, cmd[1:], ""
+	}
+	return nil, "", "a sed command safezone does not know (" + cmd[:1] + ")"
+}
+
+// sedSkipText skips the text of a, i and c: to the end of the line, and on
+// over lines that end in a backslash.
+func sedSkipText(s string) string {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return ""
+		}
+		if i == 0 || s[i-1] != '\\' {
+			return s[i+1:]
+		}
+		s = s[i+1:]
+	}
+}
+
+// sedSubst reads s/REGEXP/REPLACEMENT/FLAGS (and y/SOURCE/DEST/): it returns
+// the file of the w flag and the script after the command; the e flag and
+// a flag it does not know are unknown. The delimiter ends each part at its
+// first unescaped use, even in a bracket expression: should sed read on,
+// what this takes for flags is only more than there is.
+func sedSubst(cmd string) (*scriptFile, string, string) {
+	if len(cmd) < 2 || cmd[1] == '\n' || cmd[1] == '\\' {
+		return nil, "", "a sed " + cmd[:1] + " command safezone cannot read"
 	}
 	d := cmd[1]
 	rest := cmd[2:]
@@ -354,73 +436,31 @@ func sedSubstFlags(cmd string) string {
 			i++
 		}
 		if i >= len(rest) {
-			return ""
+			return nil, "", "a sed " + cmd[:1] + " command does not end"
 		}
 		rest = rest[i+1:]
 	}
-	return rest
-}
-
-// awkCmd: awk PROGRAM FILE... reads the files; a program that prints to a
-// file or a pipe, calls system() or getline from a command is unknown.
-func awkCmd(c *cmdCtx) {
-	c.spec = &cmdSpec{short: "bcCdDghlMNOopPrStVW", shortArg: "FfvEiL", longArg: []string{"field-separator", "file", "assign", "exec", "include", "load"}, lax: false}
-	if !c.getopt() {
-		return
+	if cmd[0] == 'y' {
+		return nil, rest, ""
 	}
-	var progs []sword
-	for _, o := range c.opts {
-		if (o.name == "f" || o.name == "file" || o.name == "E" || o.name == "exec" || o.name == "i" || o.name == "include") && o.has {
-			c.add(o.val, Read)
-			c.unknown("an awk program file safezone does not read")
-		}
-	}
-	ops := c.ops
-	if !c.has("f", "file", "E", "exec") {
-		if len(ops) == 0 {
-			return
-		}
-		progs, ops = append(progs, ops[0]), ops[1:]
-	}
-	for _, p := range progs {
-		if p.unknown != "" {
-			c.unknown("the awk program is not static")
-		} else if awkHasEffects(p.lit) {
-			c.unknown("the awk program writes to a file or a command, or runs one")
-		}
-	}
-	for _, w := range ops {
-		if w.unknown == "" && strings.Contains(w.lit, "=") && !strings.Contains(w.lit, "/") {
-			continue // var=value assignment operand
-		}
-		c.add(w, Read)
-	}
-	c.cmd.ReadOnly = c.cmd.Unknown == ""
-}
-
-func awkHasEffects(prog string) bool {
-	if strings.Contains(prog, "system") || strings.Contains(prog, "getline") || strings.Contains(prog, "|") || strings.Contains(prog, "fflush(") {
-		return true
-	}
-	// print > "file", printf >> "file"
-	for _, kw := range []string{"print", "printf"} {
-		for i := strings.Index(prog, kw); i >= 0; {
-			rest := prog[i+len(kw):]
-			end := strings.IndexAny(rest, ";}\n")
-			if end < 0 {
-				end = len(rest)
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == 'w':
+			line, after, _ := strings.Cut(rest[i+1:], "\n")
+			name := strings.TrimLeft(line, " \t")
+			if name == "" {
+				return nil, "", "a sed s///w without a file"
 			}
-			if strings.Contains(rest[:end], ">") {
-				return true
-			}
-			next := strings.Index(rest, kw)
-			if next < 0 {
-				break
-			}
-			i += len(kw) + next
+			return &scriptFile{name: name, access: Write}, after, ""
+		case c == 'e':
+			return nil, "", "the sed script runs a command (s///e)"
+		case c == ';' || c == '\n' || c == '}' || c == ' ' || c == '\t':
+			return nil, rest[i:], ""
+		case strings.IndexByte("gpiImM0123456789", c) < 0:
+			return nil, "", "a sed s flag safezone does not know (" + string(c) + ")"
 		}
 	}
-	return false
+	return nil, "", ""
 }
 
 // jqCmd: jq FILTER FILE...; --arg and --argjson take two values; --args and

@@ -17,6 +17,11 @@ type sword struct {
 	brace   bool   // holds an unquoted { (brace expansion)
 	src     string // the word as written, for display and rule matching
 	unknown string // why the word is not static; empty when it is
+	// split is true when the word holds an unquoted expansion that is not
+	// static: bash splits its value into fields and globs them, so the
+	// word may become several words or none, shifting the operands after
+	// it (bash(1) Word Splitting).
+	split bool
 }
 
 // text is the word for display and rule matching: its value when static,
@@ -28,11 +33,20 @@ func (w sword) text() string {
 	return w.lit
 }
 
+// literal returns a static word holding s, quoted (no glob, no brace).
+func literal(s string) sword {
+	return sword{lit: s, pat: glob.Escape(s), src: s}
+}
+
 // word makes a word static: its value and glob pattern, with "~", $HOME,
-// $PWD, $CLAUDE_PROJECT_DIR and the variables assigned a literal expanded,
-// or why it is not static (any other expansion). The command and process
-// substitutions in it are walked: they run.
-func (a *analyzer) word(w *syntax.Word, depth int) sword {
+// $PWD, $TMPDIR, $CLAUDE_PROJECT_DIR and the variables assigned a literal
+// expanded, or why it is not static (any other expansion). The command and
+// process substitutions in it are walked: they run.
+func (a *analyzer) word(w *syntax.Word, depth int) sword { return a.wordOf(w, depth, false) }
+
+// wordOf is word; assign is true for the value of a variable assignment,
+// where a "~" after a ":" expands too (bash(1) Tilde Expansion).
+func (a *analyzer) wordOf(w *syntax.Word, depth int, assign bool) sword {
 	if w == nil {
 		return sword{}
 	}
@@ -44,14 +58,19 @@ func (a *analyzer) word(w *syntax.Word, depth int) sword {
 		}
 	}
 	var b wordBuilder
+	// A word that looks like an assignment (NAME=...), given as an
+	// argument, has its tildes after "=" and ":" expanded as an
+	// assignment's are.
+	tildes := tildeStart
+	if assign {
+		tildes = tildeColons
+	} else if l, ok := w.Parts[0].(*syntax.Lit); ok && assignLike(l.Value) {
+		tildes = tildeAssignment
+	}
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			v := p.Value
-			if i == 0 {
-				v = a.tilde(v, &b)
-			}
-			b.unquotedLit(v)
+			a.unquotedPart(p.Value, i, i < len(w.Parts)-1, tildes, &b)
 		case *syntax.SglQuoted:
 			v := p.Value
 			if p.Dollar {
@@ -62,13 +81,19 @@ func (a *analyzer) word(w *syntax.Word, depth int) sword {
 			a.dblQuoted(p, &b, depth)
 		case *syntax.ParamExp:
 			v, why := a.param(p)
-			if why != "" {
+			switch {
+			case why != "":
 				b.unknown(why)
-			} else if strings.ContainsAny(v, " \t\n") {
+				b.out.split = true
+			case v.glob:
+				b.globbed(v)
+			case strings.ContainsAny(v.value, " \t\n"):
 				b.unknown("an unquoted variable holding spaces is split into several words")
+				b.out.split = true
+			default:
+				// Unquoted: the value is subject to globbing.
+				b.unquotedLit(strings.ReplaceAll(v.value, `\`, `\\`))
 			}
-			// Unquoted: the value is subject to globbing.
-			b.unquotedLit(strings.ReplaceAll(v, `\`, `\\`))
 		default:
 			a.expansion(part, &b, depth)
 		}
@@ -77,6 +102,83 @@ func (a *analyzer) word(w *syntax.Word, depth int) sword {
 	out.lit, out.pat = b.lit.String(), b.pat.String()
 	out.src = a.source(w)
 	return out
+}
+
+// Where an unquoted literal may start a tilde-prefix (bash(1) Tilde
+// Expansion): at the start of the word; in an assignment's value, also
+// after each ":"; in an argument that looks like an assignment, after its
+// first "=" and after each ":".
+type tildeRule uint8
+
+const (
+	tildeStart tildeRule = iota
+	tildeColons
+	tildeAssignment
+)
+
+// assignLike reports whether s starts like a variable assignment, NAME=.
+func assignLike(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	if eq <= 0 {
+		return false
+	}
+	for i := 0; i < eq; i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// unquotedPart adds the unquoted literal v, the i-th part of its word
+// (more: other parts follow), expanding the tilde-prefixes the rule
+// allows.
+func (a *analyzer) unquotedPart(v string, i int, more bool, rule tildeRule, b *wordBuilder) {
+	if rule == tildeAssignment && i == 0 {
+		eq := strings.IndexByte(v, '=')
+		b.unquotedLit(v[:eq+1])
+		v = v[eq+1:]
+	}
+	if rule == tildeStart {
+		if i == 0 {
+			v = a.tilde(v, more, b)
+		}
+		b.unquotedLit(v)
+		return
+	}
+	// Each ":"-separated segment may start a tilde-prefix; the first only
+	// at the start of the word (or after the "=").
+	for k := 0; ; k++ {
+		end := unescapedIndex(v, ':')
+		seg := v
+		if end >= 0 {
+			seg = v[:end]
+		}
+		if k > 0 || i == 0 {
+			seg = a.tilde(seg, more && end < 0, b)
+		}
+		b.unquotedLit(seg)
+		if end < 0 {
+			return
+		}
+		b.unquotedLit(":")
+		v = v[end+1:]
+	}
+}
+
+// unescapedIndex returns the index of the first c in s not quoted by a
+// backslash, or -1.
+func unescapedIndex(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case c:
+			return i
+		}
+	}
+	return -1
 }
 
 // wordBuilder accumulates a word being made static: its value, its glob
@@ -99,26 +201,64 @@ func (b *wordBuilder) quoted(s string) {
 	b.pat.WriteString(glob.Escape(s))
 }
 
-// tilde expands the "~" that starts a word's first literal v: "~" alone or
-// before "/" is $HOME; "~user" is unknown. It returns what is left of v.
-func (a *analyzer) tilde(v string, b *wordBuilder) string {
+// globbed adds the value of a loop variable bound to a glob's matches: a
+// file name matching the pattern, quoted or not.
+func (b *wordBuilder) globbed(v shellVar) {
+	b.out.glob = true
+	b.lit.WriteString(v.value)
+	b.pat.WriteString(v.pat)
+}
+
+// tilde expands the tilde-prefix that starts the unquoted literal v (bash(1)
+// Tilde Expansion): "~" before "/" or at the end of the word is $HOME, "~+"
+// is $PWD; "~user" and "~-" are unknown. A prefix that a quoted part or an
+// expansion continues (more, with no "/" in v: ~"x", ~$X) or that holds a
+// backslash is no tilde-prefix: bash leaves it as written. It returns what
+// is left of v.
+func (a *analyzer) tilde(v string, more bool, b *wordBuilder) string {
 	if !strings.HasPrefix(v, "~") {
 		return v
 	}
 	end := strings.IndexByte(v, '/')
 	if end < 0 {
+		if more {
+			return v
+		}
 		end = len(v)
 	}
-	if end != 1 {
-		b.unknown("~user is not expanded")
+	prefix := v[1:end]
+	switch {
+	case strings.Contains(prefix, `\`):
 		return v
+	case prefix == "":
+		home, why := a.home()
+		if why != "" {
+			b.unknown(why)
+			return v
+		}
+		b.quoted(home)
+	case prefix == "+" && len(a.cwd) == 1:
+		b.quoted(a.cwd[0])
+	default:
+		b.unknown("~" + prefix + " is not expanded")
+		return v
+	}
+	return v[end:]
+}
+
+// home returns $HOME: a value assigned earlier in the line, else the
+// environment's.
+func (a *analyzer) home() (string, string) {
+	if v, ok := a.vars["HOME"]; ok {
+		if !v.known || v.glob {
+			return "", "$HOME is not a literal"
+		}
+		return v.value, ""
 	}
 	if a.env.Home == "" {
-		b.unknown("~ without HOME")
-		return v
+		return "", "~ without HOME"
 	}
-	b.quoted(a.env.Home)
-	return v[1:]
+	return a.env.Home, ""
 }
 
 // dblQuoted adds a double-quoted part: its literals and static parameters
@@ -130,10 +270,14 @@ func (a *analyzer) dblQuoted(p *syntax.DblQuoted, b *wordBuilder, depth int) {
 			b.quoted(dquoteUnescape(q.Value))
 		case *syntax.ParamExp:
 			v, why := a.param(q)
-			if why != "" {
+			switch {
+			case why != "":
 				b.unknown(why)
+			case v.glob:
+				b.globbed(v)
+			default:
+				b.quoted(v.value)
 			}
-			b.quoted(v)
 		case *syntax.CmdSubst:
 			a.substitution(q.Stmts, depth)
 			b.unknown("a command substitution")
@@ -150,6 +294,7 @@ func (a *analyzer) expansion(part syntax.WordPart, b *wordBuilder, depth int) {
 	case *syntax.CmdSubst:
 		a.substitution(p.Stmts, depth)
 		b.unknown("a command substitution")
+		b.out.split = true
 	case *syntax.ProcSubst:
 		a.substitution(p.Stmts, depth)
 		b.unknown("a process substitution")
@@ -162,8 +307,10 @@ func (a *analyzer) expansion(part syntax.WordPart, b *wordBuilder, depth int) {
 			return true
 		})
 		b.unknown("an arithmetic expansion")
+		b.out.split = true
 	case *syntax.ExtGlob:
 		b.unknown("an extended glob")
+		b.out.split = true
 	default:
 		b.unknown(fmt.Sprintf("an expansion (%s)", nodeKind(part)))
 	}
@@ -202,33 +349,65 @@ func (b *wordBuilder) unquotedLit(v string) {
 	}
 }
 
-// param expands a parameter if it is static.
-func (a *analyzer) param(p *syntax.ParamExp) (string, string) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil || p.NestedParam != nil {
-		return "", "a parameter expansion with an operator"
+// param expands a parameter if it is static: a variable assigned earlier
+// in the line, a positional parameter bound by a function call or a
+// "bash -c" script, or one of the environment's ($HOME, $PWD, $TMPDIR,
+// $CLAUDE_PROJECT_DIR).
+func (a *analyzer) param(p *syntax.ParamExp) (shellVar, string) {
+	if !plainParam(p) {
+		return shellVar{}, "a parameter expansion with an operator"
 	}
 	name := p.Param.Value
 	if v, ok := a.vars[name]; ok {
 		if !v.known {
-			return "", "$" + name + " is not a literal"
+			return shellVar{}, "$" + name + " is not a literal"
 		}
-		return v.value, ""
+		return v, ""
 	}
-	switch name {
-	case "HOME":
-		if a.env.Home != "" {
-			return a.env.Home, ""
+	if n, err := strconv.Atoi(name); err == nil && n > 0 && a.posKnown {
+		if n > len(a.pos) {
+			return shellVar{value: "", known: true}, ""
 		}
+		w := a.pos[n-1]
+		if w.unknown != "" {
+			return shellVar{}, "$" + name + " is " + w.src + ", which is not static"
+		}
+		return shellVar{value: w.lit, known: true, glob: w.glob && hasGlobMeta(w.pat), pat: w.pat}, ""
+	}
+	if v := a.envParam(name); v != "" {
+		return shellVar{value: v, known: true}, ""
+	}
+	return shellVar{}, "$" + name + " is not known to safezone"
+}
+
+// plainParam reports whether p is $NAME or ${NAME}, with no operator.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil &&
+		p.Names == 0 && p.Exp == nil && p.NestedParam == nil
+}
+
+// envParam returns the value of a parameter the analysis knows from the
+// environment ($HOME, $PWD when the directory is sure, $TMPDIR,
+// $CLAUDE_PROJECT_DIR, $# where the positional parameters are known), or
+// "".
+func (a *analyzer) envParam(name string) string {
+	switch name {
+	case "#":
+		if a.posKnown {
+			return strconv.Itoa(len(a.pos))
+		}
+	case "HOME":
+		return a.env.Home
 	case "PWD":
 		if len(a.cwd) == 1 {
-			return a.cwd[0], ""
+			return a.cwd[0]
 		}
+	case "TMPDIR":
+		return a.env.TmpDir
 	case "CLAUDE_PROJECT_DIR":
-		if a.env.ProjectDir != "" {
-			return a.env.ProjectDir, ""
-		}
+		return a.env.ProjectDir
 	}
-	return "", "$" + name + " is not known to safezone"
+	return ""
 }
 
 func isNumber(s string) bool {
