@@ -173,26 +173,53 @@ var confineCases = []confineCase{
 			if err := copyTree(tmpl, w.path("home/.cache/go-build")); err != nil {
 				return err
 			}
-			// Where a Go user's module cache is; a confine.write directory
-			// must exist to be writable (see the README).
-			if err := os.MkdirAll(w.path("home/go/pkg/mod"), 0o755); err != nil {
+			return seedGoBuild(w)
+		},
+		env:   goBuildEnv,
+		calls: func(w *world) []string { return []string{"go build -o hello . && ./hello"} },
+		check: checkGoBuild,
+	},
+	{
+		// go-build in a HOME without ~/.cache, as a new user's or a CI
+		// runner's: the hook makes ~/.cache (it is in confine.write and its
+		// parent exists), so the kernel lets Go make ~/.cache/go-build in
+		// it. At aca5ac6 the directory was left out of the ruleset and the
+		// build failed ("mkdir <HOME>/.cache: permission denied"). Without
+		// the seeded cache a program would compile the standard library,
+		// 20 to 70 s on a busy 2-core machine, more than a session may
+		// take; so the module is a library that imports only the
+		// dependency, which builds without it (the same go.mod, proxy and
+		// environment as go-build).
+		name:  "fresh-home-cache",
+		needs: []string{"go"},
+		files: map[string]string{
+			"proj/go.mod":   "module example.com/hello\n\ngo 1.22\n\nrequire example.com/greet v1.0.0\n",
+			"proj/hello.go": helloLib,
+		},
+		seed: func(w *world) error {
+			if err := os.RemoveAll(w.path("home/.cache")); err != nil {
 				return err
 			}
-			return writeGoProxy(w.path("goproxy"))
+			return seedGoBuild(w)
 		},
-		env: func(w *world) []string {
-			return []string{"GOPROXY=file://" + w.path("goproxy"), "GOSUMDB=off", "GOFLAGS=-mod=mod -modcacherw"}
-		},
-		calls: func(w *world) []string { return []string{"go build -o hello . && ./hello"} },
+		env:   goBuildEnv,
+		calls: func(w *world) []string { return []string{"go build ./... && echo built"} },
 		check: func(r *confineRun) {
+			if r.before["home/.cache"] != 0 {
+				r.errorf("~/.cache existed before the run")
+			}
 			r.wantConfined(0)
 			r.wantOK(0)
-			r.wantResult(0, "hello from greet, built confined")
-			r.wantFile("proj/hello", "")
-			r.wantFile("proj/go.sum", "example.com/greet v1.0.0 h1:")
-			r.wantFile("home/go/pkg/mod/example.com/greet@v1.0.0/greet.go", "package greet")
-			if n := countFiles(r.w.path("home/.cache/go-build")); n <= r.before["go-build entries"] {
-				r.errorf("the build added nothing to ~/.cache/go-build (%d entries before, %d after)", r.before["go-build entries"], n)
+			r.wantResult(0, "built")
+			checkGoDownload(r)
+			// The hook made it (0700); Go would have made it 0777 less
+			// the umask.
+			fi, err := os.Stat(r.w.path("home/.cache"))
+			switch {
+			case err != nil:
+				r.errorf("~/.cache: %v", err)
+			case fi.Mode().Perm() != 0o700:
+				r.errorf("~/.cache has mode %v, not the hook's 0700", fi.Mode().Perm())
 			}
 		},
 	},
@@ -277,12 +304,54 @@ var confineCases = []confineCase{
 }
 
 // helloGo is the go-build case's main package, and the Go cache
-// template's; only the case's has the dependency.
+// template's; only the case's has the dependency. helloLib is
+// fresh-home-cache's package, which needs no standard library package.
 const (
 	helloGo    = "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/greet\"\n)\n\nfunc main() { fmt.Println(greet.Hello()) }\n"
+	helloLib   = "package hello\n\nimport \"example.com/greet\"\n\n// Hi is greet's greeting.\nfunc Hi() string { return greet.Hello() }\n"
 	greetGo    = "package greet\n\nfunc Hello() string { return \"hello from greet, built confined\" }\n"
 	templateGo = "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"
 )
+
+// seedGoBuild prepares a go-build case's ROOT besides the build cache: an
+// empty ~/go/pkg/mod, where a Go user's module cache is (a confine.write
+// directory whose parent is missing is left out, see the README), and the
+// file proxy.
+func seedGoBuild(w *world) error {
+	if err := os.MkdirAll(w.path("home/go/pkg/mod"), 0o755); err != nil {
+		return err
+	}
+	return writeGoProxy(w.path("goproxy"))
+}
+
+// goBuildEnv is a go-build case's environment: the dependency comes from
+// the file proxy.
+func goBuildEnv(w *world) []string {
+	return []string{"GOPROXY=file://" + w.path("goproxy"), "GOSUMDB=off", "GOFLAGS=-mod=mod -modcacherw"}
+}
+
+// checkGoBuild checks the go-build case: the program was built confined
+// and ran (and checkGoDownload).
+func checkGoBuild(r *confineRun) {
+	r.t.Helper()
+	r.wantConfined(0)
+	r.wantOK(0)
+	r.wantResult(0, "hello from greet, built confined")
+	r.wantFile("proj/hello", "")
+	checkGoDownload(r)
+}
+
+// checkGoDownload checks that a go-build case's build wrote go.sum,
+// extracted the dependency into the module cache and added build cache
+// entries.
+func checkGoDownload(r *confineRun) {
+	r.t.Helper()
+	r.wantFile("proj/go.sum", "example.com/greet v1.0.0 h1:")
+	r.wantFile("home/go/pkg/mod/example.com/greet@v1.0.0/greet.go", "package greet")
+	if n := countFiles(r.w.path("home/.cache/go-build")); n <= r.before["go-build entries"] {
+		r.errorf("the build added nothing to ~/.cache/go-build (%d entries before, %d after)", r.before["go-build entries"], n)
+	}
+}
 
 // writeGoProxy writes a GOPROXY file tree in dir serving example.com/greet
 // v1.0.0.
@@ -627,6 +696,9 @@ func runConfineCase(t *testing.T, base string, c *confineCase, policy, label str
 	}
 	r := &confineRun{t: t, label: label, w: w, calls: c.calls(w), before: map[string]int{}, saved: map[string][]byte{}}
 	r.before["go-build entries"] = countFiles(w.path("home/.cache/go-build"))
+	if w.exists("home/.cache") {
+		r.before["home/.cache"] = 1
+	}
 	for _, rel := range []string{"proj/.claude/settings.json", "proj/.git/config"} {
 		if b, err := os.ReadFile(w.path(rel)); err == nil {
 			r.saved[rel] = b
