@@ -65,6 +65,10 @@ type confineCase struct {
 	// compare, when set, is a policy under which the same calls run
 	// unconfined in a second session: every tool_result must be the same.
 	compare string
+	// userSettings registers the hooks in the fake HOME's
+	// ~/.claude/settings.json, as a user-wide install does, and leaves the
+	// project without a .claude directory.
+	userSettings bool
 }
 
 var confineCases = []confineCase{
@@ -299,6 +303,32 @@ var confineCases = []confineCase{
 			r.wantFile("proj/other.txt", "ok")
 			r.wantResult(0, "Read-only file system")
 			r.wantResult(1, "Read-only file system")
+		},
+	},
+	{
+		// The hook is registered in the fake HOME (a user-wide install), and
+		// the project has no .claude: the first call, which runs as it is,
+		// shows that Claude Code did not make one. Before it confines the
+		// script, the hook makes an empty .claude, which the kernel then
+		// keeps read-only like an existing one; else the script could make
+		// .claude/settings.local.json (hooks, permissions) and the kernel
+		// would not stop it (safezone at aca5ac6).
+		name:         "claude-settings-new",
+		userNS:       true,
+		userSettings: true,
+		files:        map[string]string{"proj/s.sh": "mkdir -p .claude\necho '{}' > .claude/settings.local.json\n"},
+		calls: func(w *world) []string {
+			return []string{"test -e .claude || echo no-claude-dir", "sh s.sh"}
+		},
+		check: func(r *confineRun) {
+			r.wantUnconfined(0)
+			r.wantResult(0, "no-claude-dir")
+			r.wantConfined(1)
+			r.wantResult(1, "Read-only file system")
+			r.wantAbsent("proj/.claude/settings.local.json")
+			if names, err := os.ReadDir(r.w.path("proj/.claude")); err != nil || len(names) != 0 {
+				r.errorf("proj/.claude is not an empty directory: %v %v", names, err)
+			}
 		},
 	},
 }
@@ -686,7 +716,15 @@ func runConfineCase(t *testing.T, base string, c *confineCase, policy, label str
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.writeSettings(reg); err != nil {
+	if c.userSettings {
+		err = os.Remove(w.path("proj/.claude"))
+		if err == nil {
+			err = w.writeSettingsTo(w.path("home/.claude/settings.json"), reg)
+		}
+	} else {
+		err = w.writeSettings(reg)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	if c.seed != nil {

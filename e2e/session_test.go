@@ -99,6 +99,12 @@ func recorder(state, prefix string) map[string]any {
 // ran). The recorders are matcher groups of their own, so the safezone entry
 // is exactly the one hooks.json has.
 func (w *world) writeSettings(reg map[string]any) error {
+	return w.writeSettingsTo(filepath.Join(w.proj, ".claude", "settings.json"), reg)
+}
+
+// writeSettingsTo writes the settings writeSettings writes to file (the
+// fake HOME's ~/.claude/settings.json, say), making its directory.
+func (w *world) writeSettingsTo(file string, reg map[string]any) error {
 	hooks := maps.Clone(reg)
 	add := func(event, prefix string) {
 		g := map[string]any{"matcher": "*", "hooks": []any{recorder(w.state, prefix)}}
@@ -112,7 +118,10 @@ func (w *world) writeSettings(reg map[string]any) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(w.proj, ".claude", "settings.json"), append(b, '\n'), 0o644)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(file, append(b, '\n'), 0o644)
 }
 
 // records returns the JSON the recorder hooks saved under prefix, by
