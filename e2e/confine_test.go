@@ -69,6 +69,15 @@ type confineCase struct {
 	// ~/.claude/settings.json, as a user-wide install does, and leaves the
 	// project without a .claude directory.
 	userSettings bool
+	// then, when set, is what the user does once the session is over and
+	// check has run, outside Claude Code: each command runs in proj with
+	// the session's HOME and environment ("safezone" is the build under
+	// test); r.then holds what each printed.
+	then [][]string
+	// next, when set, are the Bash calls of a second session in the same
+	// ROOT, after then; checkNext checks it (r.next) and r.then.
+	next      func(w *world) []string
+	checkNext func(r *confineRun)
 }
 
 var confineCases = []confineCase{
@@ -331,6 +340,45 @@ var confineCases = []confineCase{
 			}
 		},
 	},
+	{
+		// A confined command cannot be kept from creating a file that did
+		// not exist: here the local policy, with mode: agi, which would let
+		// the next python3 -c run unconfined (safezone at aca5ac6 did, and
+		// ../x was written). The hook watches the files a confined
+		// command could create, and denies every later call of the
+		// project once one has appeared, with a reason that names it and
+		// safezone trust.
+		name:  "policy-file-appears",
+		needs: []string{"python3"},
+		files: map[string]string{"proj/evil.sh": `printf 'version: 1\nmode: agi\n' > .safezone.local.yaml` + "\n"},
+		calls: func(w *world) []string {
+			return []string{"sh evil.sh", `python3 -c "open('../x','w').write('x')"`, "echo hello"}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0)
+			r.wantFile("proj/.safezone.local.yaml", "mode: agi")
+			for _, i := range []int{1, 2} {
+				r.wantDenied(i, r.w.path("proj/.safezone.local.yaml")+" appeared after a command ran confined",
+					"safezone trust "+r.w.path("proj/.safezone.local.yaml"))
+			}
+			r.wantAbsent("x")
+		},
+		// The user looks at the watch list, and then trusts the file: this
+		// is the user's say, so the next session is judged under it, and
+		// mode: agi runs inline code unconfined and without a question.
+		// That ../x is then written is the expected consequence of the
+		// trust, not a hole: it shows that the watch, not something else,
+		// held the call back above.
+		then: [][]string{{"safezone", "trust"}, {"safezone", "trust", ".safezone.local.yaml"}},
+		next: func(w *world) []string { return []string{`python3 -c "open('../x','w').write('x')"`} },
+		checkNext: func(r *confineRun) {
+			r.wantThen(0, 0, r.w.path("proj/.safezone.local.yaml")+"  APPEARED")
+			r.wantThen(1, 0, "trusted "+r.w.path("proj/.safezone.local.yaml"))
+			r.next.wantUnconfined(0)
+			r.next.wantOK(0)
+			r.next.wantFile("x", "x")
+		},
+	},
 }
 
 // helloGo is the go-build case's main package, and the Go cache
@@ -426,7 +474,16 @@ type confineRun struct {
 	before map[string]int    // counts taken before the run
 	saved  map[string][]byte // files as they were before the run
 	ref    *confineRun       // the unconfined run, for a case with compare
+	then   []userRun         // the user's commands, for a case with then
+	next   *confineRun       // the session after them, for a case with next
 	failed bool
+}
+
+// userRun is one command the user ran outside Claude Code.
+type userRun struct {
+	args []string
+	out  string // stdout and stderr
+	code int
 }
 
 func (r *confineRun) errorf(format string, args ...any) {
@@ -508,6 +565,39 @@ func (r *confineRun) wantAsked(calls ...int) {
 		}
 		if tr := r.result(i); !tr.IsError || !strings.Contains(tr.Text, "safezone: ask") {
 			r.errorf("call %d (%s): want safezone's ask as the tool_result, got (is_error=%v) %q", i, r.calls[i], tr.IsError, tr.Text)
+		}
+	}
+}
+
+// wantDenied checks that each call did not run, and that the model got
+// safezone's deny with texts in its reason.
+func (r *confineRun) wantDenied(i int, texts ...string) {
+	r.t.Helper()
+	if got := r.executed(i); got != "" {
+		r.errorf("call %d (%s) ran (%q), want it denied", i, r.calls[i], got)
+	}
+	tr := r.result(i)
+	if !tr.IsError || !strings.Contains(tr.Text, "safezone: deny") {
+		r.errorf("call %d (%s): want safezone's deny as the tool_result, got (is_error=%v) %q", i, r.calls[i], tr.IsError, tr.Text)
+	}
+	r.wantResult(i, texts...)
+}
+
+// wantThen checks that the user's command i exited with code and printed
+// texts.
+func (r *confineRun) wantThen(i, code int, texts ...string) {
+	r.t.Helper()
+	if i >= len(r.then) {
+		r.errorf("the user's command %d did not run", i)
+		return
+	}
+	u := r.then[i]
+	if u.code != code {
+		r.errorf("%s: exit %d, want %d: %q", strings.Join(u.args, " "), u.code, code, u.out)
+	}
+	for _, text := range texts {
+		if !strings.Contains(u.out, text) {
+			r.errorf("%s does not say %q: %q", strings.Join(u.args, " "), text, u.out)
 		}
 	}
 }
@@ -597,6 +687,9 @@ func (r *confineRun) diagnose() {
 		fmt.Fprintf(&b, "    ran: %s\n", orNone(tail(r.executed(i), 600)))
 	}
 	fmt.Fprintf(&b, "  claude: exit %d, %d API requests, %.1fs, result %q\n", r.s.exitCode, r.s.requests, r.s.seconds, tail(r.s.result, 300))
+	for _, u := range r.then {
+		fmt.Fprintf(&b, "  then %s: exit %d\n    %s\n", strings.Join(u.args, " "), u.code, strings.ReplaceAll(strings.TrimSpace(u.out), "\n", "\n    "))
+	}
 	fmt.Fprintf(&b, "  claude stderr (tail): %s\n", orNone(tail(r.s.stderr, 1500)))
 	if os.Getenv(envKeep) == "1" {
 		fmt.Fprintf(&b, "  root: %s (kept)", r.w.root)
@@ -660,10 +753,19 @@ func TestClaudeCodeConfine(t *testing.T) {
 					row.seconds += r.ref.s.seconds
 				}
 				c.check(r)
-				if r.failed {
+				if c.then != nil || c.next != nil {
+					r.runThen(&c)
+					if r.next != nil {
+						row.seconds += r.next.s.seconds
+					}
+					c.checkNext(r)
+				}
+				if t.Failed() {
 					r.diagnose()
-					if r.ref != nil {
-						r.ref.diagnose()
+					for _, x := range []*confineRun{r.ref, r.next} {
+						if x != nil {
+							x.diagnose()
+						}
 					}
 				}
 			})
@@ -742,21 +844,80 @@ func runConfineCase(t *testing.T, base string, c *confineCase, policy, label str
 			r.saved[rel] = b
 		}
 	}
+	r.run(c)
+	return r
+}
+
+// run runs r's calls in one claude session.
+func (r *confineRun) run(c *confineCase) {
+	r.t.Helper()
 	turns := make([]turn, len(r.calls))
 	for i, cmd := range r.calls {
 		turns[i] = bash(cmd)
 	}
 	var extraEnv []string
 	if c.env != nil {
-		extraEnv = c.env(w)
+		extraEnv = c.env(r.w)
 	}
-	if r.s, err = runClaude(env.claude, w, newFakeAPI(turns), "bypassPermissions", nil, extraEnv...); err != nil {
-		t.Fatal(err)
+	var err error
+	if r.s, err = runClaude(env.claude, r.w, newFakeAPI(turns), "bypassPermissions", nil, extraEnv...); err != nil {
+		r.t.Fatal(err)
 	}
 	if r.s.timedOut {
-		t.Fatalf("%s: claude did not finish within %v", orNone(label), claudeTimeout)
+		r.t.Fatalf("%s: claude did not finish within %v", orNone(r.label), claudeTimeout)
 	}
-	return r
+}
+
+// runThen runs c's user commands after r's session, then the calls of its
+// next session in the same ROOT (r.next).
+func (r *confineRun) runThen(c *confineCase) {
+	r.t.Helper()
+	for _, args := range c.then {
+		name := args[0]
+		if name == "safezone" {
+			name = env.safezone
+		}
+		cmd := exec.Command(name, args[1:]...)
+		cmd.Dir = r.w.proj
+		cmd.Env = cleanEnv(r.w)
+		if c.env != nil {
+			cmd.Env = append(cmd.Env, c.env(r.w)...)
+		}
+		out, err := cmd.CombinedOutput()
+		u := userRun{args: args, out: string(out)}
+		if cmd.ProcessState == nil {
+			r.t.Fatalf("%s: %v", strings.Join(args, " "), err)
+		}
+		u.code = cmd.ProcessState.ExitCode()
+		r.then = append(r.then, u)
+	}
+	if c.next != nil {
+		// The next session's tool_use ids are the first one's: its records
+		// (already read into r.s) go aside.
+		if err := setAside(r.w.state, "first-session"); err != nil {
+			r.t.Fatal(err)
+		}
+		r.next = &confineRun{t: r.t, label: "next session", w: r.w, calls: c.next(r.w), before: map[string]int{}, saved: map[string][]byte{}}
+		r.next.run(c)
+	}
+}
+
+// setAside moves the records in state into its subdirectory name, where
+// world.records does not look.
+func setAside(state, name string) error {
+	files, err := filepath.Glob(filepath.Join(state, "*.??????"))
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(state, name), 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Rename(f, filepath.Join(state, name, filepath.Base(f))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runRoots returns the directory the confinement cases make their roots

@@ -158,6 +158,16 @@ type session struct {
 	seconds    float64
 }
 
+// cleanEnv is the environment of w's claude, without the API's variables:
+// nothing of the caller's own Claude Code session (settings, credentials,
+// CLAUDE_PROJECT_DIR) or state directory (XDG_*) leaks in.
+func cleanEnv(w *world) []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + w.home, "LANG=C.UTF-8", "SHELL=/bin/bash",
+		"TMPDIR=" + os.TempDir(), "USER=" + os.Getenv("USER"),
+	}
+}
+
 // runClaude runs claude -p in w.proj against api, in the given permission
 // mode, with extra flags and extra environment variables (NAME=value).
 func runClaude(claude string, w *world, api *fakeAPI, mode string, extra []string, extraEnv ...string) (*session, error) {
@@ -171,15 +181,11 @@ func runClaude(claude string, w *world, api *fakeAPI, mode string, extra []strin
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, args...)
 	cmd.Dir = w.proj
-	// A clean environment: nothing of the caller's own Claude Code session
-	// (settings, credentials, CLAUDE_PROJECT_DIR) leaks in.
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + w.home, "LANG=C.UTF-8", "SHELL=/bin/bash",
-		"TMPDIR=" + os.TempDir(), "USER=" + os.Getenv("USER"),
-		"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=dummy",
+	cmd.Env = append(cleanEnv(w),
+		"ANTHROPIC_BASE_URL="+base, "ANTHROPIC_API_KEY=dummy",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1",
 		"DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
-	}
+	)
 	if os.Geteuid() == 0 {
 		// bypassPermissions refuses to start as root outside a sandbox.
 		cmd.Env = append(cmd.Env, "IS_SANDBOX=1")
