@@ -107,7 +107,7 @@ func trustList(stdout, stderr io.Writer, sys *system) int {
 		state := "missing"
 		if changed, ok := sys.changedAt(p); ok {
 			state = "present"
-			if !changed.Before(since) {
+			if !changed.Before(since.Add(-watchMargin)) {
 				state = "APPEARED (every call is denied until you trust or delete it)"
 			}
 		}

@@ -97,8 +97,19 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *po
 		c.ReadOnlyOff = roErr.Error()
 		c.Ruleset.ReadOnly = nil
 	}
-	if err := j.sys.recordWatch(project, c.Missing); err != nil {
-		return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)
+	if sd, ok := j.stateInside(c.Ruleset.Write); ok {
+		// The watch list lies where the command may write (a project that
+		// holds the home directory): it must stay read-only, or the command
+		// could delete it.
+		if roErr != nil {
+			return nil, fmt.Errorf("safezone's state directory %s lies in a directory it may write, and keeping it read-only needs user namespaces: %v", sd, roErr)
+		}
+		c.Ruleset.ReadOnly = append(c.Ruleset.ReadOnly, sd)
+	}
+	if j.live {
+		if err := j.sys.recordWatch(project, c.Missing); err != nil {
+			return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)
+		}
 	}
 	c.Ruleset = c.Ruleset.Normalize()
 	if err := c.Ruleset.Validate(); err != nil {
@@ -159,9 +170,34 @@ func (j *judger) ruleset(res *classify.Result, pol *policy.Policy) (confine.Rule
 	return rs, missing
 }
 
+// stateInside returns safezone's state directory, made if missing and
+// resolved, when it lies inside one of the directories writable.
+func (j *judger) stateInside(writable []string) (string, bool) {
+	sd := j.sys.stateDir()
+	if sd == "" {
+		return "", false
+	}
+	parent, ok := j.existingParent(sd + "/x")
+	if !ok || !slices.ContainsFunc(writable, func(w string) bool { return w == "/" || parent == w || strings.HasPrefix(parent, w+"/") }) {
+		return "", false
+	}
+	if j.live {
+		_ = os.MkdirAll(sd, 0o700)
+	}
+	r, ok := j.resolvedDir(sd)
+	if !ok {
+		return sd, true
+	}
+	return r, true
+}
+
 // makeDir creates the directory p (mode 0700) when it is missing and its
-// parent exists; errors are left to the caller's lookup of p.
+// parent exists, on the live path only; errors are left to the caller's
+// lookup of p.
 func (j *judger) makeDir(p string) {
+	if !j.live {
+		return
+	}
 	if _, ok := j.resolvedDir(p); ok {
 		return
 	}
@@ -315,8 +351,12 @@ func (j *judger) isDir(p string) bool {
 
 // makeDirIn creates the directory c inside root (mode 0755, as git and
 // Claude Code would) when it is missing and its parent is an existing
-// directory below or at root, not reached through a symlink.
+// directory below or at root, not reached through a symlink; never in the
+// root "/" or the home directory, and on the live path only.
 func (j *judger) makeDirIn(c, root string) {
+	if !j.live || root == "/" || root == j.sys.getenv("HOME") {
+		return
+	}
 	if _, ok := j.resolvedDir(c); ok {
 		return
 	}

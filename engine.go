@@ -131,6 +131,11 @@ type judger struct {
 	// deciding (the hook's deadline path needs on_error and the audit
 	// settings even when deciding hangs).
 	loaded func(p *policy.Policy, root string)
+	// live is set for the hook itself, whose confined commands run: only
+	// then does confining a command change the disk (the directories the
+	// kernel keeps read-only, the caches, the watch list; see watch.go).
+	// explain, replay and test judge without side effects.
+	live bool
 }
 
 // errUnusablePolicy is wrapped by the error of a verdict whose policy could
@@ -195,6 +200,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	}
 	env.Session = j.sys.session(call, env.Home)
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
+	env.TmpDir = j.sys.getenv("TMPDIR")
 	v := verdict{pol: pol, call: call, host: host}
 	var why string
 	env.Confinable, why = j.sys.confinable(call, host)

@@ -50,7 +50,7 @@ func hook(args []string, stdin io.Reader, out *emitter, sys *system) int {
 			}
 		}()
 		data, err := hookio.ReadInput(stdin)
-		j := &judger{opts: opts, sys: sys, loaded: k.policyLoaded}
+		j := &judger{opts: opts, sys: sys, loaded: k.policyLoaded, live: !out.explain}
 		done <- j.decide(data, err, "")
 	}()
 	timer := time.NewTimer(sys.deadline)

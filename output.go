@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -80,6 +81,10 @@ func (e *emitter) fail(d policy.Decision, err error) int {
 func failReason(d policy.Decision, err error) (policy.Decision, string) {
 	if d != policy.Ask {
 		d = policy.Deny
+	}
+	var w *watchError
+	if errors.As(err, &w) {
+		return policy.Deny, fmt.Sprintf("safezone: deny: %v", err)
 	}
 	return d, fmt.Sprintf("safezone: %s: %v; safezone fails closed on errors (on_error: %s)", d, err, d)
 }

@@ -30,6 +30,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/safezonehq/safezone/classify"
 )
 
 // watchList is one project's file in the state directory.
@@ -56,11 +58,15 @@ func (s *system) stateDir() string {
 }
 
 // watchPath is the watch list of project (an absolute path): one file per
-// project, named by a hash of its path.
+// project, named by a hash of its path with symlinks resolved (every
+// spelling of the project shares one list).
 func (s *system) watchPath(project string) string {
 	dir := s.stateDir()
 	if dir == "" || project == "" {
 		return ""
+	}
+	if r, err := classify.Resolve(s.fsys, filepath.Clean(project)); err == nil {
+		project = r.Path
 	}
 	sum := sha256.Sum256([]byte(filepath.Clean(project)))
 	return filepath.Join(dir, "watch", hex.EncodeToString(sum[:8])+".json")
@@ -96,6 +102,17 @@ func (s *system) readWatch(p string) (*watchList, error) {
 	return w, nil
 }
 
+// watchError is the error of a watched path that appeared: not a failure
+// of safezone, so its reason does not say "fails closed on errors".
+type watchError struct{ msg string }
+
+func (e *watchError) Error() string { return e.msg }
+
+// watchMargin is how far before a command's start a watched path's ctime
+// may lie and still count as made after it: file systems stamp times at
+// the clock tick, up to a few milliseconds behind time.Now.
+const watchMargin = 2 * time.Second
+
 // checkWatch returns an error naming each path of project's watch list that
 // has appeared since a command started confined while it was missing.
 func (s *system) checkWatch(project string) error {
@@ -107,7 +124,7 @@ func (s *system) checkWatch(project string) error {
 	var appeared []string
 	for path, since := range w.Paths {
 		changed, ok := s.changedAt(path)
-		if ok && !changed.Before(since) {
+		if ok && !changed.Before(since.Add(-watchMargin)) {
 			appeared = append(appeared, path)
 		}
 	}
@@ -115,8 +132,8 @@ func (s *system) checkWatch(project string) error {
 		return nil
 	}
 	sort.Strings(appeared)
-	return fmt.Errorf("%s appeared after a command ran confined (%s): a program the agent ran may have made it, and it changes what safezone or the host allows. Look at it; if it is yours, run `safezone trust %s`, else delete it",
-		strings.Join(appeared, ", "), w.Paths[appeared[0]].Format(time.RFC3339), strings.Join(appeared, " "))
+	return &watchError{fmt.Sprintf("%s appeared after a command ran confined (%s): a program the agent ran may have made it, and it changes what safezone or the host allows, so every call here is denied. Ask the user to look at it; if it is theirs, they run `safezone trust %s`, else they delete it",
+		strings.Join(appeared, ", "), w.Paths[appeared[0]].Format(time.RFC3339), strings.Join(appeared, " "))}
 }
 
 // changedAt is when the inode at path (not followed) last changed, and

@@ -128,3 +128,60 @@ func TestConfineWatchesMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainChangesNothing: explain judges a command that would run
+// confined without making .claude or ~/.cache or writing a watch list.
+func TestExplainChangesNothing(t *testing.T) {
+	sys, dir := testSystem(t)
+	if !sys.confineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	in := strings.Replace(input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
+	var out, errb bytes.Buffer
+	run([]string{"explain"}, strings.NewReader(in), &out, &errb, sys)
+	if !strings.Contains(out.String(), "confine") {
+		t.Fatalf("explain: %s %s", out.String(), errb.String())
+	}
+	for _, p := range []string{proj + "/.claude", dir + "/home/.cache", sys.watchPath(proj)} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("explain made %s", p)
+		}
+	}
+}
+
+// TestWatchResolvedProject: a project reached through a symlink shares the
+// watch list of its real path.
+func TestWatchResolvedProject(t *testing.T) {
+	sys, dir := testSystem(t)
+	if err := os.Symlink(dir+"/proj", dir+"/link"); err != nil {
+		t.Fatal(err)
+	}
+	if sys.watchPath(dir+"/link") != sys.watchPath(dir+"/proj") {
+		t.Fatal("two watch lists for one project")
+	}
+}
+
+// TestStateDirInsideProject: when the project holds the state directory
+// (the project is the home directory), a confined command may not change
+// it: it is read-only, or the command is not confined.
+func TestStateDirInsideProject(t *testing.T) {
+	sys, dir := testSystem(t)
+	st := sys.confineStatus()
+	if !st.Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	home := dir + "/home"
+	sys.getenv = isolated(dir, map[string]string{"HOME": home, "CLAUDE_PROJECT_DIR": home})
+	in := strings.Replace(input("Bash", home, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
+	r := runHook(t, sys, strings.NewReader(in))
+	if st.ReadOnly != nil {
+		if strings.Contains(r.stdout, "updatedInput") {
+			t.Fatalf("confined without read-only paths: %s", r.stdout)
+		}
+		return
+	}
+	if !strings.Contains(r.stdout, "cannot change") || !strings.Contains(r.stdout, "~/.local/state/safezone") {
+		t.Fatalf("the state directory is not read-only: %s", r.stdout)
+	}
+}

@@ -11,6 +11,7 @@ package classify
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -39,6 +40,8 @@ type Env struct {
 	// Venv is true when a Python virtualenv is active ($VIRTUAL_ENV or
 	// $CONDA_PREFIX set): pip installs into it.
 	Venv bool
+	// TmpDir is $TMPDIR ("" when unset): a shell command's $TMPDIR.
+	TmpDir string
 	// Confinable is true when a shell command of this call can be run
 	// inside the kernel sandbox built from the policy (the kernel supports
 	// it, the host runs a rewritten command, the shell is bash); the
@@ -190,7 +193,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r.Targets = targets(c, env.Home, fsys)
 	switch c.Kind {
 	case hookio.KindShell:
-		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir})
+		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir, TmpDir: env.TmpDir, ReadFile: d.readSourced})
 		r.Targets = append(r.Targets, shellTargets(&sa, fsys)...)
 		d.shell, r.Shell = &sa, &sa
 	case hookio.KindPowerShell:
@@ -451,4 +454,41 @@ func (d *decider) callRules() []Reason {
 		}
 	}
 	return out
+}
+
+// maxSourced bounds a file a shell command sources that the analysis reads
+// to judge its commands ("source ./env.sh").
+const maxSourced = 64 << 10
+
+// readSourced reads the file at p (absolute) for shell.Env.ReadFile through
+// the decider's file system: a regular file of at most maxSourced bytes,
+// else an error (the source command is then unknown).
+func (d *decider) readSourced(p string) ([]byte, error) {
+	if !path.IsAbs(p) {
+		return nil, fmt.Errorf("%s is not an absolute path", p)
+	}
+	name := strings.TrimPrefix(path.Clean(p), "/")
+	fi, err := fs.Stat(d.fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	if fi.Size() > maxSourced {
+		return nil, fmt.Errorf("%s is over %d bytes", p, maxSourced)
+	}
+	f, err := d.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSourced+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxSourced {
+		return nil, fmt.Errorf("%s is over %d bytes", p, maxSourced)
+	}
+	return b, nil
 }
