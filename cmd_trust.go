@@ -13,7 +13,7 @@ import (
 
 const trustUsage = `Usage:
     safezone trust              list the watched files of the project
-    safezone trust PATH...      stop watching PATH: you made it, or checked it
+    safezone trust PATH...      trust PATH as it is now: you made it, or checked it
 
 When the hook runs a command confined, the kernel keeps safezone's policy
 files, .claude/, .mcp.json and the other hosts' hook files read-only, but it
@@ -21,7 +21,8 @@ cannot stop the command from creating one that does not exist yet. The hook
 therefore watches those files (in $XDG_STATE_HOME/safezone, else
 ~/.local/state/safezone), and while one of them has appeared since, every
 call in the project is denied. Look at the file; if it is yours, trust it;
-else delete it.
+else delete it. A trusted file that changes again within 24 hours (a program
+started before it existed may still run) is reported again.
 
 Exit status: 0, or 1 when a PATH was not watched or the list is unreadable.
 `
@@ -59,7 +60,7 @@ func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 1
 	}
 	for _, f := range found {
-		fmt.Fprintf(stdout, "trusted %s: the hook no longer watches it\n", f)
+		fmt.Fprintf(stdout, "trusted %s as it is now (a change in the next %v is reported again)\n", f, trustWindow)
 	}
 	code := 0
 	for _, p := range paths {

@@ -40,7 +40,15 @@ type watchList struct {
 	// Paths maps an absolute path to when a command first started confined
 	// while the path was missing.
 	Paths map[string]time.Time `json:"paths"`
+	// Trusted maps a path the user trusted to when: for trustWindow after
+	// that, a change to it counts as appearing again (a program started
+	// before it existed, still running, could rewrite it: its mount
+	// namespace has no read-only copy of it).
+	Trusted map[string]time.Time `json:"trusted,omitempty"`
 }
+
+// trustWindow is how long a trusted path stays watched for changes.
+const trustWindow = 24 * time.Hour
 
 // maxWatchFile bounds the watch list read on every hook call.
 const maxWatchFile = 1 << 20
@@ -128,6 +136,18 @@ func (s *system) checkWatch(project string) error {
 			appeared = append(appeared, path)
 		}
 	}
+	now := s.now()
+	for path, at := range w.Trusted {
+		if now.Sub(at) > trustWindow {
+			continue
+		}
+		if changed, ok := s.changedAt(path); ok && changed.After(at) {
+			appeared = append(appeared, path)
+			if _, ok := w.Paths[path]; !ok {
+				w.Paths[path] = at
+			}
+		}
+	}
 	if len(appeared) == 0 {
 		return nil
 	}
@@ -202,19 +222,38 @@ func (s *system) trust(paths []string) ([]string, error) {
 		if err != nil {
 			return found, err
 		}
-		n := len(w.Paths)
-		for _, p := range paths {
-			if _, ok := w.Paths[p]; ok {
-				delete(w.Paths, p)
-				if !slices.Contains(found, p) {
-					found = append(found, p)
-				}
+		changed := false
+		now := s.now()
+		for p, at := range w.Trusted {
+			if now.Sub(at) > trustWindow {
+				delete(w.Trusted, p)
+				changed = true
 			}
 		}
-		if len(w.Paths) == n {
+		for _, p := range paths {
+			_, watched := w.Paths[p]
+			_, trusted := w.Trusted[p]
+			if !watched && !trusted {
+				continue
+			}
+			delete(w.Paths, p)
+			if w.Trusted == nil {
+				w.Trusted = map[string]time.Time{}
+			}
+			// Trusted as it is now: a later change appears again.
+			w.Trusted[p] = now
+			if c, ok := s.changedAt(p); ok && c.After(now) {
+				w.Trusted[p] = c
+			}
+			changed = true
+			if !slices.Contains(found, p) {
+				found = append(found, p)
+			}
+		}
+		if !changed {
 			continue
 		}
-		if len(w.Paths) == 0 {
+		if len(w.Paths) == 0 && len(w.Trusted) == 0 {
 			err = os.Remove(f)
 		} else {
 			err = writeWatch(f, w)

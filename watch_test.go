@@ -57,15 +57,42 @@ func TestWatch(t *testing.T) {
 	// safezone trust, from the project, by a relative path.
 	sys.getwd = func() (string, error) { return proj, nil }
 	r = runCmd(sys, "trust", ".safezone.local.yaml")
-	if r.code != 0 || !strings.Contains(r.stdout, "trusted "+local) {
+	if r.code != 0 || !strings.Contains(r.stdout, "trusted "+local+" as it is now") {
 		t.Fatalf("trust: %+v", r)
 	}
 	if err := sys.checkWatch(proj); err != nil {
 		t.Fatalf("after trust: %v", err)
 	}
-	r = runCmd(sys, "trust", ".safezone.local.yaml")
+	r = runCmd(sys, "trust", ".mcp.json.not")
 	if r.code != 1 || !strings.Contains(r.stderr, "is not watched") {
-		t.Fatalf("trust again: %+v", r)
+		t.Fatalf("trust of a path not watched: %+v", r)
+	}
+
+	// A trusted file that changes again (a program started before it
+	// existed rewrites it) appears again.
+	later := time.Now().Add(time.Hour)
+	sys.now = func() time.Time { return later.Add(-30 * time.Minute) }
+	if err := sys.checkWatch(proj); err != nil {
+		t.Fatalf("trusted, unchanged: %v", err)
+	}
+	if err := os.Chmod(local, 0o600); err != nil { // changes ctime
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if err := os.WriteFile(local, []byte("version: 1\nmode: agi\nauto_approve: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sys.now = func() time.Time { return time.Now() }
+	if sys.checkWatch(proj) == nil {
+		t.Fatal("a change after trust was not reported")
+	}
+	sys.now = func() time.Time { return time.Now().Add(trustWindow + time.Hour) }
+	if err := sys.checkWatch(proj); err != nil {
+		t.Fatalf("after the trust window: %v", err)
+	}
+	sys.now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	if _, err := sys.trust([]string{local}); err != nil {
+		t.Fatal(err)
 	}
 	r = runCmd(sys, "trust")
 	if r.code != 0 || !strings.Contains(r.stdout, proj+"/.mcp.json  missing") {

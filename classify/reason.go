@@ -192,6 +192,12 @@ func (d *decider) message(r *Result, x Reason) string {
 		return fmt.Sprintf("safezone: %s %s: protected by %s (%s); the agent may not change protected files; describe the change and ask the user to make it",
 			dec, what, x.Rule, x.Source)
 	case RowReadMode:
+		if t == nil || t.Access != policy.Write {
+			// A read target of a call that may write (a program whose own
+			// writes are unknown): the call is what read mode stops.
+			return fmt.Sprintf("safezone: %s %s: safezone is in read mode (%s), so nothing may be written, and this command may write (what it runs is not known to safezone); describe the change instead of making it, or run commands whose files safezone knows",
+				dec, d.what(r, Reason{Target: -1}), x.Source)
+		}
 		return fmt.Sprintf("safezone: %s %s: safezone is in read mode (%s), so nothing may be written; describe the change instead of making it", dec, what, x.Source)
 	case RowOutside:
 		where := "outside the sandbox (" + d.rootList(r) + ")"
