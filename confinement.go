@@ -39,6 +39,13 @@ var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks",
 	policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
 	".codex", ".gemini/settings.json", ".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json"}
 
+// codeCaches are directories inside the default confine.write caches that
+// hold code a later unconfined process runs: the packages npx runs (Claude
+// Code starts npx-configured MCP servers from there) and pre-commit's hook
+// environments. Where they exist they stay read-only; a confined npx or
+// pre-commit cannot add to them.
+var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit"}
+
 // makeInRoot are the directories of readOnlyInRoot the hook creates, empty,
 // where their parent exists, so that the kernel can keep them read-only and
 // Claude Code's own settings file, made later in .claude, is not missing:
@@ -284,7 +291,7 @@ func (j *judger) matches(dir, rest string) []string {
 // program can make a repository with hooks there (README, "What the kernel
 // enforces").
 func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
-	var cands, optional []string
+	var cands, optional, existingOnly []string
 	for _, root := range res.Roots {
 		if root.ReadOnly {
 			continue
@@ -301,6 +308,13 @@ func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 			}
 		}
 	}
+	if home := j.sys.getenv("HOME"); filepath.IsAbs(home) {
+		for _, c := range codeCaches {
+			if r, ok := j.resolvedDir(filepath.Join(home, strings.TrimPrefix(c, "~/"))); ok {
+				existingOnly = append(existingOnly, r)
+			}
+		}
+	}
 	for i := range pol.Protected {
 		p := &pol.Protected[i]
 		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
@@ -311,6 +325,11 @@ func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 	}
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
+	}
+	for _, r := range existingOnly {
+		if !slices.Contains(existing, r) && inWritable(r) {
+			existing = append(existing, r)
+		}
 	}
 	for _, c := range cands {
 		r, ok := j.resolvedDir(c)

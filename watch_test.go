@@ -212,3 +212,21 @@ func TestStateDirInsideProject(t *testing.T) {
 		t.Fatalf("the state directory is not read-only: %s", r.stdout)
 	}
 }
+
+// TestCodeCachesReadOnly: the npx cache, where it exists, stays read-only
+// for a confined command although ~/.npm is writable.
+func TestCodeCachesReadOnly(t *testing.T) {
+	sys, dir := testSystem(t)
+	if !sys.confineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	if err := os.MkdirAll(dir+"/home/.npm/_npx", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	proj := dir + "/proj"
+	in := strings.Replace(input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
+	r := runHook(t, sys, strings.NewReader(in))
+	if sys.confineStatus().ReadOnly == nil && !strings.Contains(r.stdout, "~/.npm/_npx") {
+		t.Fatalf("~/.npm/_npx is not read-only: %s", r.stdout)
+	}
+}
