@@ -33,9 +33,10 @@ const maxSecretMatches = 64
 // readOnlyInRoot are the paths inside each writable sandbox root that stay
 // read-only for a confined command: the host's project settings and hooks
 // (.claude), git's configuration and hooks, which run code on the user's
-// next git command (the rest of .git stays writable: a build may commit),
+// next git command (commondir would point git at another configuration;
+// the rest of .git stays writable: a build may commit),
 // safezone's policy files and the other hosts' hook registrations.
-var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks",
+var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks", ".git/commondir", ".git/config.worktree",
 	policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
 	".codex", ".gemini/settings.json", ".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json"}
 
