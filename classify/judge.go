@@ -100,6 +100,14 @@ func (j *judgement) classes() Class {
 			}
 		}
 	}
+	for k := range d.pol.Protected {
+		pt := &d.pol.Protected[k]
+		if p, ok := d.protectedHome(pt, t); ok {
+			class = ClassProtected
+			j.add(RowProtected, policy.Deny, fmt.Sprintf("paths.protected %q", pt.Text), pt.Pos.String(), p,
+				"writing "+p+" decides where the protected files below it live")
+		}
+	}
 	warned := false
 	for k := range d.pol.Warned {
 		pt := &d.pol.Warned[k]
@@ -410,6 +418,47 @@ func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
 				if _, err := d.fsys.Lstat(strings.TrimPrefix(c, "/")); err == nil {
 					return c, true
 				}
+			}
+		}
+	}
+	return "", false
+}
+
+// protectedHome reports whether t writes the directory that holds a
+// protected pattern's files (".claude" for ".claude/settings*.json") while
+// it is missing or a symbolic link: making it, or replacing it by a link,
+// decides where those files live (ln -s /tmp/x .claude, then Claude Code
+// reads /tmp/x/settings.json as the project's settings). A real existing
+// directory is left to protectedBelow.
+func (d *decider) protectedHome(p *policy.Pattern, t *Target) (string, bool) {
+	if p.Anchor == policy.AnyDepth {
+		return "", false
+	}
+	prefix, rest := glob.LiteralPrefix(p.Glob)
+	if prefix == "" || rest == "" || rest == "**" {
+		return "", false
+	}
+	var cands []string
+	switch p.Anchor {
+	case policy.Absolute:
+		cands = []string{prefix}
+	case policy.ProjectRoot, policy.Home:
+		bases := d.anchors.project
+		if p.Anchor == policy.Home {
+			bases = d.anchors.home
+		}
+		for _, b := range bases {
+			cands = append(cands, path.Join(b, prefix))
+		}
+	}
+	for _, v := range t.placeViews() {
+		for _, c := range cands {
+			if c != v {
+				continue
+			}
+			fi, err := d.fsys.Lstat(strings.TrimPrefix(c, "/"))
+			if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+				return c, true
 			}
 		}
 	}

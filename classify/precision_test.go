@@ -58,6 +58,8 @@ func TestPrecision(t *testing.T) {
 		{name: "a glob that spells the dot reaches .env", tool: "Bash", input: bash("cat docker/.e*"), perm: "bypassPermissions", want: policy.Deny, row: RowDeny},
 		{name: "find deleting protected names", tool: "Bash", input: bash("find . -name '*.pem' -delete"), perm: "bypassPermissions", want: policy.Deny, row: RowProtected},
 		{name: "an MCP move of a directory holding protected files", tool: "mcp__fs__move_file", input: map[string]any{"source": "/proj/.claude", "destination": "/proj/x"}, want: policy.Deny, row: RowProtected},
+		{name: "a link made where a protected pattern's directory is missing", tool: "Bash", input: map[string]any{"command": "ln -s /tmp/x conf"}, perm: "bypassPermissions", extra: "version: 1\npaths:\n  protected: [\"conf/secret*.json\"]\n", want: policy.Deny, row: RowProtected, has: []string{"decides where the protected files below it live"}},
+		{name: "a directory made inside it", tool: "Bash", input: map[string]any{"command": "mkdir -p conf/sub"}, perm: "bypassPermissions", extra: "version: 1\npaths:\n  protected: [\"conf/secret*.json\"]\n", want: policy.Allow},
 		{name: "an MCP move of another directory", tool: "mcp__fs__move_file", input: map[string]any{"source": "/proj/docs", "destination": "/proj/x"}, want: policy.Abstain},
 
 		// Templates (the embedded default's paths.templates) are not reached

@@ -189,8 +189,12 @@ func (d *decider) message(r *Result, x Reason) string {
 			return fmt.Sprintf("safezone: %s %s: %s: safezone's own policy files and audit log, the hosts' settings where the hook is registered, and the safezone binary cannot be changed by the agent; describe the change and ask the user to make it",
 				dec, what, x.Rule)
 		}
-		return fmt.Sprintf("safezone: %s %s: protected by %s (%s); the agent may not change protected files; describe the change and ask the user to make it",
-			dec, what, x.Rule, x.Source)
+		note := ""
+		if x.Note != "" {
+			note = " (" + x.Note + ")"
+		}
+		return fmt.Sprintf("safezone: %s %s: protected by %s (%s)%s; the agent may not change protected files; describe the change and ask the user to make it",
+			dec, what, x.Rule, x.Source, note)
 	case RowReadMode:
 		if t == nil || t.Access != policy.Write {
 			// A read target of a call that may write (a program whose own
