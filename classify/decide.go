@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -42,6 +43,10 @@ type Env struct {
 	Venv bool
 	// TmpDir is $TMPDIR ("" when unset): a shell command's $TMPDIR.
 	TmpDir string
+	// Path is $PATH: a program name a shell command runs is judged as an
+	// unknown program when $PATH finds it in a directory the agent may
+	// write (decider.lookPath).
+	Path string
 	// Confinable is true when a shell command of this call can be run
 	// inside the kernel sandbox built from the policy (the kernel supports
 	// it, the host runs a rewritten command, the shell is bash); the
@@ -193,7 +198,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r.Targets = targets(c, env.Home, fsys)
 	switch c.Kind {
 	case hookio.KindShell:
-		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir, TmpDir: env.TmpDir, ReadFile: d.readSourced})
+		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir, TmpDir: env.TmpDir, ReadFile: d.readSourced, LookPath: d.lookPath})
 		r.Targets = append(r.Targets, shellTargets(&sa, fsys)...)
 		d.shell, r.Shell = &sa, &sa
 	case hookio.KindPowerShell:
@@ -459,6 +464,61 @@ func (d *decider) callRules() []Reason {
 // maxSourced bounds a file a shell command sources that the analysis reads
 // to judge its commands ("source ./env.sh").
 const maxSourced = 64 << 10
+
+// lookPath is shell.Env.LookPath: it walks $PATH (Env.Path) as bash
+// does and returns the file that name would run when the first directory
+// holding it is one the agent may write: a relative entry (joined to the
+// call's cwd), or one inside a sandbox root, a temporary directory
+// (Env.TmpDir, /tmp, /var/tmp) or confine.write. It looks at no directory
+// when no entry is such (the usual $PATH), and returns "" for a name found
+// first elsewhere or nowhere.
+func (d *decider) lookPath(name string) string {
+	entries := filepath.SplitList(d.env.Path)
+	writable := func(e string) bool {
+		if !path.IsAbs(e) {
+			return true
+		}
+		dirs := []string{"/tmp", "/var/tmp", d.env.TmpDir}
+		for _, r := range d.roots {
+			dirs = append(dirs, r.Path, r.Resolved)
+		}
+		project := ""
+		if len(d.roots) > 0 {
+			project = d.roots[0].Resolved
+		}
+		for _, w := range d.pol.Confine.Write {
+			dirs = append(dirs, policy.ExpandDir(w, d.env.Home, project))
+		}
+		for _, w := range dirs {
+			if w != "" && within(path.Clean(w), path.Clean(e)) {
+				return true
+			}
+		}
+		return false
+	}
+	last := -1
+	for i, e := range entries {
+		if writable(e) {
+			last = i
+		}
+	}
+	for _, e := range entries[:last+1] {
+		dir := e
+		if !path.IsAbs(dir) {
+			dir = path.Join(d.call.Cwd, dir)
+		}
+		p := path.Join(dir, name)
+		fi, err := fs.Stat(d.fsys, strings.TrimPrefix(p, "/"))
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if writable(e) {
+			return p
+		}
+		return ""
+	}
+	return ""
+}
 
 // readSourced reads the file at p (absolute) for shell.Env.ReadFile through
 // the decider's file system: a regular file of at most maxSourced bytes,

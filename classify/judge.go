@@ -90,7 +90,7 @@ func (j *judgement) classes() Class {
 	// A write to a directory reaches everything below it: a shell command's
 	// target says so itself (Recursive: rm -r, mv of a directory); a file
 	// tool's or an MCP tool's write of an existing directory (a move) does.
-	if t.Recursive || (d.shell == nil && t.Res.Dir) {
+	if (t.Recursive && !t.Members) || (d.shell == nil && t.Res.Dir) {
 		for k := range d.pol.Protected {
 			pt := &d.pol.Protected[k]
 			if p, ok := d.protectedBelow(pt, t); ok {

@@ -107,6 +107,11 @@ func TestConfineDecision(t *testing.T) {
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
 	confinable := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Confinable: true}
 	always := "version: 1\nconfine:\n  mode: always\n"
+	withPath := func(p string) *Env {
+		e := *confinable
+		e.Path = p
+		return &e
+	}
 	tests := []struct {
 		c       decideCase
 		confine bool
@@ -125,6 +130,19 @@ func TestConfineDecision(t *testing.T) {
 		{decideCase{name: "always confines a known command the host asks about", tool: "Bash", input: bash("ls src"), extra: always, env: confinable, want: policy.Abstain}, true},
 		{decideCase{name: "always confines an allowed known command", tool: "Bash", input: bash("ls src"), perm: "bypassPermissions", extra: always, env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "read mode denies as before", tool: "Bash", input: bash("python3 -c 'print(1)'"), flags: readFlag, env: confinable, want: policy.Deny}, false},
+		// A known name run from a file the agent may have written is no
+		// known program (red team: ./ls reading ~/.ssh ran unconfined).
+		{decideCase{name: "a program named like ls but run from the project runs confined", tool: "Bash", input: bash("./ls"), fs: []string{"proj/ls"}, perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "bin/cat of the project runs confined", tool: "Bash", input: bash("bin/cat README.md"), fs: []string{"proj/bin/cat"}, perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "/usr/bin/cat is cat", tool: "Bash", input: bash("/usr/bin/cat README.md"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, false},
+		{decideCase{name: "a name $PATH finds in the project runs confined", tool: "Bash", input: bash("cat README.md"), fs: []string{"proj/bin/cat", "usr/bin/cat"}, perm: "bypassPermissions", env: withPath("bin:/usr/bin"), want: policy.Allow}, true},
+		{decideCase{name: "a name $PATH finds first in /usr/bin is the known program", tool: "Bash", input: bash("cat README.md"), fs: []string{"proj/bin/cat", "usr/bin/cat"}, perm: "bypassPermissions", env: withPath("/usr/bin:bin"), want: policy.Allow}, false},
+		{decideCase{name: "a builtin is not looked up", tool: "Bash", input: bash("echo hi"), fs: []string{"proj/bin/echo"}, perm: "bypassPermissions", env: withPath("bin:/usr/bin"), want: policy.Allow}, false},
+		// git writing the work tree from objects a commit made with
+		// plumbing may fill: confined, where .claude stays read-only.
+		{decideCase{name: "a branch switch runs confined", tool: "Bash", input: bash("git checkout main"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "git stash pop runs confined", tool: "Bash", input: bash("git stash pop"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "git status runs as it is", tool: "Bash", input: bash("git status"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.c.name, func(t *testing.T) {

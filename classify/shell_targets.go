@@ -70,7 +70,7 @@ func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 				out = append(out, ts...)
 			default:
 				t := newTarget(fsys, "command", st.Given, st.Path, accessOf(st.Access))
-				t.Cmd, t.Recursive = ci, st.Recursive
+				t.Cmd, t.Recursive, t.Members = ci, st.Recursive, st.Members
 				out = append(out, t)
 			}
 		}
@@ -86,7 +86,7 @@ func expandShellGlob(st shell.Target, ci int, fsys budgetFS) ([]Target, string) 
 	}
 	literal := func() ([]Target, string) {
 		t := newTarget(fsys, "command", st.Given, glob.Unescape(st.Path), accessOf(st.Access))
-		t.Cmd, t.Recursive = ci, st.Recursive
+		t.Cmd, t.Recursive, t.Members = ci, st.Recursive, st.Members
 		return []Target{t}, ""
 	}
 	if !doublestar.ValidatePattern(pat) {
@@ -129,7 +129,7 @@ func expandShellGlob(st shell.Target, ci int, fsys budgetFS) ([]Target, string) 
 	}
 	for _, m := range matches {
 		t := newTarget(fsys, "command", m, "/"+m, accessOf(st.Access))
-		t.Cmd, t.Recursive = ci, st.Recursive
+		t.Cmd, t.Recursive, t.Members = ci, st.Recursive, st.Members
 		out = append(out, t)
 	}
 	return out, ""

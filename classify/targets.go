@@ -67,6 +67,10 @@ type Target struct {
 	// below a directory (rm -r): protected paths below it count.
 	Cmd       int
 	Recursive bool
+	// Members: the recursive write is an archive's members extracted in
+	// place (shell.Target.Members): protected paths below are left to the
+	// kernel sandbox the command runs in.
+	Members bool
 
 	viewCache []string
 }

@@ -69,6 +69,14 @@ type Env struct {
 	// fail open: an error leaves the source command unknown, as does a nil
 	// ReadFile. The analysis stays a function of the command and Env.
 	ReadFile func(path string) ([]byte, error)
+	// LookPath, when set, returns the file a program name without a slash
+	// runs when $PATH finds it in a directory the agent's commands may
+	// write (a relative entry, one inside the sandbox or a temporary
+	// directory), else "": such a program ("ls" found as ./ls) is judged
+	// as a program safezone cannot see into (Command.Runs), never by the
+	// table entry of its name. Bash builtins and functions are not looked
+	// up, as bash runs them first.
+	LookPath func(name string) string
 }
 
 // Target is one path a shell command reads or writes.
@@ -91,6 +99,14 @@ type Target struct {
 	// not known (Command.Runs): a read of the directory it works in, so
 	// that a program run in a directory outside is an outside read.
 	Cwd bool
+	// Members marks the recursive write of the working directory by a
+	// program that chooses the files itself (an archive extracted in
+	// place, git restoring the work tree from its objects): the files are
+	// not known and the command runs confined (Command.Runs), so the
+	// directory's protected files below are left to the kernel sandbox. A
+	// file outside it needs an option (tar -P, -C DIR), which the
+	// analysis sees.
+	Members bool
 	// Via is the symbolic link, made earlier in the same line (ln -s,
 	// cp -s, mv of such a link), that Path goes through: Given named the
 	// link, Path is where it leads, its directory joined lexically to its
@@ -710,7 +726,7 @@ func (a *analyzer) targets(w sword, access Access) ([]Target, string) {
 	if !w.brace {
 		out, ok = a.targetsOf(w, access, out)
 	} else {
-		for _, alt := range expandBraceWord(w) {
+		for _, alt := range a.expandBraceWord(w) {
 			if alt.unknown != "" {
 				return nil, alt.unknown
 			}

@@ -163,14 +163,14 @@ func TestRuns(t *testing.T) {
 	for in, want := range map[string]string{
 		"make":                         "make",
 		"npm test":                     "npm",
-		"./build.sh --fast":            "build.sh",
+		"./build.sh --fast":            "./build.sh",
 		"go test ./...":                "go",
 		"sudo -u x make all":           "make",
 		"sh s.sh":                      "sh s.sh",
 		"python3 x.py":                 "python3 x.py",
 		"python3 -m pytest":            "python3 -m pytest",
 		"perl -pi x.pl a":              "perl x.pl",
-		"./s.sh":                       "s.sh",
+		"./s.sh":                       "./s.sh",
 		"cd ../o && go test":           "go",
 		"npx eslint .":                 "npx",
 		"npx rm x":                     "",
@@ -185,8 +185,37 @@ func TestRuns(t *testing.T) {
 		"bash -c 'rm x'":               "",
 		"git status":                   "",
 		"echo hi":                      "",
+		// A known name run from a file the agent may have written is not
+		// the known program.
+		"./ls":                     "./ls",
+		"bin/cat x":                "bin/cat",
+		"/tmp/p/git status":        "/tmp/p/git",
+		"/usr/bin/cat a":           "",
+		"sh -c ./rm":               "./rm",
+		"ls2":                      "/p/bin/ls2 (found by $PATH)",
+		"echo x; cd ..; ls2":       "/p/bin/ls2 (found by $PATH)",
+		"echo":                     "",
+		"safezone trust .mcp.json": "",
+		// git writing the work tree from its objects.
+		"git checkout main":        "git checkout: files from the repository's objects",
+		"git reset --hard":         "git reset: files from the repository's objects",
+		"git reset HEAD~1":         "",
+		"git stash list":           "",
+		"git stash pop":            "git stash: files from the repository's objects",
+		"git restore --staged a":   "",
+		"git restore a":            "git restore: files from the repository's objects",
+		"git clean -n":             "",
+		"git apply --check p.diff": "",
+		"git pull":                 "",
 	} {
-		a := Analyze(in, testEnv)
+		env := testEnv
+		env.LookPath = func(name string) string {
+			if name == "ls2" {
+				return "/p/bin/ls2"
+			}
+			return ""
+		}
+		a := Analyze(in, env)
 		var got []string
 		for _, c := range a.Commands {
 			if c.Runs != "" {

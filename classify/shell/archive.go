@@ -267,7 +267,7 @@ func tarCmd(c *cmdCtx) {
 		if hasDir {
 			c.addT(dir, Write, true)
 		} else {
-			c.addCwd(Write, true)
+			c.extractHere()
 		}
 	default:
 		if hasArchive {
@@ -297,7 +297,21 @@ func unzipCmd(c *cmdCtx) {
 	if d, ok := c.value("d"); ok {
 		c.addT(d, Write, true)
 	} else {
-		c.addCwd(Write, true)
+		c.extractHere()
+	}
+}
+
+// extractHere adds the working directory as the recursive write of an
+// archive's members (Target.Members), and names the archive as what the
+// command runs: its members are not known.
+func (c *cmdCtx) extractHere() {
+	n := len(c.cmd.Targets)
+	c.addCwd(Write, true)
+	for i := n; i < len(c.cmd.Targets); i++ {
+		c.cmd.Targets[i].Members = true
+	}
+	if c.cmd.Runs == "" {
+		c.cmd.Runs = c.name + ": the members of an archive"
 	}
 }
 

@@ -330,6 +330,10 @@ func (c *cmdCtx) findInWords(cmd *Command, words []sword) {
 	}
 }
 
+// stdinOperands stands, in a command's argv, for the operands xargs adds
+// from its input.
+const stdinOperands = "(stdin)"
+
 // xargsCmd: xargs [OPTIONS] [COMMAND [ARGS]] runs COMMAND (echo by
 // default) with operands read from stdin (xargs(1)): the command is a
 // command of its own, given an operand that is not known; with -I
@@ -351,7 +355,7 @@ func xargsCmd(c *cmdCtx) {
 		words = append(words, w)
 	}
 	if repl == "" {
-		words = append(words, sword{src: "(stdin)", unknown: "xargs adds operands from stdin", split: true})
+		words = append(words, sword{src: stdinOperands, unknown: "xargs adds operands from stdin", split: true})
 	}
 	k := c.a.subcommand(words, c.depth)
 	c.cmd.Runs = c.a.cmds[k].Runs

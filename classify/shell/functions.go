@@ -293,7 +293,7 @@ func (a *analyzer) loopValues(l *syntax.WordIter, depth int) ([]shellVar, bool) 
 			static = false
 			continue
 		}
-		words = append(words, expandBraceWord(sw)...)
+		words = append(words, a.expandBraceWord(sw)...)
 	}
 	if !static || len(words) > maxLoopWords {
 		return nil, false
@@ -419,8 +419,10 @@ func (a *analyzer) wroteAround(dir, skip string) string {
 // expandBraceWord returns the words bash's brace expansion makes of the
 // static word w ("{a,b}c" is "ac" and "bc"; "x{1..3}" is x1 x2 x3; bash(1)
 // Brace Expansion), or w itself. A word with too many alternatives is
-// unknown.
-func expandBraceWord(w sword) []sword {
+// unknown. As bash expands tildes after braces, an alternative that starts
+// the word with an unquoted "~" ("{cat,~/.ssh/id_rsa}") has it expanded
+// (tildeAfterBrace).
+func (a *analyzer) expandBraceWord(w sword) []sword {
 	if w.unknown != "" || !w.brace {
 		return []sword{w}
 	}
@@ -442,9 +444,32 @@ func expandBraceWord(w sword) []sword {
 	}
 	out := make([]sword, len(alts))
 	for i, alt := range alts {
-		out[i] = braceAlternative(w, alt)
+		out[i] = a.tildeAfterBrace(w, braceAlternative(w, alt))
 	}
 	return out
+}
+
+// tildeAfterBrace expands the "~" that starts alt, an alternative of the
+// brace word w, when w's source has an unquoted "~" after a "{" or ","
+// (bash(1) EXPANSION: brace expansion comes before tilde expansion); a
+// "~user" or a home not known makes it unknown.
+func (a *analyzer) tildeAfterBrace(w, alt sword) sword {
+	if !strings.HasPrefix(alt.lit, "~") || !(strings.Contains(w.src, "{~") || strings.Contains(w.src, ",~")) {
+		return alt
+	}
+	rest, ok := strings.CutPrefix(alt.lit, "~")
+	if ok && rest != "" && !strings.HasPrefix(rest, "/") {
+		alt.unknown = "~" + rest + " is not expanded"
+		return alt
+	}
+	home, why := a.home()
+	if why != "" {
+		alt.unknown = why
+		return alt
+	}
+	alt.lit, alt.src = home+rest, home+rest
+	alt.pat = glob.Escape(home) + strings.TrimPrefix(alt.pat, "~")
+	return alt
 }
 
 // braceAlternative is the word w made of one of its brace alternatives,

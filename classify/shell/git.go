@@ -52,6 +52,9 @@ type gitSub struct {
 	// not options, and every word after "--" (gitOperands).
 	operands pathUse
 	workTree workTree
+	// fromObjects: what the subcommand writes in the work tree comes from
+	// the repository's objects (gitFromObjects).
+	fromObjects bool
 	// handle does what the data above cannot; rest are the words after
 	// the subcommand's name.
 	handle func(c *cmdCtx, rest []sword)
@@ -86,16 +89,28 @@ var gitSubcommands = []gitSub{
 	{names: []string{"archive"}, repo: true, handle: gitArchive},
 	{names: []string{"init"}, handle: gitInit},
 	{names: []string{"config"}, handle: gitConfigCmd},
-	{names: []string{"checkout", "switch"}, repo: true, afterDash: pathsWritten, workTree: rewritesUnlessPaths},
-	{names: []string{"restore", "rm"}, repo: true, operands: pathsWritten},
+	// These write the work tree from the repository's objects, which the
+	// agent may have made without touching a file (git hash-object,
+	// commit-tree, update-ref): a file they write is not known from the
+	// command line (gitFromObjects).
+	{names: []string{"checkout", "switch"}, repo: true, afterDash: pathsWritten, workTree: rewritesUnlessPaths, fromObjects: true},
+	{names: []string{"restore"}, repo: true, handle: gitRestore},
+	{names: []string{"reset"}, repo: true, handle: gitReset},
+	{names: []string{"stash"}, repo: true, handle: gitStash},
+	{names: []string{"bisect"}, repo: true, workTree: rewritesWorkTree, handle: gitBisect, fromObjects: true},
+	{names: []string{"sparse-checkout"}, repo: true, workTree: cleansWorkTree, fromObjects: true},
+	// git-apply(1) reads its patches; --cached and --index-only... change
+	// the index only; --check and --stat only read.
+	{names: []string{"apply"}, repo: true, handle: gitApply},
+	{names: []string{"rm"}, repo: true, operands: pathsWritten},
 	{names: []string{"mv"}, repo: true, handle: gitMv},
-	{names: []string{"reset", "stash", "merge", "rebase", "pull", "cherry-pick", "revert"},
-		repo: true, workTree: rewritesWorkTree},
-	{names: []string{"bisect"}, repo: true, workTree: rewritesWorkTree, handle: gitBisect},
-	// git-am(1), git-apply(1): they read their mailboxes and patches.
-	{names: []string{"am", "apply"}, repo: true, operands: pathsRead, workTree: rewritesWorkTree},
-	{names: []string{"sparse-checkout"}, repo: true, workTree: cleansWorkTree},
-	{names: []string{"clean"}, repo: true, workTree: cleansWorkTree},
+	// These make commits, which commit.gpgsign signs with keys the kernel
+	// sandbox hides, or fetch: they run unconfined, the work tree as a
+	// (non-recursive) write (README, "What the kernel enforces").
+	{names: []string{"merge", "rebase", "pull", "cherry-pick", "revert"}, repo: true, workTree: rewritesWorkTree},
+	// git-am(1) reads its mailboxes.
+	{names: []string{"am"}, repo: true, operands: pathsRead, workTree: rewritesWorkTree},
+	{names: []string{"clean"}, repo: true, handle: gitClean},
 	{names: []string{"clone"}, handle: gitClone},
 }
 
@@ -139,6 +154,7 @@ func gitCmd(c *cmdCtx) {
 		return
 	}
 	name, rest := c.args[g.sub].lit, c.args[g.sub+1:]
+	c.sub = name
 	s := gitSubcommand(name)
 	if s == nil {
 		c.addCwd(Read, false)
@@ -153,7 +169,11 @@ func gitCmd(c *cmdCtx) {
 		c.gitHooks(g, name, s.readOnly)
 	}
 	c.gitOptions(name, rest)
+	n := len(c.cmd.Targets)
 	c.gitPaths(s, rest)
+	if s.fromObjects {
+		c.gitFromObjects(n)
+	}
 	if s.handle != nil {
 		s.handle(c, rest)
 	}
@@ -911,4 +931,127 @@ func isGitExecKey(key string) bool {
 		}
 	}
 	return strings.HasSuffix(k, "command") || strings.HasSuffix(k, "cmd") || strings.HasSuffix(k, ".program") || strings.HasSuffix(k, ".helper")
+}
+
+// gitFromObjects marks the writes added since the n-th target as written
+// with files from the repository's objects: a commit the agent made with
+// plumbing (hash-object, commit-tree, update-ref) may hold any file, a
+// protected one (.claude/settings.json) too, while the command line names
+// only a directory. Each such write is recursive, and the command runs
+// confined (Command.Runs), where .claude, .git/config and .git/hooks stay
+// read-only. A write of the working directory itself (a branch switch,
+// "git restore .") is Target.Members: the protected files below it are
+// left to the kernel sandbox (git never writes the work tree's .git this
+// way); a directory named otherwise (git checkout -- .claude) is judged
+// with the protected files below it.
+func (c *cmdCtx) gitFromObjects(n int) {
+	marked := false
+	for i := n; i < len(c.cmd.Targets); i++ {
+		if t := &c.cmd.Targets[i]; t.Access == Write {
+			t.Recursive, marked = true, true
+			t.Members = path.Clean(t.Given) == "."
+		}
+	}
+	if marked && c.cmd.Runs == "" {
+		c.cmd.Runs = c.name + " " + c.sub + ": files from the repository's objects"
+	}
+}
+
+// gitRestore: git restore [--staged] [--worktree] PATH... (git-restore(1))
+// writes PATHs in the work tree unless only --staged (-S) is given, which
+// changes the index only.
+func gitRestore(c *cmdCtx, rest []sword) {
+	staged := gitHasOpt(rest, "--staged", "-S", "-SW", "-WS")
+	tree := gitHasOpt(rest, "--worktree", "-W", "-SW", "-WS")
+	if staged && !tree {
+		return
+	}
+	n := len(c.cmd.Targets)
+	c.addAll(gitOptionOperands(rest, []string{"-s", "--source", "--pathspec-from-file", "--conflict"}), pathsWritten, true)
+	c.gitFromObjects(n)
+}
+
+// gitReset: git reset --hard, --keep and --merge rewrite the work tree
+// (git-reset(1)); the other forms change only the index and HEAD.
+func gitReset(c *cmdCtx, rest []sword) {
+	if !gitHasOpt(rest, "--hard", "--keep", "--merge") {
+		return
+	}
+	n := len(c.cmd.Targets)
+	c.addCwd(Write, true)
+	c.gitFromObjects(n)
+}
+
+// gitStash: git stash list and show only read, drop and clear change only
+// refs; push (the default), save, pop, apply and branch rewrite the work
+// tree (git-stash(1)).
+func gitStash(c *cmdCtx, rest []sword) {
+	ops := gitOperands(rest)
+	sub := ""
+	if len(ops) > 0 {
+		sub = ops[0].lit
+	}
+	switch sub {
+	case "list", "show":
+		c.cmd.ReadOnly = true
+		return
+	case "drop", "clear", "create", "store":
+		return
+	}
+	n := len(c.cmd.Targets)
+	c.addCwd(Write, true)
+	c.gitFromObjects(n)
+}
+
+// gitApply: git apply reads its patches; --check, --stat, --numstat and
+// --summary only read, --cached changes the index only; else it writes
+// the work tree (git-apply(1)), where a patch may name any file.
+func gitApply(c *cmdCtx, rest []sword) {
+	c.addAll(gitOperands(rest), pathsRead, false)
+	if gitHasOpt(rest, "--check", "--stat", "--numstat", "--summary") {
+		c.cmd.ReadOnly = true
+		return
+	}
+	if gitHasOpt(rest, "--cached") {
+		return
+	}
+	n := len(c.cmd.Targets)
+	c.addCwd(Write, true)
+	c.gitFromObjects(n)
+}
+
+// gitClean: git clean -n (--dry-run) only lists; otherwise it removes
+// untracked files below the working directory (git-clean(1)), never in
+// .git: a recursive write whose protected files below are left to the
+// kernel sandbox (Target.Members) and the lose_work guard.
+func gitClean(c *cmdCtx, rest []sword) {
+	if gitHasOpt(rest, "-n", "--dry-run") || gitShortFlag(rest, 'n') {
+		c.cmd.ReadOnly = true
+		return
+	}
+	n := len(c.cmd.Targets)
+	ops := gitOptionOperands(rest, []string{"-e", "--exclude"})
+	if len(ops) == 0 {
+		c.addCwd(Write, true)
+	} else {
+		c.addAll(ops, pathsWritten, true)
+	}
+	c.gitFromObjects(n)
+}
+
+// gitShortFlag reports whether a cluster of short options (-fdn) before
+// any "--" holds the flag f.
+func gitShortFlag(rest []sword, f byte) bool {
+	for _, w := range rest {
+		if w.unknown != "" {
+			continue
+		}
+		if w.lit == "--" {
+			return false
+		}
+		if len(w.lit) > 1 && w.lit[0] == '-' && w.lit[1] != '-' && strings.IndexByte(w.lit[1:], f) >= 0 {
+			return true
+		}
+	}
+	return false
 }

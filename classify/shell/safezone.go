@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/glob"
@@ -12,15 +13,33 @@ var safezoneTools = []cmdSpec{
 	{name: "safezone", role: roleCustom, custom: safezoneCmd},
 }
 
+// safezoneReads are safezone's subcommands that only read.
+var safezoneReads = []string{"version", "help", "explain", "validate", "policy", "replay", "test", "doctor"}
+
 // safezoneCmd: "safezone init" writes the project's policy, the host's hook
-// registration and .gitignore files (or, with --user, the user's); every
-// other use of safezone only reads.
+// registration and .gitignore files (or, with --user, the user's); "safezone
+// trust FILE" accepts a file the watch list reported, which only the user
+// may do: unknown (confined, it cannot write safezone's state); the hook
+// itself (no subcommand) and safezoneReads only read; any other subcommand
+// (the launcher of confined commands) is unknown.
 func safezoneCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
-	if len(c.args) == 0 || c.args[0].unknown != "" || c.args[0].lit != "init" {
-		if len(c.args) > 0 && c.args[0].unknown != "" {
-			c.unknown("safezone's subcommand is not static")
-		}
+	if len(c.args) == 0 || strings.HasPrefix(c.args[0].lit, "-") && c.args[0].unknown == "" {
+		return
+	}
+	switch sub := c.args[0]; {
+	case sub.unknown != "":
+		c.unknown("safezone's subcommand is not static")
+		return
+	case slices.Contains(safezoneReads, sub.lit), sub.lit == "trust" && len(c.args) == 1:
+		return
+	case sub.lit == "trust":
+		c.cmd.ReadOnly = false
+		c.unknown("safezone trust accepts files the watch list reported: the user runs it, not the agent")
+		return
+	case sub.lit != "init":
+		c.cmd.ReadOnly = false
+		c.unknown("safezone " + sub.lit + " is not one of safezone's read-only subcommands")
 		return
 	}
 	c.cmd.ReadOnly = false

@@ -110,6 +110,7 @@ type cmdCtx struct {
 	cmd   *Command
 	opts  []opt
 	ops   []sword
+	sub   string // the subcommand of a program that has them (git), once known
 }
 
 func (c *cmdCtx) unknown(why string) {
@@ -173,7 +174,11 @@ func (c *cmdCtx) add(w sword, access Access) {
 
 func (c *cmdCtx) addT(w sword, access Access, recursive bool) {
 	if w.unknown != "" {
-		c.unknown(w.src + ": " + w.unknown)
+		if w.src == stdinOperands {
+			c.unknown(w.unknown) // the command's argv already ends with it
+		} else {
+			c.unknown(w.src + ": " + w.unknown)
+		}
 		return
 	}
 	if w.lit == "-" || notAFile(w.lit) {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -87,7 +88,7 @@ func (a *analyzer) callWords(args []*syntax.Word, depth int) []sword {
 			words = append(words, sw)
 			continue
 		}
-		words = append(words, expandBraceWord(sw)...)
+		words = append(words, a.expandBraceWord(sw)...)
 	}
 	return words
 }
@@ -174,6 +175,13 @@ func assignText(as []*syntax.Assign) string {
 // not there is an ordinary program (program).
 func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 	var runner []sword
+	if len(words) > 0 && words[0].unknown == "" {
+		if runs := a.untrustedProgram(words[0].lit); runs != "" {
+			cmd.Argv = texts(words)
+			a.program(cmd, words, runs)
+			return
+		}
+	}
 	if len(words) > 0 && words[0].unknown == "" && wrapperOf(path.Base(words[0].lit)) != nil {
 		// A command run by a wrapper other than command and builtin runs
 		// in a process of its own: its cd and its assignments (sudo cd,
@@ -239,6 +247,48 @@ func (a *analyzer) unwrap(cmd *Command, words []sword, depth int) (rest, runner 
 		return nil, nil, true, true
 	}
 	return rest, u.runner, u.child, false
+}
+
+// systemBin are the directories whose programs are judged by the table
+// entry of their name when named by path (/usr/bin/cat is cat): only root
+// writes them, and a write outside the sandbox is judged where it is made.
+var systemBin = []string{"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin"}
+
+// untrustedProgram returns what a command word runs when that is not the
+// program the command table knows by its name: a path outside systemBin
+// (./ls, bin/cat, /tmp/x/git: a file the agent may have written), or a
+// name $PATH finds in a directory the agent may write (Env.LookPath). It
+// returns "" for a name the table may judge: a path in systemBin, a bash
+// builtin, a function of the line, or a name $PATH finds elsewhere.
+func (a *analyzer) untrustedProgram(word string) string {
+	if strings.Contains(word, "/") {
+		if slices.Contains(systemBin, path.Dir(path.Clean(word))) {
+			return ""
+		}
+		return word
+	}
+	if a.env.LookPath == nil || bashBuiltins[word] || a.funcs[word] != nil {
+		return ""
+	}
+	if p := a.env.LookPath(word); p != "" {
+		return p + " (found by $PATH)"
+	}
+	return ""
+}
+
+// bashBuiltins are the names bash runs itself, before any $PATH lookup
+// (bash(1) SHELL BUILTIN COMMANDS).
+var bashBuiltins = map[string]bool{
+	".": true, ":": true, "[": true, "alias": true, "bg": true, "bind": true, "break": true, "builtin": true,
+	"caller": true, "cd": true, "command": true, "compgen": true, "complete": true, "compopt": true,
+	"continue": true, "declare": true, "dirs": true, "disown": true, "echo": true, "enable": true,
+	"eval": true, "exec": true, "exit": true, "export": true, "false": true, "fc": true, "fg": true,
+	"getopts": true, "hash": true, "help": true, "history": true, "jobs": true, "kill": true, "let": true,
+	"local": true, "logout": true, "mapfile": true, "popd": true, "printf": true, "pushd": true,
+	"pwd": true, "read": true, "readarray": true, "readonly": true, "return": true, "set": true,
+	"shift": true, "shopt": true, "source": true, "suspend": true, "test": true, "time": true,
+	"times": true, "trap": true, "true": true, "type": true, "typeset": true, "ulimit": true,
+	"umask": true, "unalias": true, "unset": true, "wait": true,
 }
 
 // program judges an ordinary program, named runs: what it reads and writes

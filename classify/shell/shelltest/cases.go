@@ -164,7 +164,12 @@ var Cases = []Case{
 	{Name: "git paths are rewritten with all below them", In: []string{"git checkout -- .env", "git restore .env", "git rm .env", "git rm --cached .env"}, Want: []string{"r /p", "wR /p/.env"}},
 	{Name: "git checkout or restore of a directory", In: []string{"git checkout -- d", "git restore d", "git restore --source=HEAD -- d"}, Want: []string{"r /p", "wR /p/d"}},
 	{Name: "git mv moves all below the source", In: []string{"git mv a b"}, Want: []string{"r /p", "wR /p/a", "wR /p/b", "wR /p/b/a"}},
-	{Name: "git rewriting the work tree writes it", In: []string{"git checkout main", "git switch main", "git reset --hard", "git stash", "git pull", "git merge x", "git rebase main"}, Want: []string{"r /p", "w /p"}},
+	{Name: "git rewriting the work tree writes it", In: []string{"git pull", "git merge x", "git rebase main"}, Want: []string{"r /p", "w /p"}},
+	// A work tree rewritten from the repository's objects may hold any file
+	// a commit made with plumbing holds: the whole directory, confined.
+	{Name: "git rewriting the work tree from its objects writes it below", In: []string{"git checkout main", "git switch main", "git reset --hard", "git stash", "git stash pop", "git restore .", "git clean -fd"}, Want: []string{"r /p", "wR /p"}},
+	{Name: "git apply reads its patch and writes the work tree below", In: []string{"git apply p.diff"}, Want: []string{"r /p", "r /p/p.diff", "wR /p"}},
+	{Name: "git changing only the index, refs or nothing", In: []string{"git reset HEAD~1", "git reset --soft HEAD~1", "git stash drop", "git stash list", "git restore --staged .", "git clean -n", "git clean -nd"}, Want: []string{"r /p"}},
 	{Name: "git clean", In: []string{"git clean -fdx"}, Want: []string{"r /p", "wR /p"}},
 	{Name: "git reads hidden in revisions", In: []string{"git show HEAD:.env", "git cat-file -p HEAD:.env", "git diff -- .env", "git log -p -- .env", "git show HEAD -- .env"}, Want: []string{"r /p", "r /p/.env"}},
 	{Name: "git reads the repository it works on", In: []string{"git status", "git log --oneline", "git diff", "git add -A", "git commit -m x", "git push origin main", "git fetch", "git branch -a", "git -c color.ui=false status", "git -c user.name=x commit -m y"}, Want: []string{"r /p"}},
@@ -369,8 +374,8 @@ var Cases = []Case{
 	{Name: "git diff of paths outside the repository reads them", In: []string{"git diff --no-index ../o/x a", "git diff ../o/x a"}, Want: []string{"r /o/x", "r /p", "r /p/a"}},
 	{Name: "git grep --no-index and -f read files", In: []string{"git grep --no-index KEY ../o/x", "git grep -f ../o/x"}, Want: []string{"r /o/x", "r /p"}},
 	{Name: "a dynamic message is no option", In: []string{"git commit -m \"$(cat in)\"", "git commit -am \"$(cat in)\"", "git commit --message \"$(cat in)\""}, Want: []string{"r /p", "r /p/in"}},
-	{Name: "git runs a command given on its command line as a script, from the top of the work tree", In: []string{"git rebase --exec 'rm -f /tmp/x' main", "git rebase -x 'rm -f /tmp/x' main",
-		"git bisect run rm -f /tmp/x"}, Want: []string{"r /p", "w /p", "w /tmp/x"}},
+	{Name: "git runs a command given on its command line as a script, from the top of the work tree", In: []string{"git rebase --exec 'rm -f /tmp/x' main", "git rebase -x 'rm -f /tmp/x' main"}, Want: []string{"r /p", "w /p", "w /tmp/x"}},
+	{Name: "git bisect run checks out commits and runs its command", In: []string{"git bisect run rm -f /tmp/x"}, Want: []string{"r /p", "w /tmp/x", "wR /p"}},
 	{Name: "git submodule foreach runs its script", In: []string{"git submodule foreach 'rm -f /tmp/x'"}, Want: []string{"r /p", "w /tmp/x"}},
 	{Name: "git options that run programs, and arguments that may be options", In: []string{"git fetch --upload-pack='rm x' origin", "git pull --upload-pack=x", "git clone -u x https://x/r.git",
 		"git push --receive-pack=x", "git push --exec=x", "git merge -s evil x", "git pull --strategy=evil", "git clone --template=../t https://x/r.git", "git grep -O foo",
@@ -384,6 +389,8 @@ var Cases = []Case{
 
 	// Unwrapped commands.
 	{Name: "brace expansion makes the command's words", In: []string{"{cat,.env}", "{cat,.en''v}"}, Want: []string{"r /p/.env"}},
+	{Name: "a tilde after brace expansion is expanded", In: []string{"{cat,~/.ssh/id_rsa}", "cat {~/.ssh/id_rsa,}"}, Want: []string{"r /h/.ssh/id_rsa"}},
+	{Name: "a quoted tilde in a brace word stays", In: []string{"{cat,'~/x'}"}, Want: []string{"r /p/~/x"}},
 	{Name: "nested brace expansion", In: []string{"{cat,.e{n,}v}"}, Want: []string{"r /p/.env", "r /p/.ev"}},
 	{Name: "brace expansion of options", In: []string{"{rm,-rf,x}", "rm -{r,f} x"}, Want: []string{"wR /p/x"}},
 	{Name: "brace sequences", In: []string{"rm x{1..3}", "rm x{1..3..1}", "rm x{3..1}"}, Want: []string{"w /p/x1", "w /p/x2", "w /p/x3"}},
