@@ -6,8 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/safezonehq/safezone/audit"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
@@ -19,7 +17,7 @@ import (
 // returns the exit status: 0, or 2 for a deny caused by an error.
 func hook(args []string, stdin io.Reader, out *emitter, sys *system) int {
 	opts, err := parseFlags(args, out.explain)
-	if errors.Is(err, pflag.ErrHelp) {
+	if errors.Is(err, errHelp) {
 		fmt.Fprint(out.stdout, usage)
 		return 0
 	}
