@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -21,8 +20,20 @@ import (
 // `safezone explain`, `safezone replay` and `safezone test` all judge calls
 // through it.
 
+// defaultPolicy is the example policy: the embedded default (compiled to
+// Go in default_policy.go, see embeddedLayer) and what `safezone init`
+// writes.
+//
 //go:embed policy.example.yaml
 var defaultPolicy []byte
+
+//go:generate go run ./scripts/gendefault
+
+// embeddedLayer is the embedded default for policy.LoadLayers: compiled at
+// build time from policy.example.yaml (default_policy.go, kept equal to a
+// fresh parse by TestEmbeddedDefaultGenerated), so that a call without a
+// policy file never runs the YAML decoder.
+func embeddedLayer() (*policy.Layer, error) { return embeddedDefault(), nil }
 
 // deadline bounds one hook call from start to printed decision. The host's
 // own timeout (10 s in hooks.json) would make it ignore the hook, which fails
@@ -228,34 +239,9 @@ func loadPolicy(opts *options, projectRoot string, sys *system) (*policy.Policy,
 	loc := policy.DefaultLocations(sys.getenv, projectRoot, sys.getenv("HOME"))
 	loc.Files = opts.policies
 	loc.Executable = sys.executable
-	layers, err := policy.LoadLayers(loc, blankComments(defaultPolicy), opts.flags)
+	layers, err := policy.LoadLayers(loc, embeddedLayer, opts.flags)
 	if err != nil {
 		return nil, err
 	}
 	return policy.Merge(layers...), nil
-}
-
-// blankComments empties every line of data that holds only a YAML comment,
-// keeping the newline so positions stay right. yaml.v3 spends half its time
-// on the embedded default's comments; the file has no block scalars, where a
-// "#" line would be content (TestEmbeddedDefaultBlanked checks the result is
-// the same policy).
-func blankComments(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '#' {
-			if line[len(line)-1] == '\n' {
-				out = append(out, '\n')
-			}
-			continue
-		}
-		out = append(out, line...)
-	}
-	return out
 }

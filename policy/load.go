@@ -97,7 +97,12 @@ func DefaultLocations(getenv func(string) string, projectRoot, home string) Loca
 // A missing --policy file is an error; a missing standard file is skipped.
 // Errors name the file; a layer setting what only the managed layer may is
 // an error too (see [CheckScope]).
-func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) {
+//
+// embedded returns the embedded default; it is called only when no file
+// exists (the hook passes a Layer compiled at build time, so that a call
+// without a policy file never runs the YAML decoder; [EmbeddedParser] parses
+// YAML instead).
+func LoadLayers(loc Locations, embedded func() (*Layer, error), flags *Layer) ([]*Layer, error) {
 	var layers []*Layer
 	var errs []error
 	optional := []struct {
@@ -137,7 +142,7 @@ func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) 
 		return nil, errors.Join(errs...)
 	}
 	if len(layers) == 0 {
-		l, err := Parse(EmbeddedName, embedded)
+		l, err := embedded()
 		if err != nil {
 			return nil, err
 		}
@@ -169,6 +174,12 @@ func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) 
 		layers = append(layers, flags)
 	}
 	return layers, nil
+}
+
+// EmbeddedParser returns the function [LoadLayers] calls for the embedded
+// default that parses data under [EmbeddedName].
+func EmbeddedParser(data []byte) func() (*Layer, error) {
+	return func() (*Layer, error) { return Parse(EmbeddedName, data) }
 }
 
 // Load reads and parses the policy file at path (see [Parse]). The file may
