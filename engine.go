@@ -35,11 +35,6 @@ var defaultPolicy []byte
 // policy file never runs the YAML decoder.
 func embeddedLayer() (*policy.Layer, error) { return embeddedDefault(), nil }
 
-// deadline bounds one hook call from start to printed decision. The host's
-// own timeout (10 s in hooks.json) would make it ignore the hook, which fails
-// open; finishing well before it with a deny fails closed instead.
-const deadline = 2 * time.Second
-
 // system is everything run takes from the process: tests replace it.
 type system struct {
 	getenv     func(string) string
@@ -47,8 +42,16 @@ type system struct {
 	getwd      func() (string, error)
 	fsys       fs.ReadLinkFS
 	now        func() time.Time
-	deadline   time.Duration
-	uid        int // the user's id, -1 where there is none
+	// start is when the process started (the start of main): the
+	// deadline counts from it. Zero means when the hook starts.
+	start time.Time
+	// deadline is how long after start a call must be decided when
+	// safezone finds no registration of its own (see deadlineFor).
+	deadline time.Duration
+	// exit ends the process with a status: the deadline's way out when
+	// the work is stuck in a system call. Tests leave it nil.
+	exit func(code int)
+	uid  int // the user's id, -1 where there is none
 	// confine says whether the kernel can confine commands, computed at
 	// most once (confine.Available; tests replace it). Copies of a system
 	// share it.
@@ -63,6 +66,7 @@ type onceStatus struct {
 }
 
 func osSystem() *system {
+	start := time.Now()
 	exe, _ := os.Executable()
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
@@ -73,7 +77,9 @@ func osSystem() *system {
 		getwd:      os.Getwd,
 		fsys:       os.DirFS("/").(fs.ReadLinkFS),
 		now:        time.Now,
-		deadline:   deadline,
+		start:      start,
+		deadline:   deadlineFor(registeredTimeout),
+		exit:       os.Exit,
 		uid:        os.Getuid(),
 		confine:    &onceStatus{get: confine.Available},
 	}
@@ -142,6 +148,9 @@ type judger struct {
 	// deciding (the hook's deadline path needs on_error and the audit
 	// settings even when deciding hangs).
 	loaded func(p *policy.Policy, root string)
+	// reads, when set, reads the policy and settings files and remembers
+	// them (the hook looks for its own registration in them).
+	reads *fileCache
 }
 
 // errUnusablePolicy is wrapped by the error of a verdict whose policy could
@@ -222,11 +231,11 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 // policy returns root's effective policy, from the cache when there is one.
 func (j *judger) policy(root string) (*policy.Policy, error) {
 	if j.cache == nil {
-		return loadPolicy(j.opts, root, j.sys)
+		return loadPolicy(j.opts, root, j.sys, j.reads)
 	}
 	l, ok := j.cache[root]
 	if !ok {
-		l.pol, l.err = loadPolicy(j.opts, root, j.sys)
+		l.pol, l.err = loadPolicy(j.opts, root, j.sys, j.reads)
 		j.cache[root] = l
 	}
 	return l.pol, l.err
@@ -234,11 +243,15 @@ func (j *judger) policy(root string) (*policy.Policy, error) {
 
 // loadPolicy returns the effective policy: every layer found (see
 // policy.LoadLayers), the embedded default when there is none, Claude
-// Code's settings, self-protection, and the flags on top.
-func loadPolicy(opts *options, projectRoot string, sys *system) (*policy.Policy, error) {
+// Code's settings, self-protection, and the flags on top. reads, when not
+// nil, reads the files (and remembers them).
+func loadPolicy(opts *options, projectRoot string, sys *system, reads *fileCache) (*policy.Policy, error) {
 	loc := policy.DefaultLocations(sys.getenv, projectRoot, sys.getenv("HOME"))
 	loc.Files = opts.policies
 	loc.Executable = sys.executable
+	if reads != nil {
+		loc.ReadFile = reads.read
+	}
 	layers, err := policy.LoadLayers(loc, embeddedLayer, opts.flags)
 	if err != nil {
 		return nil, err
