@@ -189,7 +189,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env := classify.Env{
 		ProjectDir: projectDir,
 		Home:       j.sys.getenv("HOME"),
-		Today:      j.sys.now().Format("2006-01-02"),
+		Date:       func() string { return j.sys.now().Format("2006-01-02") },
 	}
 	root := env.ProjectDir
 	if root == "" && call != nil {
