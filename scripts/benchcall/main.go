@@ -5,7 +5,9 @@
 // first program's (the floor): the ratio of the medians, and the median of
 // the ratios paired by round (each round runs every program once, one
 // after the other, so a paired ratio compares calls made under the same
-// load; on a noisy machine it is the steadier figure).
+// load; on a noisy machine it is the steadier figure), and the median
+// number of page faults a call takes (getrusage's minor faults: the cost
+// of a process start grows with the pages it touches).
 //
 // A program is a path, or @FILE: the command line in FILE, one argument a
 // line (for commands with arguments, such as the confining launcher).
@@ -21,6 +23,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -46,20 +49,22 @@ func main() {
 		}
 	}
 	times := make([][]time.Duration, len(progs))
+	faults := make([][]int64, len(progs))
 	for i := 0; i < *n; i++ {
 		for j, p := range progs {
-			d, out, err := call(argvs[j], in)
+			d, flt, out, err := call(argvs[j], in)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n%s", p, err, out)
 				os.Exit(1)
 			}
 			times[j] = append(times[j], d)
+			faults[j] = append(faults[j], flt)
 			if i == 0 && j > 0 && len(out) > 0 {
 				fmt.Printf("%s answered: %s", p, out)
 			}
 		}
 	}
-	report(progs, times)
+	report(progs, times, faults)
 }
 
 // argv is the command line of the program p (a path or @FILE).
@@ -79,20 +84,25 @@ func argv(p string) ([]string, error) {
 	return args, nil
 }
 
-// call runs one command with in on stdin and returns its wall time and
-// stdout.
-func call(args []string, in []byte) (time.Duration, []byte, error) {
+// call runs one command with in on stdin and returns its wall time, its
+// minor page faults (those of its children included) and its stdout.
+func call(args []string, in []byte) (time.Duration, int64, []byte, error) {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin = bytes.NewReader(in)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	start := time.Now()
 	err := cmd.Run()
-	return time.Since(start), out.Bytes(), err
+	d := time.Since(start)
+	var flt int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
+		flt = int64(ru.Minflt)
+	}
+	return d, flt, out.Bytes(), err
 }
 
 // report prints one line per program.
-func report(progs []string, times [][]time.Duration) {
+func report(progs []string, times [][]time.Duration, faults [][]int64) {
 	ratios := make([][]float64, len(progs))
 	for j := range progs {
 		for i, t := range times[j] {
@@ -116,8 +126,10 @@ func report(progs []string, times [][]time.Duration) {
 		if len(name) > 40 {
 			name = "..." + name[len(name)-37:]
 		}
-		fmt.Printf("%-40s median %8.3f ms  mean %8.3f ms  p90 %8.3f ms  x%.2f of the floor (paired x%.2f)\n",
-			name, ms(med), ms(sum/time.Duration(len(ts))), ms(ts[len(ts)*9/10]), float64(med)/float64(floor), ratios[j][len(ratios[j])/2])
+		fs := slices.Clone(faults[j])
+		slices.Sort(fs)
+		fmt.Printf("%-40s median %8.3f ms  mean %8.3f ms  p90 %8.3f ms  x%.2f of the floor (paired x%.2f)  %d page faults\n",
+			name, ms(med), ms(sum/time.Duration(len(ts))), ms(ts[len(ts)*9/10]), float64(med)/float64(floor), ratios[j][len(ratios[j])/2], fs[len(fs)/2])
 	}
 }
 
