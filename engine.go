@@ -212,8 +212,20 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	v := verdict{pol: pol, call: call, host: host}
 	var why string
-	env.Confinable, why = j.sys.confinable(call, host)
+	if j.opts.explain {
+		env.Confinable, why = j.sys.confinable(call, host)
+	} else {
+		// Decided as if the kernel confined; asked only when its answer
+		// could matter (confineMatters), else the decision is the same.
+		env.Confinable, why = j.sys.confinableHere(call, host)
+	}
 	v.res = classify.Decide(call, pol, env, j.sys.fsys)
+	if env.Confinable && !j.opts.explain && confineMatters(v.res, pol) {
+		if ok, kwhy := j.sys.kernelConfines(); !ok {
+			env.Confinable, why = false, kwhy
+			v.res = classify.Decide(call, pol, env, j.sys.fsys)
+		}
+	}
 	if v.res.Confine {
 		conf, err := j.confinementFor(v.res, call, pol, data)
 		if err != nil {

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/safezonehq/safezone/confine"
 )
 
 // TestDeadlineFor: the deadline keeps a fifth of the host's timeout, at
@@ -75,5 +78,60 @@ func TestDeadlineFromRegistration(t *testing.T) {
 	r := runHook(t, sys, strings.NewReader(in))
 	if r.decision != "deny" || r.code != 2 || !strings.Contains(r.stdout, "no decision within 500ms") {
 		t.Errorf("decision %s exit %d: %s", r.decision, r.code, r.stdout)
+	}
+}
+
+// TestKernelAskedOnlyWhenItMatters: the hook asks the kernel whether it
+// confines (a thread's start) only for a shell command whose judgement
+// could depend on it, and judges every command as the full check (explain's,
+// which asks the kernel first) does, on a kernel that confines and on one
+// that does not: the same decision, reason, confinement and audit note.
+func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj", "SHELL": "/bin/bash"})
+	known := input("Bash", dir+"/proj", map[string]any{"command": "grep -rn TODO src > notes.txt"})
+	opaque := input("Bash", dir+"/proj", map[string]any{"command": "python3 -c 'print(1)'"})
+	for _, kernel := range []bool{true, false} {
+		status := confine.Status{}
+		if !kernel {
+			status.Landlock = fmt.Errorf("%w: test", confine.ErrUnavailable)
+		}
+		for _, tc := range []struct {
+			in    string
+			args  []string
+			asked bool
+		}{
+			{known, nil, false},
+			{known, []string{"-y"}, false},
+			{opaque, nil, true},
+			{opaque, []string{"-y"}, true},
+		} {
+			judge := func(explain bool) (verdict, int) {
+				opts, err := parseFlags(tc.args, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.explain = explain
+				asked := 0
+				s := *sys
+				s.confine = &onceStatus{get: func() confine.Status { asked++; return status }}
+				j := &judger{opts: opts, sys: &s}
+				return j.decide([]byte(tc.in), nil, ""), asked
+			}
+			got, asked := judge(false)
+			full, _ := judge(true)
+			name := fmt.Sprintf("kernel %v, %v %.40s", kernel, tc.args, tc.in)
+			if (asked > 0) != tc.asked {
+				t.Errorf("%s: kernel asked %d times, want asked %v", name, asked, tc.asked)
+			}
+			a := &auditSettings{}
+			d1, r1 := outcome(got)
+			d2, r2 := outcome(full)
+			c1, c2 := record(got, a, time.Time{}).Confine, record(full, a, time.Time{}).Confine
+			if d1 != d2 || r1 != r2 || (got.conf == nil) != (full.conf == nil) || c1 != c2 {
+				t.Errorf("%s: %s %q confined %v note %q; full check: %s %q confined %v note %q",
+					name, d1, r1, got.conf != nil, c1, d2, r2, full.conf != nil, c2)
+			}
+		}
 	}
 }
