@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/safezonehq/safezone/classify"
@@ -70,13 +69,11 @@ type testCase struct {
 }
 
 func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
-	fs := pflag.NewFlagSet("safezone test", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := newFlagSet()
 	build := policyFlags(fs)
-	verbose := fs.BoolP("verbose", "v", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
+	verbose := fs.Bool("verbose", 'v')
+	if err := fs.parse(args); err != nil {
+		if errors.Is(err, errHelp) {
 			fmt.Fprint(stdout, testUsage)
 			return 0
 		}

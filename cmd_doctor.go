@@ -171,7 +171,7 @@ func (d *doctor) binary(sys *system) {
 
 // policy loads the effective policy and lists where it comes from.
 func (d *doctor) policy(opts *options, root string, sys *system) *policy.Policy {
-	pol, err := loadPolicy(opts, root, sys)
+	pol, err := loadPolicy(opts, root, sys, nil)
 	if err != nil {
 		d.fix("the policy cannot be used, so every call is denied: %v; `safezone validate` lists every problem", err)
 		return nil

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
-	"github.com/spf13/pflag"
 
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
@@ -57,13 +56,12 @@ type fileChange struct {
 // read or written (nothing is left half-written: each file is replaced
 // atomically), or 2 for a bad command line.
 func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
-	fl := pflag.NewFlagSet("safezone init", pflag.ContinueOnError)
-	fl.SetOutput(io.Discard)
-	user := fl.Bool("user", false, "")
-	host := fl.String("host", "claude", "")
-	dry := fl.Bool("dry-run", false, "")
-	help := fl.BoolP("help", "h", false, "")
-	if err := fl.Parse(args); err != nil {
+	fl := newFlagSet()
+	user := fl.Bool("user", 0)
+	host := fl.String("host", "claude")
+	dry := fl.Bool("dry-run", 0)
+	help := fl.Bool("help", 'h')
+	if err := fl.parse(args); err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n%s", err, initUsage)
 		return 2
 	}

@@ -61,7 +61,7 @@ func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 2
 	}
 	root := sys.projectRoot()
-	p, err := loadPolicy(opts, root, sys)
+	p, err := loadPolicy(opts, root, sys, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: policy: %v\n", err)
 		return 1

@@ -16,8 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/safezonehq/safezone/audit"
 	"github.com/safezonehq/safezone/policy"
 	"github.com/safezonehq/safezone/transcript"
@@ -55,14 +53,12 @@ Exit status: 0, 1 when a transcript could not be read, 2 for a usage error.
 const replayProgressMin = 64 << 20
 
 func cmdReplay(args []string, stdout, stderr io.Writer, sys *system) int {
-	fs := pflag.NewFlagSet("safezone replay", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := newFlagSet()
 	build := policyFlags(fs)
-	jsonOut := fs.Bool("json", false, "")
-	top := fs.Int("top", 10, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
+	jsonOut := fs.Bool("json", 0)
+	top := fs.Int("top", 10)
+	if err := fs.parse(args); err != nil {
+		if errors.Is(err, errHelp) {
 			fmt.Fprint(stdout, replayUsage)
 			return 0
 		}

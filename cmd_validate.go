@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/spf13/pflag"
 
 	"github.com/safezonehq/safezone/policy"
 )
@@ -39,10 +38,9 @@ type validated struct {
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
-	fs := pflag.NewFlagSet("safezone validate", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
+	fs := newFlagSet()
+	if err := fs.parse(args); err != nil {
+		if errors.Is(err, errHelp) {
 			fmt.Fprint(stdout, validateUsage)
 			return 0
 		}

@@ -72,6 +72,15 @@ type confinement struct {
 // that runs it is bash, and the kernel confines (confine.Available). Its
 // second result says why not.
 func (s *system) confinable(call *hookio.Call, host hookio.Host) (bool, string) {
+	if ok, why := s.confinableHere(call, host); !ok {
+		return false, why
+	}
+	return s.kernelConfines()
+}
+
+// confinableHere is confinable without asking the kernel: the host and the
+// shell.
+func (s *system) confinableHere(call *hookio.Call, host hookio.Host) (bool, string) {
 	if call == nil || call.Kind != hookio.KindShell {
 		return false, ""
 	}
@@ -81,11 +90,35 @@ func (s *system) confinable(call *hookio.Call, host hookio.Host) (bool, string) 
 	if sh := s.getenv("SHELL"); sh != "" && path.Base(sh) != "bash" {
 		return false, "the Bash tool runs " + sh + ", and a confined command needs bash"
 	}
-	st := s.confineStatus()
-	if !st.Confine() {
+	return true, ""
+}
+
+// kernelConfines is the kernel's part of confinable (confine.Available,
+// once per process): a probe that starts and ends a thread.
+func (s *system) kernelConfines() (bool, string) {
+	if st := s.confineStatus(); !st.Confine() {
 		return false, st.Landlock.Error()
 	}
 	return true, ""
+}
+
+// confineMatters reports whether whether the kernel confines could change
+// res, decided as if it did: only for a shell command with a target
+// safezone cannot know, or one that runs a program whose own accesses it
+// cannot see, or under confine.mode always. classify looks at Env.Confinable
+// for those commands only (the unknown row, allow rules over unknown
+// targets, confine.mode), so for any other command the kernel's answer is
+// not needed.
+func confineMatters(res *classify.Result, pol *policy.Policy) bool {
+	if res.Confine || pol.Confine.Mode.Value == policy.ConfineAlways || res.Shell == nil || !res.Shell.Known() {
+		return true
+	}
+	for _, c := range res.Shell.Commands {
+		if c.Runs != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // confinementFor builds the ruleset of a confined call and rewrites its

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -21,13 +20,20 @@ import (
 // `safezone explain`, `safezone replay` and `safezone test` all judge calls
 // through it.
 
+// defaultPolicy is the example policy: the embedded default (compiled to
+// Go in default_policy.go, see embeddedLayer) and what `safezone init`
+// writes.
+//
 //go:embed policy.example.yaml
 var defaultPolicy []byte
 
-// deadline bounds one hook call from start to printed decision. The host's
-// own timeout (10 s in hooks.json) would make it ignore the hook, which fails
-// open; finishing well before it with a deny fails closed instead.
-const deadline = 2 * time.Second
+//go:generate go run ./scripts/gendefault
+
+// embeddedLayer is the embedded default for policy.LoadLayers: compiled at
+// build time from policy.example.yaml (default_policy.go, kept equal to a
+// fresh parse by TestEmbeddedDefaultGenerated), so that a call without a
+// policy file never runs the YAML decoder.
+func embeddedLayer() (*policy.Layer, error) { return embeddedDefault(), nil }
 
 // system is everything run takes from the process: tests replace it.
 type system struct {
@@ -36,8 +42,16 @@ type system struct {
 	getwd      func() (string, error)
 	fsys       fs.ReadLinkFS
 	now        func() time.Time
-	deadline   time.Duration
-	uid        int // the user's id, -1 where there is none
+	// start is when the process started (the start of main): the
+	// deadline counts from it. Zero means when the hook starts.
+	start time.Time
+	// deadline is how long after start a call must be decided when
+	// safezone finds no registration of its own (see deadlineFor).
+	deadline time.Duration
+	// exit ends the process with a status: the deadline's way out when
+	// the work is stuck in a system call. Tests leave it nil.
+	exit func(code int)
+	uid  int // the user's id, -1 where there is none
 	// confine says whether the kernel can confine commands, computed at
 	// most once (confine.Available; tests replace it). Copies of a system
 	// share it.
@@ -52,6 +66,7 @@ type onceStatus struct {
 }
 
 func osSystem() *system {
+	start := time.Now()
 	exe, _ := os.Executable()
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
@@ -62,7 +77,9 @@ func osSystem() *system {
 		getwd:      os.Getwd,
 		fsys:       os.DirFS("/").(fs.ReadLinkFS),
 		now:        time.Now,
-		deadline:   deadline,
+		start:      start,
+		deadline:   deadlineFor(registeredTimeout),
+		exit:       os.Exit,
 		uid:        os.Getuid(),
 		confine:    &onceStatus{get: confine.Available},
 	}
@@ -136,6 +153,9 @@ type judger struct {
 	// kernel keeps read-only, the caches, the watch list; see watch.go).
 	// explain, replay and test judge without side effects.
 	live bool
+	// reads, when set, reads the policy and settings files and remembers
+	// them (the hook looks for its own registration in them).
+	reads *fileCache
 }
 
 // errUnusablePolicy is wrapped by the error of a verdict whose policy could
@@ -174,7 +194,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env := classify.Env{
 		ProjectDir: projectDir,
 		Home:       j.sys.getenv("HOME"),
-		Today:      j.sys.now().Format("2006-01-02"),
+		Date:       func() string { return j.sys.now().Format("2006-01-02") },
 	}
 	root := env.ProjectDir
 	if root == "" && call != nil {
@@ -183,17 +203,17 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if root == "" {
 		root, _ = j.sys.getwd()
 	}
-	if j.cache == nil { // a live call, not a replay
-		if err := j.sys.checkWatch(root); err != nil {
-			return verdict{err: err, onError: policy.Deny, input: data, host: host}
-		}
-	}
 	pol, err := j.policy(root)
 	if err != nil {
 		return verdict{err: fmt.Errorf("%w: %w", errUnusablePolicy, err), onError: policy.Deny, input: data, host: host}
 	}
 	if j.loaded != nil {
-		j.loaded(pol, root)
+		j.loaded(pol, root) // the hook's deadline follows the registration found
+	}
+	if j.cache == nil { // a live call, not a replay
+		if err := j.sys.checkWatch(root); err != nil {
+			return verdict{err: err, onError: policy.Deny, input: data, host: host}
+		}
 	}
 	if inErr != nil {
 		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
@@ -204,8 +224,20 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env.Path = j.sys.getenv("PATH")
 	v := verdict{pol: pol, call: call, host: host}
 	var why string
-	env.Confinable, why = j.sys.confinable(call, host)
+	if j.opts.explain {
+		env.Confinable, why = j.sys.confinable(call, host)
+	} else {
+		// Decided as if the kernel confined; asked only when its answer
+		// could matter (confineMatters), else the decision is the same.
+		env.Confinable, why = j.sys.confinableHere(call, host)
+	}
 	v.res = classify.Decide(call, pol, env, j.sys.fsys)
+	if env.Confinable && !j.opts.explain && confineMatters(v.res, pol) {
+		if ok, kwhy := j.sys.kernelConfines(); !ok {
+			env.Confinable, why = false, kwhy
+			v.res = classify.Decide(call, pol, env, j.sys.fsys)
+		}
+	}
 	if v.res.Confine {
 		conf, err := j.confinementFor(v.res, call, pol, data, root)
 		if err != nil {
@@ -223,11 +255,11 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 // policy returns root's effective policy, from the cache when there is one.
 func (j *judger) policy(root string) (*policy.Policy, error) {
 	if j.cache == nil {
-		return loadPolicy(j.opts, root, j.sys)
+		return loadPolicy(j.opts, root, j.sys, j.reads)
 	}
 	l, ok := j.cache[root]
 	if !ok {
-		l.pol, l.err = loadPolicy(j.opts, root, j.sys)
+		l.pol, l.err = loadPolicy(j.opts, root, j.sys, j.reads)
 		j.cache[root] = l
 	}
 	return l.pol, l.err
@@ -235,39 +267,18 @@ func (j *judger) policy(root string) (*policy.Policy, error) {
 
 // loadPolicy returns the effective policy: every layer found (see
 // policy.LoadLayers), the embedded default when there is none, Claude
-// Code's settings, self-protection, and the flags on top.
-func loadPolicy(opts *options, projectRoot string, sys *system) (*policy.Policy, error) {
+// Code's settings, self-protection, and the flags on top. reads, when not
+// nil, reads the files (and remembers them).
+func loadPolicy(opts *options, projectRoot string, sys *system, reads *fileCache) (*policy.Policy, error) {
 	loc := policy.DefaultLocations(sys.getenv, projectRoot, sys.getenv("HOME"))
 	loc.Files = opts.policies
 	loc.Executable = sys.executable
-	layers, err := policy.LoadLayers(loc, blankComments(defaultPolicy), opts.flags)
+	if reads != nil {
+		loc.ReadFile = reads.read
+	}
+	layers, err := policy.LoadLayers(loc, embeddedLayer, opts.flags)
 	if err != nil {
 		return nil, err
 	}
 	return policy.Merge(layers...), nil
-}
-
-// blankComments empties every line of data that holds only a YAML comment,
-// keeping the newline so positions stay right. yaml.v3 spends half its time
-// on the embedded default's comments; the file has no block scalars, where a
-// "#" line would be content (TestEmbeddedDefaultBlanked checks the result is
-// the same policy).
-func blankComments(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '#' {
-			if line[len(line)-1] == '\n' {
-				out = append(out, '\n')
-			}
-			continue
-		}
-		out = append(out, line...)
-	}
-	return out
 }

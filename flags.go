@@ -3,14 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
-	"github.com/spf13/pflag"
 )
 
 // The command line shared by the hook and the subcommands that judge calls
@@ -28,22 +26,20 @@ type options struct {
 }
 
 // parseFlags parses the command line. It returns nil options for --version
-// and pflag.ErrHelp for -h.
+// and errHelp for -h.
 func parseFlags(args []string, explain bool) (*options, error) {
-	fs := pflag.NewFlagSet("safezone", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := newFlagSet()
 	build := policyFlags(fs)
-	jsonOut := fs.Bool("json", false, "")
-	ver := fs.Bool("version", false, "")
-	if err := fs.Parse(args); err != nil {
+	jsonOut := fs.Bool("json", 0)
+	ver := fs.Bool("version", 0)
+	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
 	if *ver {
 		return nil, nil
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q (the hook reads its input from stdin)", fs.Arg(0))
+		return nil, unexpectedArgument(fs.Arg(0), explain)
 	}
 	if *jsonOut && !explain {
 		return nil, errors.New("--json is only for `safezone explain`")
@@ -54,6 +50,17 @@ func parseFlags(args []string, explain bool) (*options, error) {
 	}
 	o.explain, o.json = explain, *jsonOut
 	return o, nil
+}
+
+// unexpectedArgument is the error for an argument the hook (or explain)
+// does not take; one that looks like a misspelt subcommand says which.
+func unexpectedArgument(arg string, explain bool) error {
+	if !explain {
+		if s := nearest(arg, subcommands); s != "" {
+			return fmt.Errorf("unexpected argument %q (did you mean `safezone %s`? the hook reads its input from stdin)", arg, s)
+		}
+	}
+	return fmt.Errorf("unexpected argument %q (the hook reads its input from stdin)", arg)
 }
 
 // hostOfBadCommandLine is the host to answer when the command line cannot
@@ -87,17 +94,17 @@ func hostOfBadCommandLine(args []string) hookio.Host {
 // --add-dir, --host, --audit, --dry-run) on fs, for the hook and for the
 // subcommands that judge calls as it does. The returned function builds the
 // options once fs is parsed.
-func policyFlags(fs *pflag.FlagSet) func() (*options, error) {
-	policies := fs.StringArray("policy", nil, "")
-	read := fs.BoolP("read", "r", false, "")
-	write := fs.BoolP("write", "w", false, "")
-	yes := fs.BoolP("yes", "y", false, "")
-	noSandbox := fs.Bool("no-sandbox", false, "")
-	agi := fs.Bool("agi", false, "")
-	addDirs := fs.StringArray("add-dir", nil, "")
-	hostName := fs.String("host", "claude", "")
-	auditFile := fs.String("audit", "", "")
-	dryRun := fs.Bool("dry-run", false, "")
+func policyFlags(fs *flagSet) func() (*options, error) {
+	policies := fs.Strings("policy")
+	read := fs.Bool("read", 'r')
+	write := fs.Bool("write", 'w')
+	yes := fs.Bool("yes", 'y')
+	noSandbox := fs.Bool("no-sandbox", 0)
+	agi := fs.Bool("agi", 0)
+	addDirs := fs.Strings("add-dir")
+	hostName := fs.String("host", "claude")
+	auditFile := fs.String("audit", "")
+	dryRun := fs.Bool("dry-run", 0)
 	return func() (*options, error) {
 		if *read && *write {
 			return nil, errors.New("-r/--read can't be used with -w/--write")

@@ -4,9 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
-
-	"github.com/spf13/pflag"
 
 	"github.com/safezonehq/safezone/audit"
 	"github.com/safezonehq/safezone/hookio"
@@ -15,11 +14,12 @@ import (
 
 // hook runs one hook call (or, with out.explain, explains it): it parses the
 // flags, reads the input from stdin, loads the policy and decides, all under
-// sys.deadline, and prints the decision through out (see conclude). It
-// returns the exit status: 0, or 2 for a deny caused by an error.
+// a deadline (see watchdog), and prints the decision through out (see
+// conclude). It returns the exit status: 0, or 2 for a deny caused by an
+// error.
 func hook(args []string, stdin io.Reader, out *emitter, sys *system) int {
 	opts, err := parseFlags(args, out.explain)
-	if errors.Is(err, pflag.ErrHelp) {
+	if errors.Is(err, errHelp) {
 		fmt.Fprint(out.stdout, usage)
 		return 0
 	}
@@ -37,33 +37,145 @@ func hook(args []string, stdin io.Reader, out *emitter, sys *system) int {
 		fmt.Fprintln(out.stderr, "safezone: "+w)
 	}
 
-	// The work runs under a deadline: reading stdin, loading the policy and
-	// deciding may all block (a host that never closes stdin, a hung
-	// network file system). The worker never prints; only this goroutine
-	// does, once, after the audit record (see conclude).
-	done := make(chan verdict, 1)
+	// The work runs on this goroutine under a watchdog: reading stdin,
+	// loading the policy and deciding may all block (a host that never
+	// closes stdin, a hung network file system). Whichever of the two
+	// finishes first prints, once, after the audit record.
 	k := newKnown(opts, sys)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				done <- verdict{err: fmt.Errorf("internal error: %v", v), onError: policy.Decision(k.onError.Load())}
-			}
-		}()
+	w := startWatchdog(k, out, sys)
+	v := w.work(func() verdict {
 		data, err := hookio.ReadInput(stdin)
-		j := &judger{opts: opts, sys: sys, loaded: k.policyLoaded, live: !out.explain}
-		done <- j.decide(data, err, "")
-	}()
-	timer := time.NewTimer(sys.deadline)
-	defer timer.Stop()
-	select {
-	case v := <-done:
-		return conclude(v, k, out, timer.C, sys)
-	case <-timer.C:
-		v := verdict{err: fmt.Errorf("no decision within %v (slow file system or stdin never closed)", sys.deadline), onError: policy.Decision(k.onError.Load())}
-		grace := time.NewTimer(auditGrace)
-		defer grace.Stop()
-		return conclude(v, k, out, grace.C, sys)
+		reads := newFileCache()
+		j := &judger{opts: opts, sys: sys, reads: reads, live: !out.explain, loaded: func(p *policy.Policy, root string) {
+			k.policyLoaded(p, root)
+			if t, ok := ownTimeout(reads, sys.executable); ok {
+				w.extend(deadlineFor(t))
+			}
+		}}
+		return j.decide(data, err, "")
+	})
+	return w.finish(v)
+}
+
+// The deadline: a host ends a hook that runs past its timeout and then runs
+// the tool (Claude Code), so safezone answers before: a deny naming the
+// problem, with its audit record.
+const (
+	// registeredTimeout is the host timeout assumed when safezone finds no
+	// registration of its own: the 10 s that hooks.json, the plugin's
+	// hooks/hooks.json and `safezone init` (hookio.Register) write.
+	registeredTimeout = 10 * time.Second
+	// minMargin is the least time kept between the deadline and the
+	// host's timeout, for the deadline's deny and audit record (auditGrace)
+	// and a loaded machine's slow scheduling.
+	minMargin = time.Second
+)
+
+// deadlineFor is how long after the process start a call must be decided
+// for a host that ends the hook timeout after it starts: the timeout less
+// a margin of a fifth of it, at least minMargin, at most half of it (8 s
+// for the registered 10 s, 48 s for Claude Code's default 60 s).
+func deadlineFor(timeout time.Duration) time.Duration {
+	margin := min(max(timeout/5, minMargin), timeout/2)
+	return timeout - margin
+}
+
+// watchdog runs a hook call's work on the calling goroutine and prints the
+// deadline's deny from a timer's goroutine when the work is late. Exactly
+// one of the two concludes (writes the record and prints): the first to
+// claim the call.
+type watchdog struct {
+	k     *known
+	out   *emitter
+	sys   *system
+	start time.Time // the process start, which the deadline counts from
+
+	mu       sync.Mutex
+	claimed  bool          // a verdict is being concluded
+	deadline time.Duration // counted from start
+	timer    *time.Timer
+	expired  chan struct{} // closed at the deadline when the work concluded first: ends a hung audit write
+	done     chan struct{} // closed when the deadline's verdict is printed
+	code     int           // the deadline's exit status, once done is closed
+}
+
+// startWatchdog arms the deadline, sys.deadline after the process start
+// (sys.start; now when unknown).
+func startWatchdog(k *known, out *emitter, sys *system) *watchdog {
+	w := &watchdog{k: k, out: out, sys: sys, start: sys.start, deadline: sys.deadline,
+		expired: make(chan struct{}), done: make(chan struct{})}
+	if w.start.IsZero() {
+		w.start = time.Now()
 	}
+	w.timer = time.AfterFunc(w.remaining(), w.fire)
+	return w
+}
+
+func (w *watchdog) remaining() time.Duration {
+	return max(w.deadline-time.Since(w.start), 0)
+}
+
+// extend moves the deadline to d after the process start (earlier or
+// later), unless it has passed or the call is concluding.
+func (w *watchdog) extend(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.claimed || !w.timer.Stop() {
+		return
+	}
+	w.deadline = d
+	w.timer.Reset(w.remaining())
+}
+
+// work runs f, turning a panic into an internal error's verdict.
+func (w *watchdog) work(f func() verdict) (v verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			v = verdict{err: fmt.Errorf("internal error: %v", r), onError: policy.Decision(w.k.onError.Load())}
+		}
+	}()
+	return f()
+}
+
+// fire is the deadline: it concludes with a deny (on_error) when the work
+// has not, its audit write bounded by auditGrace, and ends the process
+// (sys.exit), whose main goroutine may be stuck in a system call. When the
+// work is already concluding, it ends that conclusion's audit write.
+func (w *watchdog) fire() {
+	w.mu.Lock()
+	if w.claimed {
+		w.mu.Unlock()
+		close(w.expired)
+		return
+	}
+	w.claimed = true
+	w.mu.Unlock()
+	v := verdict{err: fmt.Errorf("no decision within %v (slow file system or stdin never closed)", w.deadline), onError: policy.Decision(w.k.onError.Load())}
+	grace := make(chan struct{})
+	t := time.AfterFunc(auditGrace, func() { close(grace) })
+	defer t.Stop()
+	w.code = conclude(v, w.k, w.out, grace, w.sys)
+	close(w.done)
+	if w.sys.exit != nil {
+		w.sys.exit(w.code)
+	}
+}
+
+// finish concludes with v when the deadline has not, and returns the exit
+// status; when the deadline concluded first, it waits for that conclusion
+// and returns its status (in a real process the deadline exits first).
+func (w *watchdog) finish(v verdict) int {
+	w.mu.Lock()
+	if w.claimed {
+		w.mu.Unlock()
+		<-w.done
+		return w.code
+	}
+	w.claimed = true
+	w.mu.Unlock()
+	code := conclude(v, w.k, w.out, w.expired, w.sys)
+	w.timer.Stop()
+	return code
 }
 
 // conclude is the hook's exit path for v: it writes the audit record
@@ -74,7 +186,7 @@ func hook(args []string, stdin io.Reader, out *emitter, sys *system) int {
 // A dry run prints nothing whatever the decision (errors included; only a
 // bad command line, read before anything is known, still denies) and
 // writes the would-be decision on stderr and in the record.
-func conclude(v verdict, k *known, out *emitter, expired <-chan time.Time, sys *system) int {
+func conclude(v verdict, k *known, out *emitter, expired <-chan struct{}, sys *system) int {
 	stderr := out.stderr
 	if out.explain {
 		return out.emit(v)

@@ -81,3 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) 
 	}
 	return hook(args, stdin, out, sys)
 }
+
+// subcommands are the words run dispatches on, for suggestions when an
+// argument is none of them.
+var subcommands = []string{"explain", "validate", "policy", "replay", "test", "init", "version", "help"}

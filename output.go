@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/hookio"
@@ -21,8 +22,10 @@ type emitter struct {
 	stdout, stderr io.Writer
 	host           hookio.Host
 	explain, json  bool
-	printed        bool
-	home           string // $HOME, to shorten paths in messages
+	// printed is set by the one answer printed: the hook's work and its
+	// deadline (watchdog) may both try.
+	printed atomic.Bool
+	home    string // $HOME, to shorten paths in messages
 }
 
 // emit prints a verdict and returns the exit status.
@@ -108,10 +111,9 @@ func (e *emitter) printExplain(x Explanation) int {
 
 // write prints b once; a second answer is never printed.
 func (e *emitter) write(b []byte) {
-	if e.printed {
+	if !e.printed.CompareAndSwap(false, true) {
 		return
 	}
-	e.printed = true
 	if len(b) > 0 {
 		e.stdout.Write(b)
 	}

@@ -19,7 +19,7 @@ import (
 
 // auditGrace bounds the audit write of a call that already ran out of time
 // (the deadline's own deny is worth a record); the host's timeout is
-// further away still.
+// further away still (minMargin).
 const auditGrace = 250 * time.Millisecond
 
 // known is what the hook's worker has learned that its exit path needs,
@@ -61,7 +61,7 @@ func (k *known) set(p *policy.Policy, root, host string) {
 // writeAudit writes v's record to every sink a configures, unless it is an
 // abstain and audit.all is false. It gives up when expired fires: a hung
 // file system or syslog daemon must not hang the hook.
-func writeAudit(v verdict, a *auditSettings, now time.Time, expired <-chan time.Time) error {
+func writeAudit(v verdict, a *auditSettings, now time.Time, expired <-chan struct{}) error {
 	rec := record(v, a, now)
 	if a.DryRun.Value {
 		rec.DryRun, rec.WouldDecide, rec.Decision = true, rec.Decision, policy.Abstain.String()

@@ -33,8 +33,11 @@ type Env struct {
 	// Home is $HOME; when empty, paths starting with "~" are errors.
 	Home string
 	// Today is the local date, "2006-01-02", used in suggestions
-	// ("write scratch files under agent_sandbox/2026-11-22/").
+	// ("write scratch files under agent_sandbox/2026-11-22/"). When it is
+	// empty, Date gives it, called only when a reason needs the date (the
+	// hook then reads the time zone, /etc/localtime, only for those).
 	Today string
+	Date  func() string
 	// Session is where the host keeps the files of the agent's session
 	// (see hookio.SessionFiles): read and written without a question.
 	Session hookio.Session

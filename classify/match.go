@@ -42,7 +42,9 @@ func within(root, p string) bool {
 	if root == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return p == root || strings.HasPrefix(p, root+"/")
+	// p == root, or p starts with root and a "/": without building
+	// root+"/", which this, called for every rule and target, would allocate.
+	return strings.HasPrefix(p, root) && (len(p) == len(root) || p[len(root)] == '/')
 }
 
 // relTo returns p relative to root ("" for root itself) if p is within it.

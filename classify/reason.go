@@ -145,6 +145,9 @@ func (d *decider) what(r *Result, x Reason) string {
 
 func (d *decider) scratch() string {
 	day := d.env.Today
+	if day == "" && d.env.Date != nil {
+		day = d.env.Date()
+	}
 	if day == "" {
 		day = "YYYY-MM-DD"
 	}

@@ -3,6 +3,7 @@ package classify
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/safezonehq/safezone/classify/shell"
 	"github.com/safezonehq/safezone/hookio"
@@ -91,14 +92,17 @@ func splitCommand(prog string, words []string) (map[string]bool, []string) {
 // needs exactly the rule's options, so that an option it did not name can
 // never widen what it allows.
 func matchShellRule(r *policy.Rule, argv []string, allow bool) bool {
-	words := strings.Fields(r.Command)
-	if len(words) == 0 || len(argv) == 0 {
-		return len(words) == 0
+	// The program first, without splitting the rule: with thousands of
+	// rules, most name another program.
+	first := firstField(r.Command)
+	if first == "" || len(argv) == 0 {
+		return first == ""
 	}
-	prog := path.Base(words[0])
+	prog := path.Base(first)
 	if prog != path.Base(argv[0]) {
 		return false
 	}
+	words := strings.Fields(r.Command)
 	want, wantRest := splitCommand(prog, words[1:])
 	have, haveRest := splitCommand(prog, argv[1:])
 	for f := range want {
@@ -115,6 +119,16 @@ func matchShellRule(r *policy.Rule, argv []string, allow bool) bool {
 		return got == pat || strings.HasPrefix(got, pat+" ") || (pat == "" && got != "") || wildcard(pat+" *", got)
 	}
 	return wildcard(pat, got)
+}
+
+// firstField is strings.Fields(s)[0], or "" when s is blank, without
+// allocating.
+func firstField(s string) string {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // matchRawCommand matches a rule against a whole command line, for commands

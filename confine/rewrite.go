@@ -1,9 +1,7 @@
 package confine
 
 import (
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -70,11 +68,14 @@ var ErrCommand = errors.New("command cannot be confined")
 // (Claude Code itself cannot run one over 128 KiB).
 //
 // Rewrite fails for a command holding a NUL byte (no shell can receive
-// one), a launcher path that is not absolute, or an invalid rs.
+// one), a launcher path that is not absolute, an invalid rs, or when the
+// kernel gives no random bytes for the state file's name.
 func Rewrite(command, launcher string, rs Ruleset) (string, error) {
-	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand, Go 1.24 and later)
-	return rewrite(command, launcher, rs, hex.EncodeToString(b[:]))
+	token, err := randomToken()
+	if err != nil {
+		return "", err
+	}
+	return rewrite(command, launcher, rs, token)
 }
 
 // maxRewritten is the longest rewritten command accepted: Linux's

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 )
 
 // ErrSettings is wrapped by errors about a Claude Code settings file.
@@ -89,7 +90,12 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 // LoadClaudeSettings reads and parses a settings file; a file that does not
 // exist yields nil and no error.
 func LoadClaudeSettings(path string, src ClaudeSource) (*Layer, error) {
-	data, err := readCapped(path)
+	return loadClaudeSettings(ReadCapped, path, src)
+}
+
+// loadClaudeSettings is [LoadClaudeSettings] reading with read.
+func loadClaudeSettings(read func(string) ([]byte, error), path string, src ClaudeSource) (*Layer, error) {
+	data, err := read(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -311,8 +317,9 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, col
 }
 
-// readCapped reads at most MaxFileSize bytes of a file.
-func readCapped(path string) ([]byte, error) {
+// ReadCapped reads a file of at most [MaxFileSize] bytes; a larger one is
+// an error.
+func ReadCapped(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -326,4 +333,49 @@ func readCapped(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is over %d bytes", path, MaxFileSize)
 	}
 	return data, nil
+}
+
+// ClaudeHookTimeout is how long Claude Code lets a command hook run when its
+// registration sets no "timeout" (hooks reference, "Configuration": the
+// timeout defaults to 60 seconds).
+const ClaudeHookTimeout = 60 * time.Second
+
+// HookTimeouts returns the timeout of each PreToolUse command hook in a
+// Claude Code settings file (hooks.PreToolUse[].hooks[], type "command")
+// whose command ours says runs safezone: its "timeout" (seconds, a number
+// above zero), else [ClaudeHookTimeout]. A file that is not JSON, or hooks
+// of another shape, give none (the settings parser reports a malformed
+// file; hooks are the host's business).
+func HookTimeouts(data []byte, ours func(command string) bool) []time.Duration {
+	if !bytes.Contains(data, []byte(`"PreToolUse"`)) {
+		return nil
+	}
+	var s struct {
+		Hooks struct {
+			PreToolUse []struct {
+				Hooks []struct {
+					Type    string   `json:"type"`
+					Command string   `json:"command"`
+					Timeout *float64 `json:"timeout"`
+				} `json:"hooks"`
+			} `json:"PreToolUse"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &s) != nil {
+		return nil
+	}
+	var out []time.Duration
+	for _, group := range s.Hooks.PreToolUse {
+		for _, h := range group.Hooks {
+			if h.Type != "command" || !ours(h.Command) {
+				continue
+			}
+			t := ClaudeHookTimeout
+			if h.Timeout != nil && *h.Timeout > 0 && *h.Timeout < 1e6 {
+				t = time.Duration(*h.Timeout * float64(time.Second))
+			}
+			out = append(out, t)
+		}
+	}
+	return out
 }

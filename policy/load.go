@@ -50,6 +50,20 @@ type Locations struct {
 	// CodexHome is Codex's home: $CODEX_HOME, else ~/.codex (Codex
 	// configuration reference).
 	CodexHome string
+	// ReadFile reads a policy or settings file, at most MaxFileSize bytes
+	// of it, with an error satisfying errors.Is(err, fs.ErrNotExist) for a
+	// file that does not exist; nil reads the file system ([ReadCapped]).
+	// The hook passes a reader that remembers what it read, to find its
+	// own registration in the settings afterwards.
+	ReadFile func(path string) ([]byte, error)
+}
+
+// read is loc.ReadFile, or ReadCapped.
+func (loc Locations) read(path string) ([]byte, error) {
+	if loc.ReadFile != nil {
+		return loc.ReadFile(path)
+	}
+	return ReadCapped(path)
 }
 
 // DefaultLocations computes the standard locations from the environment
@@ -97,7 +111,12 @@ func DefaultLocations(getenv func(string) string, projectRoot, home string) Loca
 // A missing --policy file is an error; a missing standard file is skipped.
 // Errors name the file; a layer setting what only the managed layer may is
 // an error too (see [CheckScope]).
-func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) {
+//
+// embedded returns the embedded default; it is called only when no file
+// exists (the hook passes a Layer compiled at build time, so that a call
+// without a policy file never runs the YAML decoder; [EmbeddedParser] parses
+// YAML instead).
+func LoadLayers(loc Locations, embedded func() (*Layer, error), flags *Layer) ([]*Layer, error) {
 	var layers []*Layer
 	var errs []error
 	optional := []struct {
@@ -113,7 +132,7 @@ func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) 
 		if o.path == "" {
 			continue
 		}
-		l, err := Load(o.path)
+		l, err := load(loc.read, o.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -125,7 +144,7 @@ func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) 
 		layers = append(layers, l)
 	}
 	for _, f := range loc.Files {
-		l, err := Load(f)
+		l, err := load(loc.read, f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -137,7 +156,7 @@ func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) 
 		return nil, errors.Join(errs...)
 	}
 	if len(layers) == 0 {
-		l, err := Parse(EmbeddedName, embedded)
+		l, err := embedded()
 		if err != nil {
 			return nil, err
 		}
@@ -171,11 +190,20 @@ func LoadLayers(loc Locations, embedded []byte, flags *Layer) ([]*Layer, error) 
 	return layers, nil
 }
 
+// EmbeddedParser returns the function [LoadLayers] calls for the embedded
+// default that parses data under [EmbeddedName].
+func EmbeddedParser(data []byte) func() (*Layer, error) {
+	return func() (*Layer, error) { return Parse(EmbeddedName, data) }
+}
+
 // Load reads and parses the policy file at path (see [Parse]). The file may
 // be at most [MaxFileSize] bytes. A file that does not exist is an error
 // satisfying errors.Is(err, fs.ErrNotExist).
-func Load(path string) (*Layer, error) {
-	data, err := readCapped(path)
+func Load(path string) (*Layer, error) { return load(ReadCapped, path) }
+
+// load is [Load] reading with read.
+func load(read func(string) ([]byte, error), path string) (*Layer, error) {
+	data, err := read(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read policy: %w", err)
 	}
@@ -250,7 +278,7 @@ func loadClaudeLayers(loc Locations) ([]*Layer, error) {
 	var out []*Layer
 	var errs []error
 	for _, f := range ClaudeSettingsFiles(loc) {
-		l, err := LoadClaudeSettings(f.Path, f.Source)
+		l, err := loadClaudeSettings(loc.read, f.Path, f.Source)
 		if err != nil {
 			errs = append(errs, err)
 			continue

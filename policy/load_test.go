@@ -47,7 +47,7 @@ var embedded = []byte("version: 1\nmode: read\n")
 func TestLoadLayersOrder(t *testing.T) {
 	loc := allLayers(t)
 	flags := &Layer{Name: "flags", SandboxEnabled: &Setting[bool]{Value: false, Pos: Pos{File: "--no-sandbox"}}}
-	layers, err := LoadLayers(loc, embedded, flags)
+	layers, err := LoadLayers(loc, EmbeddedParser(embedded), flags)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestLoadLayersEmbeddedOnlyWithoutFiles(t *testing.T) {
 	loc := DefaultLocations(func(k string) string {
 		return map[string]string{"SAFEZONE_MANAGED_POLICY": dir + "/none.yaml", "SAFEZONE_CLAUDE_MANAGED_SETTINGS": dir + "/none.json", "XDG_CONFIG_HOME": dir}[k]
 	}, dir, dir)
-	layers, err := LoadLayers(loc, embedded, nil)
+	layers, err := LoadLayers(loc, EmbeddedParser(embedded), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestLoadLayersEmbeddedOnlyWithoutFiles(t *testing.T) {
 		t.Errorf("layers = %v", names(layers))
 	}
 	loc.Files = []string{dir + "/missing.yaml"}
-	if _, err := LoadLayers(loc, embedded, nil); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := LoadLayers(loc, EmbeddedParser(embedded), nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing --policy file: %v", err)
 	}
 }
@@ -128,7 +128,7 @@ func TestLoadLayersHostSettingsOff(t *testing.T) {
 	if err := os.WriteFile(loc.ProjectRoot+"/.safezone.local.yaml", []byte("version: 1\nhost_settings: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	layers, err := LoadLayers(loc, embedded, nil)
+	layers, err := LoadLayers(loc, EmbeddedParser(embedded), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestLoadLayersHostSettingsOff(t *testing.T) {
 func TestSelfProtectionOffOnlyByManaged(t *testing.T) {
 	loc := allLayers(t)
 	os.WriteFile(loc.Managed, []byte("version: 1\nself_protection: false\n"), 0o644)
-	layers, err := LoadLayers(loc, embedded, nil)
+	layers, err := LoadLayers(loc, EmbeddedParser(embedded), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestSelfProtectionOffOnlyByManaged(t *testing.T) {
 	}
 	os.WriteFile(loc.Managed, []byte("version: 1\n"), 0o644)
 	os.WriteFile(loc.User, []byte("version: 1\nself_protection: false\n"), 0o644)
-	if _, err := LoadLayers(loc, embedded, nil); err == nil || !strings.Contains(err.Error(), "only the managed policy can turn self-protection off") {
+	if _, err := LoadLayers(loc, EmbeddedParser(embedded), nil); err == nil || !strings.Contains(err.Error(), "only the managed policy can turn self-protection off") {
 		t.Errorf("a user layer turning self-protection off: %v", err)
 	}
 }
@@ -201,7 +201,7 @@ func BenchmarkLoadLayers(b *testing.B) {
 		}, dir, dir)
 		b.ReportAllocs()
 		for b.Loop() {
-			layers, err := LoadLayers(loc, example, nil)
+			layers, err := LoadLayers(loc, EmbeddedParser(example), nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -213,7 +213,7 @@ func BenchmarkLoadLayers(b *testing.B) {
 		os.WriteFile(loc.ProjectRoot+"/.safezone.yaml", example, 0o644)
 		b.ReportAllocs()
 		for b.Loop() {
-			layers, err := LoadLayers(loc, example, nil)
+			layers, err := LoadLayers(loc, EmbeddedParser(example), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,7 +1,16 @@
 // Command benchcall times whole process calls: it runs each given program
 // -n times, interleaved so that machine noise hits all of them alike, with
-// the same stdin, and prints the median and mean wall time of one call
-// (start to exit) and each program's median as a multiple of the first's.
+// the same stdin, and prints for each the median, mean and 90th percentile
+// wall time of one call (start to exit), and its cost as a multiple of the
+// first program's (the floor): the ratio of the medians, and the median of
+// the ratios paired by round (each round runs every program once, one
+// after the other, so a paired ratio compares calls made under the same
+// load; on a noisy machine it is the steadier figure), and the median
+// number of page faults a call takes (getrusage's minor faults: the cost
+// of a process start grows with the pages it touches).
+//
+// A program is a path, or @FILE: the command line in FILE, one argument a
+// line (for commands with arguments, such as the confining launcher).
 //
 // Usage: benchcall -n 300 -stdin input.json FLOOR PROGRAM...
 package main
@@ -13,6 +22,8 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
+	"syscall"
 	"time"
 )
 
@@ -30,27 +41,77 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+	argvs := make([][]string, len(progs))
+	for j, p := range progs {
+		if argvs[j], err = argv(p); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
 	times := make([][]time.Duration, len(progs))
+	faults := make([][]int64, len(progs))
 	for i := 0; i < *n; i++ {
 		for j, p := range progs {
-			cmd := exec.Command(p)
-			cmd.Stdin = bytes.NewReader(in)
-			var out bytes.Buffer
-			cmd.Stdout = &out
-			start := time.Now()
-			if err := cmd.Run(); err != nil {
-				fmt.Fprintf(os.Stderr, "%s: %v\n", p, err)
+			d, flt, out, err := call(argvs[j], in)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n%s", p, err, out)
 				os.Exit(1)
 			}
-			times[j] = append(times[j], time.Since(start))
-			if i == 0 && j > 0 {
-				fmt.Printf("%s answered: %s", p, out.String())
+			times[j] = append(times[j], d)
+			faults[j] = append(faults[j], flt)
+			if i == 0 && j > 0 && len(out) > 0 {
+				fmt.Printf("%s answered: %s", p, out)
 			}
+		}
+	}
+	report(progs, times, faults)
+}
+
+// argv is the command line of the program p (a path or @FILE).
+func argv(p string) ([]string, error) {
+	file, ok := strings.CutPrefix(p, "@")
+	if !ok {
+		return []string{p}, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	args := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(args) == 0 || args[0] == "" {
+		return nil, fmt.Errorf("%s: no command", file)
+	}
+	return args, nil
+}
+
+// call runs one command with in on stdin and returns its wall time, its
+// minor page faults (those of its children included) and its stdout.
+func call(args []string, in []byte) (time.Duration, int64, []byte, error) {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = bytes.NewReader(in)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	var flt int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
+		flt = int64(ru.Minflt)
+	}
+	return d, flt, out.Bytes(), err
+}
+
+// report prints one line per program.
+func report(progs []string, times [][]time.Duration, faults [][]int64) {
+	ratios := make([][]float64, len(progs))
+	for j := range progs {
+		for i, t := range times[j] {
+			ratios[j] = append(ratios[j], float64(t)/float64(times[0][i]))
 		}
 	}
 	var floor time.Duration
 	for j, p := range progs {
-		ts := times[j]
+		ts := slices.Clone(times[j])
 		slices.Sort(ts)
 		med := ts[len(ts)/2]
 		var sum time.Duration
@@ -60,8 +121,15 @@ func main() {
 		if j == 0 {
 			floor = med
 		}
-		fmt.Printf("%-40s median %8.3f ms  mean %8.3f ms  p90 %8.3f ms  x%.2f of the floor\n",
-			p, ms(med), ms(sum/time.Duration(len(ts))), ms(ts[len(ts)*9/10]), float64(med)/float64(floor))
+		slices.Sort(ratios[j])
+		name := p
+		if len(name) > 40 {
+			name = "..." + name[len(name)-37:]
+		}
+		fs := slices.Clone(faults[j])
+		slices.Sort(fs)
+		fmt.Printf("%-40s median %8.3f ms  mean %8.3f ms  p90 %8.3f ms  x%.2f of the floor (paired x%.2f)  %d page faults\n",
+			name, ms(med), ms(sum/time.Duration(len(ts))), ms(ts[len(ts)*9/10]), float64(med)/float64(floor), ratios[j][len(ratios[j])/2], fs[len(fs)/2])
 	}
 }
 

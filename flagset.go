@@ -1,0 +1,200 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pborman/getopt/v2"
+)
+
+// The command-line parser of the hook and every subcommand: getopt syntax
+// (github.com/pborman/getopt/v2: "-r", "--policy FILE", "--policy=FILE",
+// combined short flags "-ry", "--" ends the flags), with flags and
+// arguments in any order, and errors worded for a person ("unknown flag:
+// --polcy (did you mean --policy?)"). getopt rather than pflag because
+// pflag links the net package (its IP flag types), which makes a default
+// cgo build dynamically linked: every hook call then pays the loader.
+
+// errHelp is returned by [flagSet.parse] for -h or --help, unless the
+// command line declares a flag named help itself.
+var errHelp = errors.New("help requested")
+
+// flagSet is one command line's flags and, once parsed, its arguments.
+type flagSet struct {
+	set   *getopt.Set
+	longs []string // the long names, for suggestions
+	args  []string // the arguments that are not flags, in order
+}
+
+func newFlagSet() *flagSet {
+	return &flagSet{set: getopt.New()}
+}
+
+// Bool declares a flag without a value, --long (and -short unless short
+// is 0); "--long=false" also works.
+func (f *flagSet) Bool(long string, short rune) *bool {
+	p := new(bool)
+	f.set.FlagLong(p, long, short)
+	f.longs = append(f.longs, long)
+	return p
+}
+
+// String declares --long VALUE, def when absent; the last one given wins.
+func (f *flagSet) String(long, def string) *string {
+	p := &def
+	f.set.FlagLong(p, long, 0)
+	f.longs = append(f.longs, long)
+	return p
+}
+
+// Int declares --long N, def when absent.
+func (f *flagSet) Int(long string, def int) *int {
+	p := &def
+	f.set.FlagLong(p, long, 0)
+	f.longs = append(f.longs, long)
+	return p
+}
+
+// Strings declares --long VALUE, repeatable: every value in order, commas
+// included (getopt's own list flag would split at them).
+func (f *flagSet) Strings(long string) *[]string {
+	p := &repeated{}
+	f.set.FlagLong(p, long, 0)
+	f.longs = append(f.longs, long)
+	return &p.values
+}
+
+// Changed reports whether --long was given.
+func (f *flagSet) Changed(long string) bool { return f.set.IsSet(long) }
+
+// Args are the arguments that are not flags; NArg how many; Arg the i-th
+// or "".
+func (f *flagSet) Args() []string { return f.args }
+func (f *flagSet) NArg() int      { return len(f.args) }
+func (f *flagSet) Arg(i int) string {
+	if i < len(f.args) {
+		return f.args[i]
+	}
+	return ""
+}
+
+// parse reads args (without the program name). Flags may follow
+// arguments; everything after "--" is an argument. It returns [errHelp]
+// for -h or --help (unless a help flag is declared), and otherwise an
+// error naming the bad flag: unknown (with the nearest known one),
+// missing its value, or with a value it cannot take.
+func (f *flagSet) parse(args []string) error {
+	var help *bool
+	if !slices.Contains(f.longs, "help") {
+		help = f.Bool("help", 'h')
+	}
+	f.args = nil
+	for {
+		if err := f.set.Getopt(append([]string{"safezone"}, args...), nil); err != nil {
+			return f.explain(err)
+		}
+		rest := f.set.Args()
+		if f.set.State() == getopt.DashDash || len(rest) == 0 {
+			f.args = append(f.args, rest...)
+			break
+		}
+		// getopt stops at the first argument: take it, go on after it.
+		f.args = append(f.args, rest[0])
+		args = rest[1:]
+	}
+	if help != nil && *help {
+		return errHelp
+	}
+	return nil
+}
+
+// explain words a getopt error the way safezone's messages are worded
+// (pflag's wording, which hooks.json users have seen).
+func (f *flagSet) explain(err error) error {
+	var ge *getopt.Error
+	if !errors.As(err, &ge) {
+		return err
+	}
+	switch ge.ErrorCode {
+	case getopt.UnknownOption:
+		msg := "unknown flag: " + ge.Name
+		if s := nearest(strings.TrimLeft(ge.Name, "-"), f.longs); s != "" && strings.HasPrefix(ge.Name, "--") {
+			msg += " (did you mean --" + s + "?)"
+		}
+		return errors.New(msg)
+	case getopt.MissingParameter:
+		return fmt.Errorf("flag needs an argument: %s", ge.Name)
+	case getopt.Invalid:
+		return fmt.Errorf("invalid argument %q for %s", ge.Parameter, ge.Name)
+	}
+	return err
+}
+
+// repeated is the value of a repeatable flag: every value given, in order.
+type repeated struct{ values []string }
+
+func (r *repeated) Set(v string, _ getopt.Option) error {
+	r.values = append(r.values, v)
+	return nil
+}
+
+func (r *repeated) String() string { return strings.Join(r.values, ",") }
+
+// nearest returns the candidate closest to word by edit distance (insertions,
+// deletions, substitutions and swaps of neighbours), when close enough to be
+// a likely typo: at most one edit for words of up to four letters, two for
+// longer ones, or word is a prefix of exactly one candidate. It returns ""
+// otherwise.
+func nearest(word string, candidates []string) string {
+	best, bestD := "", -1
+	prefixed := ""
+	nPrefixed := 0
+	for _, c := range candidates {
+		if len(word) >= 2 && strings.HasPrefix(c, word) {
+			prefixed = c
+			nPrefixed++
+		}
+		if d := editDistance(word, c); bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(word) <= 4 {
+		limit = 1
+	}
+	switch {
+	case bestD >= 0 && bestD <= limit:
+		return best
+	case nPrefixed == 1:
+		return prefixed
+	}
+	return ""
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// (Damerau-Levenshtein without repeated edits of one substring), in bytes.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

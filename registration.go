@@ -1,0 +1,78 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/safezonehq/safezone/policy"
+)
+
+// The hook's own registration: how long the host lets it run, read from
+// the Claude Code settings that loading the policy read anyway.
+
+// fileCache reads policy and settings files for policy.Locations.ReadFile
+// and remembers each answer, so that the hook can look at the settings
+// again without another system call. One hook call uses one.
+type fileCache struct {
+	files map[string]cachedFile
+}
+
+type cachedFile struct {
+	data []byte
+	err  error
+}
+
+func newFileCache() *fileCache { return &fileCache{files: map[string]cachedFile{}} }
+
+// read is policy.ReadCapped, remembered.
+func (c *fileCache) read(path string) ([]byte, error) {
+	if f, ok := c.files[path]; ok {
+		return f.data, f.err
+	}
+	data, err := policy.ReadCapped(path)
+	c.files[path] = cachedFile{data, err}
+	return data, err
+}
+
+// ownTimeout is the timeout of the hook registration that (most likely)
+// started this process, the binary exe: the smallest timeout among the
+// PreToolUse command hooks that run safezone in the files already read
+// (policy.HookTimeouts finds them in Claude Code's settings files and in
+// nothing else; Claude Code runs every matching hook, each under its own
+// timeout, and safezone cannot tell which one it is). It reports false when
+// no read file registers one: settings not read (host_settings: false),
+// another host, or the plugin (whose hooks/hooks.json is not a settings
+// file; it registers 10 s).
+func ownTimeout(reads *fileCache, exe string) (time.Duration, bool) {
+	ours := runsSafezone(exe)
+	var best time.Duration
+	for _, f := range reads.files {
+		if f.err != nil {
+			continue
+		}
+		for _, t := range policy.HookTimeouts(f.data, ours) {
+			if best == 0 || t < best {
+				best = t
+			}
+		}
+	}
+	return best, best > 0
+}
+
+// runsSafezone returns whether a hook command runs this binary, judged by
+// its first word alone, without looking at the file system: that word is
+// exe, or a program of exe's name (or "safezone") found on PATH or by a
+// path. A wrong guess only moves the deadline between the registrations'
+// timeouts.
+func runsSafezone(exe string) func(command string) bool {
+	return func(command string) bool {
+		words := strings.Fields(command)
+		if len(words) == 0 {
+			return false
+		}
+		prog := strings.Trim(words[0], `"'`)
+		base := filepath.Base(prog)
+		return prog == exe || base == "safezone" || (exe != "" && base == filepath.Base(exe))
+	}
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/safezonehq/safezone/confine"
+)
+
+// TestDeadlineFor: the deadline keeps a fifth of the host's timeout, at
+// least a second, at most half of it.
+func TestDeadlineFor(t *testing.T) {
+	for timeout, want := range map[time.Duration]time.Duration{
+		10 * time.Second:       8 * time.Second,
+		60 * time.Second:       48 * time.Second,
+		3 * time.Second:        2 * time.Second,
+		1 * time.Second:        500 * time.Millisecond,
+		600 * time.Millisecond: 300 * time.Millisecond,
+	} {
+		if got := deadlineFor(timeout); got != want {
+			t.Errorf("deadlineFor(%v) = %v, want %v", timeout, got, want)
+		}
+	}
+}
+
+// TestOwnTimeout: the timeout of the PreToolUse command hooks that run
+// safezone in the settings read, the smallest when there are several;
+// Claude Code's 60 s when one sets none; nothing for other commands.
+func TestOwnTimeout(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []string
+		want  time.Duration
+	}{
+		{"registered", []string{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/safezone -y","timeout":30}]}]}}`}, 30 * time.Second},
+		{"on PATH, quoted", []string{`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"'safezone'","timeout":2.5}]}]}}`}, 2500 * time.Millisecond},
+		{"no timeout", []string{`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"safezone"}]}]}}`}, 60 * time.Second},
+		{"the smallest of two files", []string{
+			`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"safezone","timeout":20}]}]}}`,
+			`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"safezone --policy p.yaml","timeout":15}]}]}}`}, 15 * time.Second},
+		{"another hook", []string{`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"lint.sh","timeout":3}]}]}}`}, 0},
+		{"another event", []string{`{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"safezone","timeout":3}]}]}}`}, 0},
+		{"not JSON", []string{`hooks: {"PreToolUse": 1}`}, 0},
+		{"no hooks", []string{`{"permissions":{"allow":["Read"]}}`}, 0},
+	}
+	for _, tt := range tests {
+		c := newFileCache()
+		for i, f := range tt.files {
+			c.files[filepath.Join("/settings", string(rune('a'+i)))] = cachedFile{data: []byte(f)}
+		}
+		got, ok := ownTimeout(c, "/opt/bin/safezone")
+		if got != tt.want || ok != (tt.want > 0) {
+			t.Errorf("%s: %v %v, want %v", tt.name, got, ok, tt.want)
+		}
+	}
+}
+
+// TestDeadlineFromRegistration: the hook's deadline follows the timeout of
+// its registration in the project's Claude Code settings (here 1 s, so
+// 500ms), counted from the process start.
+func TestDeadlineFromRegistration(t *testing.T) {
+	sys, dir := testSystem(t)
+	release := make(chan struct{})
+	defer close(release)
+	sys.fsys = slowFS{release}
+	settings := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"safezone","timeout":1}]}]}}`
+	if err := os.MkdirAll(dir+"/proj/.claude", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/proj/.claude/settings.json", []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
+	r := runHook(t, sys, strings.NewReader(in))
+	if r.decision != "deny" || r.code != 2 || !strings.Contains(r.stdout, "no decision within 500ms") {
+		t.Errorf("decision %s exit %d: %s", r.decision, r.code, r.stdout)
+	}
+}
+
+// TestKernelAskedOnlyWhenItMatters: the hook asks the kernel whether it
+// confines (a thread's start) only for a shell command whose judgement
+// could depend on it, and judges every command as the full check (explain's,
+// which asks the kernel first) does, on a kernel that confines and on one
+// that does not: the same decision, reason, confinement and audit note.
+func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj", "SHELL": "/bin/bash"})
+	known := input("Bash", dir+"/proj", map[string]any{"command": "grep -rn TODO src > notes.txt"})
+	opaque := input("Bash", dir+"/proj", map[string]any{"command": "python3 -c 'print(1)'"})
+	for _, kernel := range []bool{true, false} {
+		status := confine.Status{}
+		if !kernel {
+			status.Landlock = fmt.Errorf("%w: test", confine.ErrUnavailable)
+		}
+		for _, tc := range []struct {
+			in    string
+			args  []string
+			asked bool
+		}{
+			{known, nil, false},
+			{known, []string{"-y"}, false},
+			{opaque, nil, true},
+			{opaque, []string{"-y"}, true},
+		} {
+			judge := func(explain bool) (verdict, int) {
+				opts, err := parseFlags(tc.args, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.explain = explain
+				asked := 0
+				s := *sys
+				s.confine = &onceStatus{get: func() confine.Status { asked++; return status }}
+				j := &judger{opts: opts, sys: &s}
+				return j.decide([]byte(tc.in), nil, ""), asked
+			}
+			got, asked := judge(false)
+			full, _ := judge(true)
+			name := fmt.Sprintf("kernel %v, %v %.40s", kernel, tc.args, tc.in)
+			if (asked > 0) != tc.asked {
+				t.Errorf("%s: kernel asked %d times, want asked %v", name, asked, tc.asked)
+			}
+			a := &auditSettings{}
+			d1, r1 := outcome(got)
+			d2, r2 := outcome(full)
+			c1, c2 := record(got, a, time.Time{}).Confine, record(full, a, time.Time{}).Confine
+			if d1 != d2 || r1 != r2 || (got.conf == nil) != (full.conf == nil) || c1 != c2 {
+				t.Errorf("%s: %s %q confined %v note %q; full check: %s %q confined %v note %q",
+					name, d1, r1, got.conf != nil, c1, d2, r2, full.conf != nil, c2)
+			}
+		}
+	}
+}
