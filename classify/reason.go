@@ -119,6 +119,10 @@ func (d *decider) what(r *Result, x Reason) string {
 		return d.call.Tool
 	}
 	t := &r.Targets[x.Target]
+	if t.WorkDir && d.call.Command != "" {
+		// "Bash "npm test" (run in /proj)", not "Bash read ".""
+		return fmt.Sprintf("%s %q (run in %s)", d.call.Tool, clip(d.call.Command, 200), t.Res.Path)
+	}
 	s := fmt.Sprintf("%s %s %q", d.call.Tool, t.Access, t.Given)
 	if d.call.Kind.Builtin() {
 		// "Read .env", not "Read read .env": a built-in tool's name says

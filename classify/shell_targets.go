@@ -70,7 +70,7 @@ func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 				out = append(out, ts...)
 			default:
 				t := newTarget(fsys, "command", st.Given, st.Path, accessOf(st.Access))
-				t.Cmd, t.Recursive, t.Members = ci, st.Recursive, st.Members
+				t.Cmd, t.Recursive, t.Members, t.WorkDir = ci, st.Recursive, st.Members, st.Cwd
 				out = append(out, t)
 			}
 		}

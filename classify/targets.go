@@ -71,6 +71,9 @@ type Target struct {
 	// place (shell.Target.Members): protected paths below are left to the
 	// kernel sandbox the command runs in.
 	Members bool
+	// WorkDir: the target is the directory a program whose own accesses
+	// are not known runs in (shell.Target.Cwd); reasons name the command.
+	WorkDir bool
 
 	viewCache []string
 }
