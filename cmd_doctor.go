@@ -96,6 +96,9 @@ func (d *doctor) registration(root, home string, sys *system) {
 		}
 	}
 	if dir := loc.ClaudeConfig; dir != "" && pluginInstalled(dir) {
+		if found {
+			d.fix("the safezone Claude Code plugin is installed and safezone is registered in a settings file too: every tool call runs the hook twice; remove one (claude plugin uninstall safezone, or the settings entry)")
+		}
 		found = true
 		d.ok("the safezone Claude Code plugin is installed (%s)", filepath.Join(dir, "plugins"))
 	}
@@ -155,7 +158,7 @@ func pluginInstalled(claudeDir string) bool {
 func (d *doctor) binary(sys *system) {
 	p, err := exec.LookPath("safezone")
 	if err != nil {
-		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with CGO_ENABLED=0 go install github.com/safezonehq/safezone@latest (or CGO_ENABLED=0 go install . in a clone)")
+		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with go install github.com/safezonehq/safezone@latest (or go install . in a clone)")
 		return
 	}
 	real, err := filepath.EvalSymlinks(p)

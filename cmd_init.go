@@ -263,6 +263,12 @@ func (p *initPlan) registration() error {
 	if p.sys.executable == "" {
 		return errors.New("cannot tell where this safezone binary is; run it by its path")
 	}
+	if isGoRunBuild(p.sys.executable) {
+		return fmt.Errorf("this safezone is go run's temporary build (%s), which go deletes: install it first (go install . in a clone) and run the installed safezone init", p.sys.executable)
+	}
+	if dir := policy.DefaultLocations(p.sys.getenv, p.root, p.home).ClaudeConfig; p.host == "claude" && dir != "" && pluginInstalled(dir) {
+		p.notes = append(p.notes, "the safezone Claude Code plugin is installed too: with both, every tool call runs the hook twice (the same decision); remove one (claude plugin uninstall safezone, or this registration)")
+	}
 	if p.host != "claude" {
 		command += " --host " + p.host
 	}
@@ -378,4 +384,11 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// isGoRunBuild reports whether exe is a binary go run built in its
+// temporary work directory ($TMPDIR/go-build*/.../exe/NAME), deleted when
+// go run exits.
+func isGoRunBuild(exe string) bool {
+	return strings.Contains(filepath.ToSlash(exe), "/go-build") && filepath.Base(filepath.Dir(exe)) == "exe"
 }

@@ -62,3 +62,19 @@ func TestInitQuotedBinary(t *testing.T) {
 		t.Errorf("backup: %q, %v; want the old file", bak, err)
 	}
 }
+
+// TestGoRunBuild: safezone init refuses to register go run's temporary
+// binary, which go deletes when it exits.
+func TestGoRunBuild(t *testing.T) {
+	for exe, want := range map[string]bool{
+		"/tmp/go-build1234/b001/exe/safezone":     true,
+		"/home/u/.cache/go-build/x/exe/safezone":  true,
+		"/home/u/go/bin/safezone":                 false,
+		"/usr/local/bin/safezone":                 false,
+		"/home/u/src/go-build-tools/bin/safezone": false,
+	} {
+		if got := isGoRunBuild(exe); got != want {
+			t.Errorf("isGoRunBuild(%q) = %v, want %v", exe, got, want)
+		}
+	}
+}
