@@ -96,42 +96,12 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 1
 	}
 	if *dry {
-		for _, c := range changes {
-			oldName := c.display
-			if c.old == nil {
-				oldName = "/dev/null"
-			}
-			stdout.Write(diff.Diff(oldName, c.old, c.display, c.new))
-		}
-		for _, n := range notes {
-			fmt.Fprintln(stdout, "# "+n)
-		}
-		if len(changes) == 0 {
-			fmt.Fprintln(stdout, "# nothing to change")
-		}
+		printInitDiff(stdout, changes, notes)
 		return 0
 	}
-	stamp := sys.now().Format("20060102-150405")
-	for _, c := range changes {
-		if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
-			fmt.Fprintf(stderr, "safezone: init: %v\n", err)
-			return 1
-		}
-		if c.backup && c.old != nil {
-			bak := c.path + ".bak-" + stamp
-			if err := os.WriteFile(bak, c.old, c.mode); err != nil {
-				fmt.Fprintf(stderr, "safezone: init: backing up %s: %v; nothing changed in it\n", c.display, err)
-				return 1
-			}
-			c.what += " (old file kept as " + filepath.Base(bak) + ")"
-		}
-		if err := writeAtomic(c.path, c.new, c.mode); err != nil {
-			fmt.Fprintf(stderr, "safezone: init: writing %s: %v\n", c.display, err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "%s: %s\n", c.display, c.what)
-		// The user made it: the hook need not watch it (see watch.go).
-		_, _ = sys.trust(watchedForm(sys, "/", c.path))
+	if err := applyInit(stdout, changes, sys); err != nil {
+		fmt.Fprintf(stderr, "safezone: init: %v\n", err)
+		return 1
 	}
 	for _, n := range notes {
 		fmt.Fprintln(stdout, n)
@@ -391,4 +361,49 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) error {
 // go run exits.
 func isGoRunBuild(exe string) bool {
 	return strings.Contains(filepath.ToSlash(exe), "/go-build") && filepath.Base(filepath.Dir(exe)) == "exe"
+}
+
+// printInitDiff prints init --dry-run's output: a unified diff of each
+// change, then the notes.
+func printInitDiff(stdout io.Writer, changes []fileChange, notes []string) {
+	for _, c := range changes {
+		oldName := c.display
+		if c.old == nil {
+			oldName = "/dev/null"
+		}
+		stdout.Write(diff.Diff(oldName, c.old, c.display, c.new))
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stdout, "# "+n)
+	}
+	if len(changes) == 0 {
+		fmt.Fprintln(stdout, "# nothing to change")
+	}
+}
+
+// applyInit writes init's changes, each after a backup of the file it
+// replaces (NAME.bak-YYYYMMDD-HHMMSS) where the change asks for one, and
+// trusts each file it wrote (the watch list need not report it). It stops
+// at the first error, which names the file.
+func applyInit(stdout io.Writer, changes []fileChange, sys *system) error {
+	stamp := sys.now().Format("20060102-150405")
+	for _, c := range changes {
+		if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+			return err
+		}
+		if c.backup && c.old != nil {
+			bak := c.path + ".bak-" + stamp
+			if err := os.WriteFile(bak, c.old, c.mode); err != nil {
+				return fmt.Errorf("backing up %s: %w; nothing changed in it", c.display, err)
+			}
+			c.what += " (old file kept as " + filepath.Base(bak) + ")"
+		}
+		if err := writeAtomic(c.path, c.new, c.mode); err != nil {
+			return fmt.Errorf("writing %s: %w", c.display, err)
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", c.display, c.what)
+		// The user made it: the hook need not watch it (see watch.go).
+		_, _ = sys.trust(watchedForm(sys, "/", c.path))
+	}
+	return nil
 }

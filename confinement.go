@@ -315,17 +315,12 @@ func (j *judger) matches(dir, rest string) []string {
 	return out
 }
 
-// readOnly lists the existing files inside the write roots that stay
-// read-only (resolved): readOnlyInRoot in each writable sandbox root and
-// the literal absolute self-protection patterns. Its second result lists
-// the ones that do not exist but could be created (absolute, clean): their
-// nearest existing parent lies in a write root. The missing directories of
-// makeInRoot are first created. In a root that is no git repository (no
-// .git directory), .git/config and .git/hooks are not listed: a confined
-// program can make a repository with hooks there (README, "What the kernel
-// enforces").
-func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
-	var cands, optional, existingOnly []string
+// readOnlyCandidates lists readOnly's candidates: readOnlyInRoot in each
+// writable root and the literal absolute self-protection patterns (cands),
+// those of them that may be missing without being watched (optional: .git
+// files where there is no repository), and the code caches that count
+// only when they exist (existingOnly).
+func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (cands, optional, existingOnly []string) {
 	for _, root := range res.Roots {
 		if root.ReadOnly {
 			continue
@@ -357,6 +352,20 @@ func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 			}
 		}
 	}
+	return cands, optional, existingOnly
+}
+
+// readOnly lists the existing files inside the write roots that stay
+// read-only (resolved): readOnlyInRoot in each writable sandbox root and
+// the literal absolute self-protection patterns. Its second result lists
+// the ones that do not exist but could be created (absolute, clean): their
+// nearest existing parent lies in a write root. The missing directories of
+// makeInRoot are first created. In a root that is no git repository (no
+// .git directory), .git/config and .git/hooks are not listed: a confined
+// program can make a repository with hooks there (README, "What the kernel
+// enforces").
+func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
+	cands, optional, existingOnly := j.readOnlyCandidates(res, pol)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
 	}

@@ -26,38 +26,61 @@ func guardLoseWork(argv []string) string {
 		return ""
 	}
 	sub, args := gitSubcommand(argv[1:])
-	switch sub {
-	case "reset":
+	if f := loseWork[sub]; f != nil {
+		return f(sub, args)
+	}
+	return ""
+}
+
+// loseWork are guardLoseWork's checks, by git subcommand: each returns why
+// the arguments lose work, or "".
+var loseWork = map[string]func(sub string, args []string) string{
+	"reset": func(_ string, args []string) string {
 		if slices.Contains(args, "--hard") {
 			return "git reset --hard discards every uncommitted change"
 		}
-	case "checkout", "restore":
-		if sub == "restore" && (slices.Contains(args, "--staged") || slices.Contains(args, "-S")) && !slices.Contains(args, "--worktree") && !slices.Contains(args, "-W") {
-			return ""
-		}
-		for _, a := range args {
-			if a == "." || a == ":/" || a == "*" || a == "./" {
-				return "git " + sub + " " + a + " discards the uncommitted changes of the whole tree"
-			}
-		}
-	case "clean":
-		if hasShortFlag(args, 'f') || slices.Contains(args, "--force") {
+		return ""
+	},
+	"checkout": wholeTree,
+	"restore":  wholeTree,
+	"clean": func(_ string, args []string) string {
+		if (hasShortFlag(args, 'f') || slices.Contains(args, "--force")) && !hasShortFlag(args, 'n') && !slices.Contains(args, "--dry-run") {
 			return "git clean -f deletes the untracked files"
 		}
-	case "stash":
+		return ""
+	},
+	"stash": func(_ string, args []string) string {
 		if len(args) > 0 && (args[0] == "drop" || args[0] == "clear") {
 			return "git stash " + args[0] + " deletes stashed changes"
 		}
-	case "push":
+		return ""
+	},
+	"push": func(_ string, args []string) string {
 		for _, a := range args {
 			if a == "--force" || a == "-f" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'f')) ||
 				(strings.HasPrefix(a, "+") && len(a) > 1) {
 				return "git push --force rewrites the remote's history (--force-with-lease does not ask)"
 			}
 		}
-	case "branch":
+		return ""
+	},
+	"branch": func(_ string, args []string) string {
 		if slices.Contains(args, "-D") || (slices.Contains(args, "--delete") && slices.Contains(args, "--force")) {
 			return "git branch -D deletes a branch that may not be merged"
+		}
+		return ""
+	},
+}
+
+// wholeTree: git checkout or git restore of the whole tree (".", ":/",
+// "*"), except git restore --staged alone, which changes only the index.
+func wholeTree(sub string, args []string) string {
+	if sub == "restore" && (slices.Contains(args, "--staged") || slices.Contains(args, "-S")) && !slices.Contains(args, "--worktree") && !slices.Contains(args, "-W") {
+		return ""
+	}
+	for _, a := range args {
+		if a == "." || a == ":/" || a == "*" || a == "./" {
+			return "git " + sub + " " + a + " discards the uncommitted changes of the whole tree"
 		}
 	}
 	return ""

@@ -170,6 +170,33 @@ func (d *decider) rootList(r *Result) string {
 	return strings.Join(ps, ", ")
 }
 
+// protectedMessage is the reason of a protected write (RowProtected):
+// self-protection, or a paths.protected pattern with its note.
+func protectedMessage(dec policy.Decision, what string, x Reason) string {
+	if x.Source == policy.SelfProtectionSource {
+		return fmt.Sprintf("safezone: %s %s: %s: safezone's own policy files and audit log, the hosts' settings where the hook is registered, and the safezone binary cannot be changed by the agent; describe the change and ask the user to make it",
+			dec, what, x.Rule)
+	}
+	note := ""
+	if x.Note != "" {
+		note = " (" + x.Note + ")"
+	}
+	return fmt.Sprintf("safezone: %s %s: protected by %s (%s)%s; the agent may not change protected files; describe the change and ask the user to make it",
+		dec, what, x.Rule, x.Source, note)
+}
+
+// outsideMessage is the reason of a target outside the sandbox
+// (RowOutside), with what to do instead.
+func (d *decider) outsideMessage(r *Result, x Reason, what string, writing bool) string {
+	where := "outside the sandbox (" + d.rootList(r) + ")"
+	if writing {
+		return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); write inside the project instead (scratch files under %s), or ask the user to add the directory to sandbox.additional_directories",
+			r.Decision, what, where, x.Rule, x.Effect, x.Source, d.scratch())
+	}
+	return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); read files inside the project, or ask the user to add the directory to sandbox.additional_directories",
+		r.Decision, what, where, x.Rule, x.Effect, x.Source)
+}
+
 func (d *decider) message(r *Result, x Reason) string {
 	what := d.what(r, x)
 	dec := r.Decision
@@ -192,16 +219,7 @@ func (d *decider) message(r *Result, x Reason) string {
 		}
 		return fmt.Sprintf("safezone: %s %s: matches deny rule %s (%s); %s", dec, what, x.Rule, x.Source, hint)
 	case RowProtected:
-		if x.Source == policy.SelfProtectionSource {
-			return fmt.Sprintf("safezone: %s %s: %s: safezone's own policy files and audit log, the hosts' settings where the hook is registered, and the safezone binary cannot be changed by the agent; describe the change and ask the user to make it",
-				dec, what, x.Rule)
-		}
-		note := ""
-		if x.Note != "" {
-			note = " (" + x.Note + ")"
-		}
-		return fmt.Sprintf("safezone: %s %s: protected by %s (%s)%s; the agent may not change protected files; describe the change and ask the user to make it",
-			dec, what, x.Rule, x.Source, note)
+		return protectedMessage(dec, what, x)
 	case RowReadMode:
 		if t == nil || t.Access != policy.Write {
 			// A read target of a call that may write (a program whose own
@@ -211,13 +229,7 @@ func (d *decider) message(r *Result, x Reason) string {
 		}
 		return fmt.Sprintf("safezone: %s %s: safezone is in read mode (%s), so nothing may be written; describe the change instead of making it", dec, what, x.Source)
 	case RowOutside:
-		where := "outside the sandbox (" + d.rootList(r) + ")"
-		if writing {
-			return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); write inside the project instead (scratch files under %s), or ask the user to add the directory to sandbox.additional_directories",
-				dec, what, where, x.Rule, x.Effect, x.Source, d.scratch())
-		}
-		return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); read files inside the project, or ask the user to add the directory to sandbox.additional_directories",
-			dec, what, where, x.Rule, x.Effect, x.Source)
+		return d.outsideMessage(r, x, what, writing)
 	case RowAsk:
 		return fmt.Sprintf("safezone: %s %s: matches ask rule %s (%s)", dec, what, x.Rule, x.Source)
 	case RowAllow:
