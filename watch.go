@@ -17,11 +17,11 @@ package main
 // command may write.
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -76,8 +76,12 @@ func (s *system) watchPath(project string) string {
 	if r, err := classify.Resolve(s.fsys, filepath.Clean(project)); err == nil {
 		project = r.Path
 	}
-	sum := sha256.Sum256([]byte(filepath.Clean(project)))
-	return filepath.Join(dir, "watch", hex.EncodeToString(sum[:8])+".json")
+	// FNV-1a, not a cryptographic hash (crypto's package initialisation
+	// would cost every hook call): two projects whose names collide share a
+	// list, which only adds the other's absolute paths to it.
+	h := fnv.New64a()
+	h.Write([]byte(filepath.Clean(project)))
+	return filepath.Join(dir, "watch", hex.EncodeToString(h.Sum(nil))+".json")
 }
 
 // readWatch reads the watch list at p; a missing file is an empty list.
