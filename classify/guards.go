@@ -179,6 +179,9 @@ func (d *decider) guardRules() []Reason {
 	venv := d.env.Venv
 	for i := range d.shell.Commands {
 		argv := d.shell.Commands[i].Argv
+		if activatesVenv(argv) {
+			venv = true // for the commands after it
+		}
 		if why := guardLoseWork(argv); why != "" {
 			out = append(out, d.guardReason(d.pol.Guards.LoseWork, "lose_work", why)...)
 		}
@@ -187,6 +190,13 @@ func (d *decider) guardRules() []Reason {
 		}
 	}
 	return out
+}
+
+// activatesVenv reports whether argv sources a virtualenv's activate
+// script ("source venv/bin/activate", ". .venv/bin/activate"): pip
+// installs into that virtualenv afterwards.
+func activatesVenv(argv []string) bool {
+	return len(argv) == 2 && (argv[0] == "source" || argv[0] == ".") && path.Base(argv[1]) == "activate" && path.Base(path.Dir(argv[1])) == "bin"
 }
 
 // guardReason is the reason of a guard that matched, none when it is off.

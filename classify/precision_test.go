@@ -191,6 +191,9 @@ func TestGuards(t *testing.T) {
 		{"pip install --user requests", policy.Ask},
 		{"pip install requests", policy.Ask},
 		{"pip install --target lib requests", policy.Allow},
+		{"source venv/bin/activate && pip install -r requirements.txt", policy.Allow},
+		{". .venv/bin/activate && pip install requests", policy.Allow},
+		{"pip install requests && source venv/bin/activate", policy.Ask},
 		{"apt-get install -y jq", policy.Ask},
 		{"brew install jq", policy.Ask},
 		{"cargo install ripgrep", policy.Ask},
@@ -213,6 +216,7 @@ func TestGuards(t *testing.T) {
 	for _, tt := range []struct{ argv, want string }{
 		{"git clean -fdx", "git clean -f deletes the untracked files"},
 		{"git clean --force", "git clean -f deletes the untracked files"},
+		{"git clean -fn", ""},
 		{"git clean -n", ""},
 		{"git -C other reset --hard", "git reset --hard discards every uncommitted change"},
 	} {

@@ -686,7 +686,17 @@ func gitSubmodule(c *cmdCtx, rest []sword) {
 			c.unknown("git submodule add: its path is not static")
 		}
 	case "update", "deinit", "absorbgitdirs":
+		// They write the submodules' directories, which .gitmodules names
+		// (the agent may have written it): files the line does not name,
+		// like an archive's members (extractHere).
+		n := len(c.cmd.Targets)
 		c.addCwd(Write, true)
+		for i := n; i < len(c.cmd.Targets); i++ {
+			c.cmd.Targets[i].Members = true
+		}
+		if c.cmd.Runs == "" {
+			c.cmd.Runs = "git submodule " + ops[0].lit + ": the paths .gitmodules names"
+		}
 	case "foreach":
 		if len(ops) > 1 {
 			c.cmd.Runs = "git submodule foreach"
