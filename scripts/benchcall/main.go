@@ -23,7 +23,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -94,11 +93,7 @@ func call(args []string, in []byte) (time.Duration, int64, []byte, error) {
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)
-	var flt int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil {
-		flt = int64(ru.Minflt)
-	}
-	return d, flt, out.Bytes(), err
+	return d, minorFaults(cmd.ProcessState), out.Bytes(), err
 }
 
 // report prints one line per program.
