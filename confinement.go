@@ -20,10 +20,10 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/safezonehq/safezone/classify"
-	"github.com/safezonehq/safezone/classify/glob"
 	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // maxSecretMatches bounds the files one denied-read glob (Read(~/.cargo/

@@ -17,8 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
 	"github.com/safezonehq/safezone/classify/shell"
+	"github.com/safezonehq/safezone/policy/glob"
 
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"

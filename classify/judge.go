@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/safezonehq/safezone/classify/glob"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // judge applies the decision table to one target and returns every matching

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 
 	"github.com/bmatcuk/doublestar/v4"
 

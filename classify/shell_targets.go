@@ -7,8 +7,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
 	"github.com/safezonehq/safezone/classify/shell"
+	"github.com/safezonehq/safezone/policy/glob"
 
 	"github.com/bmatcuk/doublestar/v4"
 

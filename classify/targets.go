@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"

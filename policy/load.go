@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // File names at the project root.

@@ -32,7 +32,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 	"mvdan.cc/sh/v3/syntax"
 )
 

@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // archivers are tar, zip and the compressors, sorted by name.

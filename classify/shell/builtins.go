@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // builtins are bash's builtins and the shell utilities that only print or

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // coreutils are the file utilities of GNU coreutils, diffutils, util-linux

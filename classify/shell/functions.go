@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 	"mvdan.cc/sh/v3/syntax"
 )
 

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // gitTools is git: gitCmd parses its global options, and gitSubcommands

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // Symbolic links made by the line itself (ln -s, cp -s, and mv of such a

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // netTools are the programs that fetch or copy over the network, sorted by

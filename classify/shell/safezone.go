@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
 	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // safezoneTools is safezone itself.

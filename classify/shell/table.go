@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // The command table: what safezone knows of each command, as data. A

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/safezonehq/safezone/classify/glob"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // textTools are the searchers and stream editors, sorted by name.
