@@ -38,7 +38,7 @@ const maxSecretMatches = 64
 // safezone's policy files and the other hosts' hook registrations.
 var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks", ".git/commondir", ".git/config.worktree",
 	policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
-	".codex", ".gemini/settings.json", ".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json"}
+	".codex", ".gemini/settings.json", ".github/hooks", ".cursor/hooks.json", ".cursor/sandbox.json"}
 
 // codeCaches are directories inside the default confine.write caches that
 // hold code a later unconfined process runs: the packages npx runs (Claude

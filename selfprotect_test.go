@@ -21,7 +21,7 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 		proj + "/.safezone.yaml", proj + "/.safezone.local.yaml",
 		proj + "/.claude/settings.json", proj + "/.claude/settings.local.json",
 		proj + "/hooks.json", proj + "/hooks/hooks.json", proj + "/.codex/hooks.json",
-		proj + "/.gemini/settings.json", proj + "/.github/hooks/safezone.json", proj + "/.cursor/hooks.json",
+		proj + "/.gemini/settings.json", proj + "/.github/hooks/safezone.json", proj + "/.github/hooks/other.json", proj + "/.cursor/hooks.json",
 		home + "/.claude/settings.json", home + "/.claude/settings.local.json", home + "/.codex/hooks.json",
 		home + "/.gemini/settings.json", home + "/.cursor/hooks.json",
 		dir + "/xdg/safezone/policy.yaml", dir + "/etc/safezone/policy.yaml",

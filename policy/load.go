@@ -323,7 +323,7 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 	for _, rel := range []string{
 		ProjectFile, LocalFile, ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		"hooks.json", "hooks/hooks.json", ".codex/**", ".gemini/settings.json",
-		".github/hooks/safezone.json", ".cursor/hooks.json", ".cursor/sandbox.json",
+		".github/hooks/*.json", ".cursor/hooks.json", ".cursor/sandbox.json",
 	} {
 		add("./" + rel)
 	}
