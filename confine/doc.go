@@ -23,8 +23,14 @@
 //   - reads of file contents are granted by complement: every entry of /
 //     but the ones leading to a denied path, and so on down, so that only
 //     the denied paths, and the directories on the way to them, get no
-//     rule. Directory listings, execution, device ioctls, Unix sockets and
-//     the network are not restricted.
+//     rule;
+//   - from ABI 5, device ioctls on files opened under the ruleset are
+//     granted only on the data devices, the pseudo-terminal multiplexer,
+//     GPUs, KVM, FUSE, tun and sound (ioctlDevices): not on terminals,
+//     where TIOCSTI could type into the user's terminal.
+//
+// Directory listings, execution, Unix sockets and the network are not
+// restricted.
 //
 // The launcher enforces the ruleset on the one thread that then calls
 // execve(2): PR_SET_NO_NEW_PRIVS and landlock_restrict_self(2) without

@@ -12,6 +12,7 @@ package confine
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"unsafe"
 
@@ -51,9 +52,9 @@ const (
 // LANDLOCK_ACCESS_FS_REFER (renaming and linking across directories) since
 // ABI 2 (Linux 5.19), LANDLOCK_ACCESS_FS_TRUNCATE since ABI 3 (Linux 6.2).
 // Under ABI 1, renaming and linking across directories is always denied.
-// Execution (LANDLOCK_ACCESS_FS_EXECUTE), device ioctls
-// (LANDLOCK_ACCESS_FS_IOCTL_DEV, ABI 5), connecting to Unix sockets and the
-// network are never handled, so never restricted.
+// Execution (LANDLOCK_ACCESS_FS_EXECUTE), connecting to Unix sockets and
+// the network are never handled, so never restricted; device ioctls are
+// handled from ABI 5 (newBuilder, grantIoctl).
 func llWrite(abi int) uint64 {
 	w := uint64(llWriteV1)
 	if abi >= 2 {
@@ -97,6 +98,8 @@ type stats struct {
 }
 
 // newBuilder creates an empty ruleset handling reads and the writes of abi,
+// from ABI 5 (Linux 6.10) the ioctls on devices opened under it
+// (LANDLOCK_ACCESS_FS_IOCTL_DEV: see grantIoctl),
 // and from ABI 6 (Linux 6.12) scoped: a confined process can neither signal
 // a process outside its Landlock domain (an unconfined dev server or MCP
 // server that SIGUSR1 would open to a debugger) nor connect to an abstract
@@ -107,6 +110,9 @@ func newBuilder(abi int) (*builder, error) {
 	// (0: the network stays open), scoped. Before ABI 6 only the first
 	// field is passed (size 8), which every ABI version accepts.
 	attr := struct{ fs, net, scoped uint64 }{fs: uint64(llRead | llWrite(abi))}
+	if abi >= 5 {
+		attr.fs |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
 	size := uintptr(8)
 	if abi >= 6 {
 		attr.scoped = unix.LANDLOCK_SCOPE_SIGNAL | unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
@@ -169,6 +175,11 @@ func buildRuleset(rs Ruleset, abi int, readFD int) (fd int, st stats, err error)
 	if err := b.grantReadComplement(rs.NoRead); err != nil {
 		return -1, b.stats, err
 	}
+	if abi >= 5 {
+		if err := b.grantIoctl(); err != nil {
+			return -1, b.stats, err
+		}
+	}
 	if readFD >= 0 {
 		if err := b.add(readFD, llRead, false); err != nil {
 			return -1, b.stats, fmt.Errorf("state file: %w", err)
@@ -206,6 +217,50 @@ func (b *builder) grantWrite(p string) error {
 		return fmt.Errorf("write path %s: %w", p, err)
 	}
 	b.stats.WriteRules++
+	return nil
+}
+
+// ioctlDevices are the devices (or directories of devices) whose ioctls a
+// confined program may use on a file it opens: the data devices, the
+// pseudo-terminal multiplexer (a program making a pty), GPUs (nvidia*, DRI,
+// AMD's kfd), KVM, FUSE, tun and sound. Not terminals: an ioctl on a
+// terminal it opens (/dev/tty, /dev/pts/N: the user's own) could type into
+// it (TIOCSTI, where dev.tty.legacy_tiocsti allows it), or into Claude
+// Code's prompt. Descriptors open before the ruleset (stdin, stdout,
+// stderr) are not restricted.
+var ioctlDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/ptmx", "/dev/pts/ptmx",
+	"/dev/dri", "/dev/kfd", "/dev/kvm", "/dev/fuse", "/dev/net", "/dev/snd"}
+
+// grantIoctl grants LANDLOCK_ACCESS_FS_IOCTL_DEV on the ioctlDevices that
+// exist and on /dev/nvidia*; every other device's ioctls (terminals first)
+// are denied on files opened under the ruleset.
+func (b *builder) grantIoctl() error {
+	paths := ioctlDevices
+	if ents, err := os.ReadDir("/dev"); err == nil {
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "nvidia") {
+				paths = append(paths, "/dev/"+e.Name())
+			}
+		}
+	}
+	for _, p := range paths {
+		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		if err != nil {
+			continue // missing, or a symlink: nothing granted
+		}
+		var st unix.Stat_t
+		err = unix.Fstat(fd, &st)
+		if err == nil && st.Mode&unix.S_IFMT != unix.S_IFLNK {
+			err = b.add(fd, unix.LANDLOCK_ACCESS_FS_IOCTL_DEV, st.Mode&unix.S_IFMT == unix.S_IFDIR)
+		}
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("ioctl path %s: %w", p, err)
+		}
+	}
 	return nil
 }
 

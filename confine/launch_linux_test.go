@@ -594,3 +594,38 @@ func TestScopes(t *testing.T) {
 		t.Fatalf("signals: %+v", r)
 	}
 }
+
+// TestTerminalIoctls: from Landlock ABI 5 a confined program cannot use the
+// ioctls of a terminal it opens (TIOCSTI would type into the user's
+// terminal or Claude Code's prompt where dev.tty.legacy_tiocsti allows
+// it), while it can still make a pseudo-terminal, write to it, and use the
+// data devices.
+func TestTerminalIoctls(t *testing.T) {
+	s := needLandlock(t)
+	if s.LandlockABI < 5 {
+		t.Skipf("Landlock ABI %d restricts no device ioctls (5 does)", s.LandlockABI)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 to open a pseudo-terminal")
+	}
+	for _, tc := range []struct {
+		name, script string
+		ok           bool
+	}{
+		{"a pty is made and written", `python3 -c 'import os; m, s = os.openpty(); os.write(s, b"x"); assert os.read(m, 1) == b"x"'`, true},
+		{"the data devices keep their ioctls", `python3 -c 'import fcntl, termios, struct; fcntl.ioctl(open("/dev/null"), termios.FIONREAD, struct.pack("i", 0))' 2>&1 | grep -qv 'Permission denied'`, true},
+		{"a terminal's ioctls are denied", `python3 -c 'import os, termios; m, s = os.openpty(); termios.tcgetattr(s)'`, false},
+		{"TIOCSTI is denied", `python3 -c 'import os, fcntl, termios; m, s = os.openpty(); fcntl.ioctl(s, termios.TIOCSTI, b"x")'`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			r := sh(t, f.root, f.rules(false), tc.script)
+			if tc.ok && r.code != 0 {
+				t.Fatalf("exit %d, want 0; stderr: %s", r.code, r.stderr)
+			}
+			if !tc.ok && (r.code == 0 || !strings.Contains(r.stderr, "ermission denied")) {
+				t.Fatalf("exit %d, stderr %q; want a permission error", r.code, r.stderr)
+			}
+		})
+	}
+}
