@@ -36,7 +36,7 @@ func guardLoseWork(argv []string) string {
 // the arguments lose work, or "".
 var loseWork = map[string]func(sub string, args []string) string{
 	"reset": func(_ string, args []string) string {
-		if slices.Contains(args, "--hard") {
+		if hasLongOpt(args, "--hard") {
 			return "git reset --hard discards every uncommitted change"
 		}
 		return ""
@@ -44,7 +44,7 @@ var loseWork = map[string]func(sub string, args []string) string{
 	"checkout": wholeTree,
 	"restore":  wholeTree,
 	"clean": func(_ string, args []string) string {
-		if (hasShortFlag(args, 'f') || slices.Contains(args, "--force")) && !hasShortFlag(args, 'n') && !slices.Contains(args, "--dry-run") {
+		if (hasShortFlag(args, 'f') || hasLongOpt(args, "--force")) && !hasShortFlag(args, 'n') && !hasLongOpt(args, "--dry-run") {
 			return "git clean -f deletes the untracked files"
 		}
 		return ""
@@ -57,7 +57,7 @@ var loseWork = map[string]func(sub string, args []string) string{
 	},
 	"push": func(_ string, args []string) string {
 		for _, a := range args {
-			if a == "--force" || a == "-f" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'f')) ||
+			if hasLongOpt([]string{a}, "--force") && !strings.HasPrefix(a, "--force-") || a == "-f" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'f')) ||
 				(strings.HasPrefix(a, "+") && len(a) > 1) {
 				return "git push --force rewrites the remote's history (--force-with-lease does not ask)"
 			}
@@ -100,6 +100,18 @@ func gitSubcommand(args []string) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// hasLongOpt reports whether args hold the long option long, spelt out or
+// abbreviated (git accepts any unambiguous prefix: "--ha" is "--hard").
+func hasLongOpt(args []string, long string) bool {
+	for _, a := range args {
+		name, _, _ := strings.Cut(a, "=")
+		if len(name) > 2 && strings.HasPrefix(name, "--") && strings.HasPrefix(long, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasShortFlag(args []string, f byte) bool {

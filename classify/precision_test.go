@@ -165,6 +165,8 @@ func TestGuards(t *testing.T) {
 	}{
 		{"git reset --hard", policy.Ask},
 		{"git reset --hard HEAD~1", policy.Ask},
+		{"git reset --ha HEAD~1", policy.Ask},
+		{"git clean --fo", policy.Ask},
 		{"git reset --soft HEAD~1", policy.Allow},
 		{"git checkout -- .", policy.Ask},
 		{"git restore .", policy.Ask},

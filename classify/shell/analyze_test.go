@@ -350,3 +350,28 @@ func BenchmarkAnalyze(b *testing.B) {
 		Analyze(typicalCommand, env)
 	}
 }
+
+// TestSubscriptEvaluation: a static value holding an array subscript with a
+// command substitution makes the line unknown, wherever bash may evaluate
+// it; other uses of brackets do not.
+func TestSubscriptEvaluation(t *testing.T) {
+	for in, known := range map[string]bool{
+		"test -v 'a[$(./cat)]'":           false,
+		"[[ -v 'a[$(./cat)]' ]]":          false,
+		"declare -i x='a[$(./cat)]'":      false,
+		"printf -v 'a[`./cat`]' 1":        false,
+		"x='a[$(./cat)]'; ((x))":          false,
+		"mapfile -c 1 -C ./cat x < a.txt": false,
+		"history -r ~/.ssh/id_rsa":        false,
+		"HISTFILE=x; history":             false,
+		"history":                         true,
+		"jq '.[] | .x' a.json":            true,
+		"echo '$(date)'":                  true,
+		"grep -E '[a-z]+' a":              true,
+	} {
+		a := Analyze(in, testEnv)
+		if got := a.Known(); got != known {
+			t.Errorf("%q: known %v, want %v", in, got, known)
+		}
+	}
+}

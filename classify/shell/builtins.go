@@ -32,7 +32,7 @@ var builtins = []cmdSpec{
 	{name: "fg", role: roleNone},
 	{name: "getopts", role: roleCustom, custom: readCmd},
 	{name: "hash", role: roleCustom, custom: aliasCmd},
-	{name: "history", role: roleNone},
+	{name: "history", role: roleCustom, custom: historyCmd},
 	{name: "jobs", role: roleNone},
 	{name: "kill", role: roleNone},
 	{name: "local", role: roleNone},
@@ -108,8 +108,30 @@ func popdCmd(c *cmdCtx) {
 func readCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
 	for _, w := range c.args {
+		if w.unknown == "" && c.name != "read" && strings.HasPrefix(w.lit, "-") && strings.Contains(w.lit, "C") {
+			// mapfile -C CALLBACK evaluates CALLBACK as shell code.
+			c.cmd.ReadOnly = false
+			c.unknown(c.name + " -C runs its callback as shell code")
+			return
+		}
+	}
+	for _, w := range c.args {
 		if w.unknown == "" && !strings.HasPrefix(w.lit, "-") {
 			c.a.setVar(w.lit, shellVar{})
+		}
+	}
+}
+
+// historyCmd: history lists the history; -r, -n, -w and -a read or write
+// a history file ($HISTFILE or the operand) and -s adds an entry that
+// -w then writes (bash(1) history): unknown, as is any option not static.
+func historyCmd(c *cmdCtx) {
+	c.cmd.ReadOnly = true
+	for _, w := range c.args {
+		if w.unknown != "" || strings.HasPrefix(w.lit, "-") && strings.ContainsAny(w.lit, "rnwas") {
+			c.cmd.ReadOnly = false
+			c.unknown("history reads or writes a history file")
+			return
 		}
 	}
 }

@@ -452,10 +452,14 @@ func gitOptValue(rest []sword, short string, long ...string) (sword, bool) {
 			break
 		}
 		for _, l := range long {
-			if v, ok := strings.CutPrefix(t, "--"+l+"="); ok {
+			name, v, hasVal := strings.Cut(t, "=")
+			if !gitLongOpt(name, "--"+l) {
+				continue
+			}
+			if hasVal {
 				return literal(v), true
 			}
-			if t == "--"+l && i+1 < len(rest) {
+			if i+1 < len(rest) {
 				return rest[i+1], true
 			}
 		}
@@ -469,8 +473,18 @@ func gitOptValue(rest []sword, short string, long ...string) (sword, bool) {
 	return sword{}, false
 }
 
+// gitLongOpt reports whether the word w (its part before any "=") names
+// the long option long: spelt out, or abbreviated, as git's parse-options
+// accepts any unambiguous prefix of a long option (gitcli(7)): "--ha" is
+// "--hard". Any prefix counts here, ambiguous or not: git refuses an
+// ambiguous one, and counting it errs on the side of the option.
+func gitLongOpt(w, long string) bool {
+	return strings.HasPrefix(long, "--") && len(w) > 2 && strings.HasPrefix(w, "--") && strings.HasPrefix(long, w)
+}
+
 // gitHasOpt reports whether a subcommand's arguments hold one of the
-// options names (as written, or with "=VALUE"), before any "--".
+// options names (as written, with "=VALUE", or a long one abbreviated:
+// gitLongOpt), before any "--".
 func gitHasOpt(rest []sword, names ...string) bool {
 	for _, w := range rest {
 		if w.unknown != "" {
@@ -480,8 +494,10 @@ func gitHasOpt(rest []sword, names ...string) bool {
 			return false
 		}
 		name, _, _ := strings.Cut(w.lit, "=")
-		if containsStr(names, name) {
-			return true
+		for _, n := range names {
+			if name == n || gitLongOpt(name, n) {
+				return true
+			}
 		}
 	}
 	return false

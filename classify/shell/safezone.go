@@ -16,6 +16,23 @@ var safezoneTools = []cmdSpec{
 // safezoneReads are safezone's subcommands that only read.
 var safezoneReads = []string{"version", "help", "explain", "validate", "policy", "replay", "test", "doctor"}
 
+// safezoneFlagsRead reports whether safezone's flags leave it a reader:
+// --audit FILE (and --audit=FILE) appends to, rotates and removes FILE,
+// which makes the command unknown; so does a flag that is not static.
+func safezoneFlagsRead(c *cmdCtx) bool {
+	for _, w := range c.args {
+		if w.unknown != "" {
+			continue // judged as an operand
+		}
+		if w.lit == "--audit" || strings.HasPrefix(w.lit, "--audit=") || strings.HasPrefix(w.lit, "--au") && strings.HasPrefix("--audit", strings.SplitN(w.lit, "=", 2)[0]) {
+			c.cmd.ReadOnly = false
+			c.unknown("safezone --audit writes its log where it says")
+			return false
+		}
+	}
+	return true
+}
+
 // safezoneCmd: "safezone init" writes the project's policy, the host's hook
 // registration and .gitignore files (or, with --user, the user's); "safezone
 // trust FILE" accepts a file the watch list reported, which only the user
@@ -24,6 +41,9 @@ var safezoneReads = []string{"version", "help", "explain", "validate", "policy",
 // (the launcher of confined commands) is unknown.
 func safezoneCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = true
+	if !safezoneFlagsRead(c) {
+		return
+	}
 	if len(c.args) == 0 || strings.HasPrefix(c.args[0].lit, "-") && c.args[0].unknown == "" {
 		return
 	}
@@ -32,6 +52,12 @@ func safezoneCmd(c *cmdCtx) {
 		c.unknown("safezone's subcommand is not static")
 		return
 	case slices.Contains(safezoneReads, sub.lit), sub.lit == "trust" && len(c.args) == 1:
+		// Their operands (policy files, case files, transcripts) are read.
+		for _, w := range c.args[1:] {
+			if w.unknown != "" || !strings.HasPrefix(w.lit, "-") {
+				c.add(w, Read)
+			}
+		}
 		return
 	case sub.lit == "trust":
 		c.cmd.ReadOnly = false

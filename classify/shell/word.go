@@ -101,7 +101,21 @@ func (a *analyzer) wordOf(w *syntax.Word, depth int, assign bool) sword {
 	out := b.out
 	out.lit, out.pat = b.lit.String(), b.pat.String()
 	out.src = a.source(w)
+	if out.unknown == "" && a.unknown == "" && subscriptRuns(out.lit) {
+		// The line as a whole: where bash evaluates it is not tracked.
+		a.unknown = out.src + ": bash may evaluate the command substitution in its subscript"
+	}
 	return out
+}
+
+// subscriptRuns reports whether a static value holds an array subscript
+// with a command substitution ("a[$(cmd)]"): bash evaluates such a
+// subscript, running cmd, wherever it takes the value as a variable name
+// or arithmetic (test -v, declare, printf -v, read, unset, let, (( )), a
+// variable used in arithmetic).
+func subscriptRuns(v string) bool {
+	i := strings.IndexByte(v, '[')
+	return i >= 0 && (strings.Contains(v[i:], "$(") || strings.Contains(v[i:], "`"))
 }
 
 // Where an unquoted literal may start a tilde-prefix (bash(1) Tilde

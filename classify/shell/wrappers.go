@@ -182,7 +182,9 @@ func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 			return
 		}
 	}
+	wrapped := false
 	if len(words) > 0 && words[0].unknown == "" && wrapperOf(path.Base(words[0].lit)) != nil {
+		wrapped = true
 		// A command run by a wrapper other than command and builtin runs
 		// in a process of its own: its cd and its assignments (sudo cd,
 		// env -C) stay there.
@@ -206,6 +208,21 @@ func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 	if words[0].unknown != "" {
 		cmd.Unknown = "the program name is not static (" + words[0].unknown + ")"
 		return
+	}
+	if wrapped {
+		// A wrapper (env, sudo, nice, command, exec…) runs the word left
+		// as a program too: ./cat after env is not cat.
+		if runs := a.untrustedProgram(words[0].lit); runs != "" {
+			a.program(cmd, words, runs)
+			return
+		}
+	}
+	if runner != nil && runner[0].unknown == "" {
+		if runs := a.untrustedProgram(runner[0].lit); runs != "" {
+			cmd.Argv = texts(runner)
+			a.program(cmd, runner, runs)
+			return
+		}
 	}
 	name := path.Base(words[0].lit)
 	cmd.Argv[0] = name

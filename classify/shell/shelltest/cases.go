@@ -167,7 +167,7 @@ var Cases = []Case{
 	{Name: "git rewriting the work tree writes it", In: []string{"git pull", "git merge x", "git rebase main"}, Want: []string{"r /p", "w /p"}},
 	// A work tree rewritten from the repository's objects may hold any file
 	// a commit made with plumbing holds: the whole directory, confined.
-	{Name: "git rewriting the work tree from its objects writes it below", In: []string{"git checkout main", "git switch main", "git reset --hard", "git stash", "git stash pop", "git restore .", "git clean -fd"}, Want: []string{"r /p", "wR /p"}},
+	{Name: "git rewriting the work tree from its objects writes it below", In: []string{"git checkout main", "git switch main", "git reset --hard", "git reset --ha", "git reset --ke HEAD", "git restore --wor --sta .", "git stash", "git stash pop", "git restore .", "git clean -fd"}, Want: []string{"r /p", "wR /p"}},
 	{Name: "git apply reads its patch and writes the work tree below", In: []string{"git apply p.diff"}, Want: []string{"r /p", "r /p/p.diff", "wR /p"}},
 	{Name: "git changing only the index, refs or nothing", In: []string{"git reset HEAD~1", "git reset --soft HEAD~1", "git stash drop", "git stash list", "git restore --staged .", "git clean -n", "git clean -nd"}, Want: []string{"r /p"}},
 	{Name: "git clean", In: []string{"git clean -fdx"}, Want: []string{"r /p", "wR /p"}},
