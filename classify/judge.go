@@ -404,24 +404,44 @@ func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
 			cands = append(cands, path.Join(b, prefix))
 		}
 	}
+	creates := d.mayCreate(t)
 	for _, v := range t.placeViews() {
 		for _, c := range cands {
 			switch {
 			case c == v && rest != "" && rest != "**":
 				// The target is the pattern's directory: protected when
 				// something in it matches ("mv .claude x" with
-				// ".claude/settings*.json").
+				// ".claude/settings*.json"), or when the write may put
+				// such a file there (cp -rT src/.claude .claude).
 				if m := d.someMatch(c, rest); m != "" {
 					return m, true
 				}
+				if creates {
+					return c, true
+				}
 			case c != v && within(v, c):
-				if _, err := d.fsys.Lstat(strings.TrimPrefix(c, "/")); err == nil {
+				if _, err := d.fsys.Lstat(strings.TrimPrefix(c, "/")); err == nil || creates {
 					return c, true
 				}
 			}
 		}
 	}
 	return "", false
+}
+
+// removers are the programs whose recursive writes only remove files.
+var removers = []string{"rm", "rmdir", "unlink", "shred", "find"}
+
+// mayCreate reports whether a recursive write may create files below its
+// directory (a copy, a move, an extraction: cp -r src/. ., where a
+// protected file that does not exist yet would be made), not only remove
+// them (rm -r, find -delete).
+func (d *decider) mayCreate(t *Target) bool {
+	if d.shell == nil || t.Cmd < 0 || t.Cmd >= len(d.shell.Commands) {
+		return true
+	}
+	argv := d.shell.Commands[t.Cmd].Argv
+	return len(argv) == 0 || !slices.Contains(removers, path.Base(argv[0]))
 }
 
 // protectedHome reports whether t writes the directory that holds a

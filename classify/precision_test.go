@@ -241,3 +241,32 @@ func TestGuards(t *testing.T) {
 		t.Errorf("lose_work deny: %s %s", r.Decision, r.Reason)
 	}
 }
+
+// TestProtectedCreated: a recursive copy or move into the directory of a
+// protected pattern, or into one above it, may create a protected file that
+// does not exist yet (red team: cp -rT src/.claude .claude wrote
+// .claude/settings.json into the empty .claude the hook makes); a
+// recursive delete cannot, and other directories are not concerned.
+func TestProtectedCreated(t *testing.T) {
+	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
+	fs := []string{"proj/.claude/", "proj/hooks/x.sh", "proj/src/.claude/settings.json", "proj/tpl/a.txt"}
+	for _, tt := range []struct {
+		cmd  string
+		want policy.Decision
+	}{
+		{"cp -rT src/.claude .claude", policy.Deny},
+		{"cp -r src/.claude/. .claude", policy.Deny},
+		{"cp -a src/.claude .", policy.Deny},
+		{"rsync -a src/.claude/ .claude/", policy.Deny},
+		{"mv -T src/.claude .claude", policy.Deny},
+		{"cp -r tpl/. .", policy.Deny},
+		{"cp -r tpl/. docs", policy.Allow},
+		{"cp -r tpl docs/", policy.Allow},
+		{"rm -r hooks", policy.Ask}, // the lose_work guard; no hooks/hooks.json to protect
+	} {
+		r := runDecide(t, decideCase{name: tt.cmd, fs: fs, tool: "Bash", input: bash(tt.cmd), perm: "bypassPermissions"})
+		if r.Decision != tt.want {
+			t.Errorf("%q: %s, want %s\n%s", tt.cmd, r.Decision, tt.want, trace(r))
+		}
+	}
+}

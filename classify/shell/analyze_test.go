@@ -356,18 +356,20 @@ func BenchmarkAnalyze(b *testing.B) {
 // it; other uses of brackets do not.
 func TestSubscriptEvaluation(t *testing.T) {
 	for in, known := range map[string]bool{
-		"test -v 'a[$(./cat)]'":           false,
-		"[[ -v 'a[$(./cat)]' ]]":          false,
-		"declare -i x='a[$(./cat)]'":      false,
-		"printf -v 'a[`./cat`]' 1":        false,
-		"x='a[$(./cat)]'; ((x))":          false,
-		"mapfile -c 1 -C ./cat x < a.txt": false,
-		"history -r ~/.ssh/id_rsa":        false,
-		"HISTFILE=x; history":             false,
-		"history":                         true,
-		"jq '.[] | .x' a.json":            true,
-		"echo '$(date)'":                  true,
-		"grep -E '[a-z]+' a":              true,
+		"test -v 'a[$(./cat)]'":             false,
+		"[[ -v 'a[$(./cat)]' ]]":            false,
+		"declare -i x='a[$(./cat)]'":        false,
+		"printf -v 'a[`./cat`]' 1":          false,
+		"x='a[$(./cat)]'; ((x))":            false,
+		"mapfile -c 1 -C ./cat x < a.txt":   false,
+		"history -r ~/.ssh/id_rsa":          false,
+		"HISTFILE=x; history":               false,
+		"history":                           true,
+		"jq '.[] | .x' a.json":              true,
+		"echo '$(date)'":                    true,
+		"grep -E '[a-z]+' a":                true,
+		"curl -w '%output{/h/x}' https://x": false,
+		"curl file://evil.example/x":        false,
 	} {
 		a := Analyze(in, testEnv)
 		if got := a.Known(); got != known {

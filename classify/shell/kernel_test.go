@@ -172,13 +172,13 @@ var kernelExclusions = []struct {
 			}
 			return false
 		}},
-	{"in-place editors' temporary file beside a written target (sed -i's DIR/sedXXXXXX, perl -i's, zip's ziXXXXXX), renamed over it",
+	{"in-place editors' temporary file beside a written target (sed -i's DIR/sedXXXXXX, perl -i's, zip's ziXXXXXX, curl's DIR/HASH.tmp for --hsts and --alt-svc), renamed over it",
 		func(r *kernelRun, e *kernelEvent) bool {
 			if e.Access != Write {
 				return false
 			}
 			base := filepath.Base(e.Path)
-			if !(strings.HasPrefix(base, "sed") || strings.HasPrefix(base, "zi") || e.Exe == "perl") {
+			if !(strings.HasPrefix(base, "sed") || strings.HasPrefix(base, "zi") || e.Exe == "perl" || e.Exe == "curl" && strings.HasSuffix(base, ".tmp")) {
 				return false
 			}
 			for _, t := range analysisTargets(&r.Analysis) {

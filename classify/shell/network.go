@@ -28,7 +28,8 @@ var curlOptions = cmdSpec{
 		"retry", "retry-delay", "retry-max-time", "url", "range", "resolve", "connect-to", "limit-rate", "max-filesize",
 		"interface", "dns-servers", "oauth2-bearer", "aws-sigv4", "continue-at", "time-cond", "quote", "ciphers",
 		"cert-type", "key-type", "pass", "expect100-timeout", "keepalive-time", "unix-socket", "variable", "url-query",
-		"create-file-mode", "proto", "proto-redir", "proto-default", "max-redirs", "header-file"},
+		"create-file-mode", "proto", "proto-redir", "proto-default", "max-redirs", "header-file", "hsts", "alt-svc",
+		"ssl-sessions"},
 }
 
 // curlFiles are curl's options whose value is a file it writes or reads;
@@ -40,6 +41,9 @@ var curlFiles = []optFile{
 	{"T", Read}, {"upload-file", Read}, {"K", Read}, {"config", Read},
 	{"cert", Read}, {"E", Read}, {"key", Read}, {"cacert", Read}, {"capath", Read},
 	{"netrc-file", Read}, {"etag-compare", Read},
+	// The HSTS and Alt-Svc caches and the TLS session file are read, then
+	// rewritten.
+	{"hsts", Write}, {"alt-svc", Write}, {"ssl-sessions", Write},
 }
 
 // curlData are curl's options whose value "@FILE" sends FILE's contents
@@ -76,12 +80,55 @@ func curlCmd(c *cmdCtx) {
 		if (o.name == "o" || o.name == "output") && curlGlobRef(o.val) && !c.has("g", "globoff") {
 			c.unknown("curl -o " + o.val.text() + " names files after a URL glob's matches")
 		}
+		if (o.name == "w" || o.name == "write-out") && (o.val.unknown != "" || strings.Contains(o.val.lit, "%output{")) {
+			c.unknown("curl -w %output{FILE} writes FILE")
+		}
 		c.curlValue(o)
 	}
 	if remoteName {
 		c.curlRemoteNames(dir, hasDir)
 	}
+	c.curlFileURLs()
 	c.cmd.ReadOnly = !c.writes()
+}
+
+// curlFileURLs adds the files the URLs of the file: scheme read
+// (file:///etc/x, file://localhost/etc/x; curl(1) "FILE"), among the
+// operands and the --url values; a file: URL that is not static, holds a
+// URL glob or percent-escapes, or names another host, is unknown.
+func (c *cmdCtx) curlFileURLs() {
+	urls := append([]sword{}, c.ops...)
+	for _, o := range c.opts {
+		if o.has && o.name == "url" {
+			urls = append(urls, o.val)
+		}
+	}
+	for _, u := range urls {
+		if u.unknown != "" {
+			if strings.Contains(strings.ToLower(u.src), "file:") {
+				c.unknown("curl: a file: URL that is not static")
+			}
+			continue
+		}
+		rest, ok := cutPrefixFold(u.lit, "file://")
+		if !ok {
+			continue
+		}
+		host, p, _ := strings.Cut(rest, "/")
+		if (host != "" && !strings.EqualFold(host, "localhost")) || strings.ContainsAny(p, "%{}[]") {
+			c.unknown("curl " + u.lit + ": a file: URL safezone does not read")
+			continue
+		}
+		c.add(literal("/"+p), Read)
+	}
+}
+
+// cutPrefixFold is strings.CutPrefix ignoring ASCII case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
 }
 
 // curlGlobRef reports whether an output name refers to a URL glob's match
@@ -214,6 +261,21 @@ func curlDataFile(name, v string) (string, bool) {
 	case name == "H" || name == "header":
 		if strings.HasPrefix(v, "@") {
 			return v[1:], true
+		}
+	case name == "url-query":
+		// --url-query [NAME]@FILE and +[NAME]@FILE send FILE's contents.
+		if _, f, ok := strings.Cut(strings.TrimPrefix(v, "+"), "@"); ok {
+			return f, true
+		}
+	case name == "variable":
+		// --variable NAME@FILE sets NAME to FILE's contents.
+		if _, f, ok := strings.Cut(v, "@"); ok && !strings.Contains(v[:strings.Index(v, "@")], "=") {
+			return f, true
+		}
+	case name == "b" || name == "cookie":
+		// -b NAME=VALUE sends a cookie; a value without "=" is a cookie file.
+		if !strings.Contains(v, "=") {
+			return v, true
 		}
 	}
 	return "", false

@@ -460,7 +460,8 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 // DEST/NAME for each source, where it lands when DEST is a directory (into:
 // it must be, as for -t DIR or several sources). A copy or move of a
 // directory (recursive; a move always may be one) writes all below them.
-// rsync copies the contents of a source that ends in "/", not the source.
+// rsync copies the contents of a source that ends in "/", not the source,
+// as cp -r does of SRC/.: DEST is then written below.
 func (c *cmdCtx) moveInto(srcs []sword, dest sword, into bool) {
 	recursive := c.copyRecursive()
 	if dest.unknown != "" || dest.glob {
@@ -470,8 +471,8 @@ func (c *cmdCtx) moveInto(srcs []sword, dest sword, into bool) {
 	isDir := into || surelyDir(dest.lit)
 	contents := false
 	for _, s := range srcs {
-		if c.name == "rsync" && s.unknown == "" && strings.HasSuffix(s.lit, "/") {
-			contents = true
+		if s.unknown == "" && (c.name == "rsync" && strings.HasSuffix(s.lit, "/") || path.Base(s.lit) == ".") {
+			contents = true // rsync's SRC/, cp -r SRC/.: the contents land in DEST
 		}
 	}
 	c.addT(dest, Write, recursive && (!isDir || contents))
