@@ -113,9 +113,27 @@ func (a *analyzer) wordOf(w *syntax.Word, depth int, assign bool) sword {
 // subscript, running cmd, wherever it takes the value as a variable name
 // or arithmetic (test -v, declare, printf -v, read, unset, let, (( )), a
 // variable used in arithmetic).
+//
+// Only a subscript counts: a "[" right after a name character, up to its
+// "]" (a Markdown "[link](url)" and "`code`" in a PR body do not).
 func subscriptRuns(v string) bool {
-	i := strings.IndexByte(v, '[')
-	return i >= 0 && (strings.Contains(v[i:], "$(") || strings.Contains(v[i:], "`"))
+	for i := 1; i < len(v); i++ {
+		if v[i] != '[' || !isNameByte(v[i-1]) {
+			continue
+		}
+		sub := v[i+1:]
+		if end := strings.IndexByte(sub, ']'); end >= 0 {
+			sub = sub[:end]
+		}
+		if strings.Contains(sub, "$(") || strings.Contains(sub, "`") {
+			return true
+		}
+	}
+	return false
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // Where an unquoted literal may start a tilde-prefix (bash(1) Tilde
