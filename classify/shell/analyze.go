@@ -242,6 +242,14 @@ func (a *analyzer) runTraps(start int) {
 // setVar assigns a variable: it stays exported if it was, and the
 // assignment is logged for the traps.
 func (a *analyzer) setVar(name string, v shellVar) {
+	// However it is set (printf -v, read, mapfile, getopts, a for or
+	// select loop), a variable that names code to run makes the commands
+	// after it unknown, as an assignment does (assigned).
+	if isExecEnvVar(name) {
+		a.setLater("setting " + name + " names a command or code later programs may run")
+	} else if name == "IFS" {
+		a.setLater("setting IFS changes how later words split")
+	}
 	if old, ok := a.vars[name]; ok && old.exported {
 		v.exported = true
 	}
@@ -545,10 +553,15 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 		})
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		syntax.Walk(c, func(n syntax.Node) bool {
-			switch n.(type) {
+			switch n := n.(type) {
 			case *syntax.CmdSubst, *syntax.ProcSubst:
 				a.fail("an arithmetic expression runs a command")
 				return false
+			case *syntax.Lit:
+				// let PATH=1: arithmetic may assign any variable it names.
+				if isExecEnvVar(n.Value) || n.Value == "IFS" {
+					a.setLater("arithmetic may set " + n.Value + ", which names code later programs run")
+				}
 			}
 			return true
 		})

@@ -351,10 +351,13 @@ func BenchmarkAnalyze(b *testing.B) {
 	}
 }
 
-// TestSubscriptEvaluation: a static value holding an array subscript with a
-// command substitution makes the line unknown, wherever bash may evaluate
-// it; other uses of brackets do not.
-func TestSubscriptEvaluation(t *testing.T) {
+// TestHiddenCode: code bash runs that the words do not show makes the line
+// unknown: a static value holding an array subscript with a command
+// substitution (bash may evaluate it), mapfile -C, history files, curl's
+// %output{}, and a variable that names code (PATH, BASH_ENV…) set by any
+// builtin (printf -v, read, mapfile, a loop, a nameref, let); other uses
+// of brackets and ordinary variables do not.
+func TestHiddenCode(t *testing.T) {
 	for in, known := range map[string]bool{
 		"test -v 'a[$(./cat)]'":             false,
 		"[[ -v 'a[$(./cat)]' ]]":            false,

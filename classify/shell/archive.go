@@ -238,6 +238,9 @@ func tarCmd(c *cmdCtx) {
 			c.add(o.val, Read)
 		}
 	}
+	if create && (c.listOption("T", "files-from") || c.followsLinks("h", "dereference")) {
+		return
+	}
 	dir, hasDir := c.value("C", "directory")
 	switch {
 	case create:
@@ -325,7 +328,12 @@ func zipCmd(c *cmdCtx) {
 		}
 	}
 	c.spec = &cmdSpec{short: "rRjJmTuFgqvzDdfcAeXyloS0123456789@", shortArg: "xinbtP"}
-	if !c.getopt() {
+	if !c.getopt() || c.listOption("@") {
+		return
+	}
+	if c.has("r", "R") && !c.has("y") {
+		// zip stores what a symbolic link below leads to, unless -y.
+		c.unknown("zip -r follows the symbolic links below what it archives (zip -y stores them as links)")
 		return
 	}
 	if len(c.ops) == 0 {

@@ -10,7 +10,7 @@ import (
 // coreutils are the file utilities of GNU coreutils, diffutils, util-linux
 // and procps (their manuals), sorted by name.
 var coreutils = []cmdSpec{
-	{name: "b2sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "b2sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true, listOpts: []string{"c", "check"}},
 	{name: "base32", role: roleRead, short: "di", shortArg: "w", long: []string{"decode", "ignore-garbage"}, longArg: []string{"wrap"}, readOnly: true},
 	{name: "base64", role: roleRead, short: "di", shortArg: "w", long: []string{"decode", "ignore-garbage"}, longArg: []string{"wrap"}, readOnly: true},
 	{name: "basename", role: roleNone},
@@ -23,7 +23,7 @@ var coreutils = []cmdSpec{
 	{name: "cmp", role: roleRead, short: "blsz", shortArg: "inI", long: []string{"print-bytes", "verbose", "quiet", "silent"}, longArg: []string{"ignore-initial", "bytes"}, readOnly: true},
 	{name: "column", role: roleRead, short: "tnexJ", shortArg: "csorRNHlW", readOnly: true},
 	{name: "comm", role: roleRead, short: "123iz", long: []string{"check-order", "nocheck-order", "total", "zero-terminated"}, longArg: []string{"output-delimiter"}, readOnly: true},
-	{name: "cp", role: roleCopy, short: "aAbdfHilLnprRsPuvxTZ", shortArg: "tS", long: []string{"archive", "attributes-only", "backup", "copy-contents", "debug", "force", "interactive", "link", "dereference", "no-clobber", "no-dereference", "preserve", "parents", "recursive", "reflink", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "update", "verbose", "one-file-system", "context"}, longArg: []string{"target-directory", "suffix", "sparse", "no-preserve", "preserve", "backup", "update", "reflink"}},
+	{name: "cp", role: roleCopy, short: "aAbdfHilLnprRsPuvxTZ", shortArg: "tS", long: []string{"archive", "attributes-only", "backup", "copy-contents", "debug", "force", "interactive", "link", "dereference", "no-clobber", "no-dereference", "preserve", "parents", "recursive", "reflink", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "update", "verbose", "one-file-system", "context"}, longArg: []string{"target-directory", "suffix", "sparse", "no-preserve", "preserve", "backup", "update", "reflink"}, followOpts: []string{"L", "dereference"}},
 	{name: "csplit", role: roleCustom, custom: splitCmd},
 	{name: "cut", role: roleRead, short: "nsz", shortArg: "bcdf", long: []string{"complement", "only-delimited", "zero-terminated"}, longArg: []string{"bytes", "characters", "delimiter", "fields", "output-delimiter"}, readOnly: true},
 	{name: "date", role: roleNone},
@@ -31,14 +31,14 @@ var coreutils = []cmdSpec{
 	{name: "df", role: roleNone},
 	{name: "diff", role: roleRead, short: "abBcdeEfHilNnpPqrsStTuwyZ", shortArg: "CUIFxXLSWD", long: []string{"text", "ignore-space-change", "ignore-blank-lines", "ignore-case", "ignore-all-space", "new-file", "brief", "recursive", "report-identical-files", "side-by-side", "unified", "context", "expand-tabs", "initial-tab", "minimal", "speed-large-files", "strip-trailing-cr", "suppress-common-lines", "show-c-function", "no-dereference", "color"}, longArg: []string{"exclude", "exclude-from", "ignore-matching-lines", "label", "starting-file", "width", "unified", "context", "color", "palette", "from-file", "to-file"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"from-file", Read}, {"to-file", Read}}, readOnly: true},
 	{name: "dirname", role: roleNone},
-	{name: "du", role: roleRead, short: "0abcDhHklLmsSPx", shortArg: "BdtX", long: []string{"null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "dereference", "count-links", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system"}, longArg: []string{"block-size", "max-depth", "threshold", "time", "time-style", "exclude", "exclude-from", "files0-from"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"files0-from", Read}}, readOnly: true, noOperands: "cwd"},
+	{name: "du", role: roleRead, short: "0abcDhHklLmsSPx", shortArg: "BdtX", long: []string{"null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "dereference", "count-links", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system"}, longArg: []string{"block-size", "max-depth", "threshold", "time", "time-style", "exclude", "exclude-from", "files0-from"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"files0-from", Read}}, readOnly: true, noOperands: "cwd", listOpts: []string{"files0-from"}},
 	{name: "expr", role: roleNone},
-	{name: "file", role: roleRead, short: "bcEhiklLNnprsvzZ0", shortArg: "fFmeP", long: []string{"brief", "mime", "mime-type", "mime-encoding", "keep-going", "dereference", "no-dereference", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "print0"}, longArg: []string{"files-from", "separator", "magic-file", "exclude", "parameter"}, files: []optFile{{"f", Read}, {"files-from", Read}, {"m", Read}, {"magic-file", Read}}, readOnly: true},
+	{name: "file", role: roleRead, short: "bcEhiklLNnprsvzZ0", shortArg: "fFmeP", long: []string{"brief", "mime", "mime-type", "mime-encoding", "keep-going", "dereference", "no-dereference", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "print0"}, longArg: []string{"files-from", "separator", "magic-file", "exclude", "parameter"}, files: []optFile{{"f", Read}, {"files-from", Read}, {"m", Read}, {"magic-file", Read}}, readOnly: true, listOpts: []string{"f", "files-from"}},
 	{name: "fmt", role: roleRead, short: "cstu", shortArg: "pgw", numeric: true, readOnly: true},
 	{name: "fold", role: roleRead, short: "bs", shortArg: "w", numeric: true, readOnly: true},
 	{name: "free", role: roleNone},
 	{name: "head", role: roleRead, short: "qvz", shortArg: "nc", long: []string{"quiet", "silent", "verbose", "zero-terminated"}, longArg: []string{"lines", "bytes"}, numeric: true, readOnly: true},
-	{name: "hexdump", role: roleRead, short: "bcCdovx", shortArg: "efns", readOnly: true},
+	{name: "hexdump", role: roleRead, short: "bcCdovx", shortArg: "efns", files: []optFile{{"f", Read}}, readOnly: true},
 	{name: "hostname", role: roleNone},
 	{name: "iconv", role: roleRead, short: "cls", shortArg: "fto", long: []string{"list", "silent"}, longArg: []string{"from-code", "to-code", "output"}, files: []optFile{{"o", Write}, {"output", Write}}, readOnly: true},
 	{name: "id", role: roleNone},
@@ -47,7 +47,7 @@ var coreutils = []cmdSpec{
 	{name: "less", role: roleRead, short: "FIMNRSXcefimnqrsw", shortArg: "jxyzbhpPtT", files: []optFile{{"o", Write}, {"O", Write}}, readOnly: true},
 	{name: "ln", role: roleLink, short: "bdfFinLPrsTv", shortArg: "tS", long: []string{"backup", "directory", "force", "interactive", "logical", "no-dereference", "physical", "relative", "symbolic", "no-target-directory", "verbose"}, longArg: []string{"target-directory", "suffix", "backup"}},
 	{name: "ls", role: roleRead, short: "aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvwxXZ1", shortArg: "ITw", long: []string{"all", "almost-all", "author", "escape", "ignore-backups", "directory", "dired", "classify", "file-type", "full-time", "group-directories-first", "no-group", "human-readable", "si", "dereference-command-line", "dereference-command-line-symlink-to-dir", "inode", "kibibytes", "dereference", "numeric-uid-gid", "literal", "indicator-style", "hide-control-chars", "show-control-chars", "quote-name", "reverse", "recursive", "size", "context", "zero", "color", "hyperlink", "classify"}, longArg: []string{"block-size", "color", "format", "hide", "hyperlink", "ignore", "indicator-style", "quoting-style", "sort", "time", "time-style", "tabsize", "width", "classify"}, readOnly: true, noOperands: "cwd"},
-	{name: "md5sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "md5sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true, listOpts: []string{"c", "check"}},
 	{name: "mkdir", role: roleWrite, short: "pv", shortArg: "m", long: []string{"parents", "verbose"}, longArg: []string{"mode", "context"}},
 	{name: "mkfifo", role: roleWrite, shortArg: "mZ", longArg: []string{"mode", "context"}},
 	{name: "more", role: roleRead, short: "dlfpcsu", numeric: true, readOnly: true},
@@ -65,13 +65,13 @@ var coreutils = []cmdSpec{
 	{name: "rm", role: roleWrite, short: "dfirRIv", long: []string{"force", "interactive", "recursive", "dir", "verbose", "one-file-system", "no-preserve-root", "preserve-root"}, longArg: []string{"interactive", "preserve-root"}, recursive: []string{"r", "R", "recursive"}},
 	{name: "rmdir", role: roleWrite, short: "pv", long: []string{"parents", "verbose", "ignore-fail-on-non-empty"}},
 	{name: "seq", role: roleNone},
-	{name: "sha1sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
-	{name: "sha256sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
-	{name: "sha512sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true},
+	{name: "sha1sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true, listOpts: []string{"c", "check"}},
+	{name: "sha256sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true, listOpts: []string{"c", "check"}},
+	{name: "sha512sum", role: roleRead, short: "bctwz", long: []string{"binary", "check", "tag", "text", "warn", "zero", "quiet", "status", "strict"}, readOnly: true, listOpts: []string{"c", "check"}},
 	{name: "shred", role: roleCustom, custom: shredCmd, short: "fuvxz", shortArg: "ns", long: []string{"force", "remove", "verbose", "exact", "zero"}, longArg: []string{"iterations", "size", "random-source"}, files: []optFile{{"random-source", Read}}},
 	{name: "shuf", role: roleRead, short: "erz", shortArg: "inoi", longArg: []string{"head-count", "output", "random-source", "input-range"}, files: []optFile{{"o", Write}, {"output", Write}, {"random-source", Read}}, readOnly: true},
 	{name: "sleep", role: roleNone},
-	{name: "sort", role: roleRead, short: "bcCdfgiMhnRrsuVz", shortArg: "kotST", long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}, longArg: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "random-source", "files0-from", "sort", "batch-size", "check", "compress-program"}, files: []optFile{{"o", Write}, {"output", Write}, {"random-source", Read}, {"files0-from", Read}}, execOpts: []string{"compress-program"}, readOnly: true},
+	{name: "sort", role: roleRead, short: "bcCdfgiMhnRrsuVz", shortArg: "kotST", long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}, longArg: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "random-source", "files0-from", "sort", "batch-size", "check", "compress-program"}, files: []optFile{{"o", Write}, {"output", Write}, {"random-source", Read}, {"files0-from", Read}}, execOpts: []string{"compress-program"}, readOnly: true, listOpts: []string{"files0-from"}},
 	{name: "split", role: roleCustom, custom: splitCmd},
 	{name: "stat", role: roleRead, short: "LfxtZ", shortArg: "c", long: []string{"dereference", "file-system", "terse"}, longArg: []string{"format", "printf", "cached"}, readOnly: true},
 	{name: "strings", role: roleRead, short: "afwsU", shortArg: "ntTeo", longArg: []string{"bytes", "radix", "target", "encoding", "output-separator"}, numeric: true, readOnly: true},
@@ -86,7 +86,7 @@ var coreutils = []cmdSpec{
 	{name: "uniq", role: roleCustom, custom: uniqCmd, short: "cdDiuz", shortArg: "fsw", long: []string{"count", "repeated", "ignore-case", "unique", "zero-terminated", "all-repeated", "group"}, longArg: []string{"skip-fields", "skip-chars", "check-chars", "all-repeated", "group"}},
 	{name: "unlink", role: roleWrite},
 	{name: "uptime", role: roleNone},
-	{name: "wc", role: roleRead, short: "clmwL", long: []string{"bytes", "chars", "lines", "words", "max-line-length", "total"}, longArg: []string{"files0-from", "total"}, files: []optFile{{"files0-from", Read}}, readOnly: true},
+	{name: "wc", role: roleRead, short: "clmwL", long: []string{"bytes", "chars", "lines", "words", "max-line-length", "total"}, longArg: []string{"files0-from", "total"}, files: []optFile{{"files0-from", Read}}, readOnly: true, listOpts: []string{"files0-from"}},
 	{name: "which", role: roleNone},
 	{name: "whoami", role: roleNone},
 	{name: "xxd", role: roleCustom, custom: xxdCmd},
@@ -216,6 +216,11 @@ func splitCmd(c *cmdCtx) {
 		c.unknown("split --filter runs a command")
 		return
 	}
+	if c.name == "csplit" && c.has("b", "suffix-format") || c.name == "split" && c.has("additional-suffix") {
+		// The suffix makes the names: csplit -f .claude/ -b 'settings.json%.0d'.
+		c.unknown(c.name + ": a suffix option names the files it writes")
+		return
+	}
 	ops := c.ops
 	if len(ops) > 0 {
 		c.add(ops[0], Read)
@@ -236,6 +241,13 @@ func splitCmd(c *cmdCtx) {
 		return
 	}
 	for _, t := range ts {
+		// The directory the files are made in, judged as a path (outside
+		// the sandbox?), and the files PREFIX* as a pattern for the rules.
+		dir := t
+		if !strings.HasSuffix(t.Path, "/") {
+			dir.Path, dir.Given = path.Dir(t.Path), path.Dir(t.Given)
+		}
+		c.cmd.Targets = append(c.cmd.Targets, dir)
 		t.Path, t.Given, t.Pattern = glob.Escape(path.Clean(t.Path))+"*", t.Given+"*", true
 		c.cmd.Targets = append(c.cmd.Targets, t)
 	}

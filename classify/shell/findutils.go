@@ -99,7 +99,17 @@ func findCmd(c *cmdCtx) {
 	args := c.args
 	i := 0
 	for i < len(args) && args[i].unknown == "" && (args[i].lit == "-H" || args[i].lit == "-L" || args[i].lit == "-P" || strings.HasPrefix(args[i].lit, "-O")) {
+		if args[i].lit == "-L" {
+			c.unknown("find -L follows the symbolic links below what it reads")
+			return
+		}
 		i++
+	}
+	for _, w := range args[i:] {
+		if w.unknown == "" && w.lit == "-follow" {
+			c.unknown("find -follow follows the symbolic links below what it reads")
+			return
+		}
 	}
 	var starts []sword
 	for ; i < len(args); i++ {

@@ -172,6 +172,10 @@ func (a *analyzer) declare(c *syntax.DeclClause, depth int) {
 		}
 	}
 	export := c.Variant.Value == "export" || declFlag(c.Args, 'x')
+	if declFlag(c.Args, 'n') {
+		// declare -n r=PATH; r=.: a nameref assigns the variable it names.
+		a.setLater(c.Variant.Value + " -n makes a name that assigns another variable")
+	}
 	for _, as := range c.Args {
 		if as.Name != nil && local {
 			prev, had := a.vars[as.Name.Value]

@@ -63,11 +63,12 @@ type gitSub struct {
 // gitSubcommands are the git subcommands safezone knows, by group; any
 // other is unknown.
 var gitSubcommands = []gitSub{
-	{names: []string{"status", "log", "shortlog", "branch", "tag", "remote", "rev-parse", "rev-list", "describe", "ls-files",
+	{names: []string{"status", "log", "shortlog", "branch", "remote", "rev-parse", "rev-list", "describe", "ls-files",
 		"ls-tree", "reflog", "whatchanged", "name-rev", "merge-base", "count-objects", "fsck", "var",
 		"check-ignore", "check-attr", "for-each-ref", "show-ref", "cherry", "range-diff", "verify-commit", "verify-tag",
 		"diff-tree", "diff-files", "diff-index"},
 		repo: true, readOnly: true, afterDash: pathsRead},
+	{names: []string{"tag"}, repo: true, readOnly: true, handle: gitMessageFile},
 	// git-diff(1): "git diff [--no-index] PATH PATH" compares two files,
 	// anywhere, when one is outside the repository.
 	{names: []string{"diff"}, repo: true, readOnly: true, afterDash: pathsRead, operands: pathsRead},
@@ -81,7 +82,7 @@ var gitSubcommands = []gitSub{
 	{names: []string{"add"}, repo: true, operands: pathsRead},
 	// These change only git's internals (objects, refs, the index) or a
 	// remote.
-	{names: []string{"commit", "fetch", "push", "gc", "prune", "notes", "maintenance", "lfs"}, repo: true},
+	{names: []string{"commit", "fetch", "push", "gc", "prune", "notes", "maintenance", "lfs"}, repo: true, handle: gitMessageFile},
 	{names: []string{"format-patch"}, repo: true, handle: gitFormatPatch},
 	{names: []string{"bundle"}, repo: true, handle: gitBundle},
 	{names: []string{"worktree"}, repo: true, handle: gitWorktree},
@@ -613,6 +614,9 @@ func gitArchive(c *cmdCtx, rest []sword) {
 	if v, ok := gitOptValue(rest, "o", "output"); ok {
 		c.add(v, Write)
 	}
+	if v, ok := gitOptValue(rest, "", "remote"); ok {
+		c.gitLocalRemote(v, Read)
+	}
 }
 
 // gitFormatPatch: git format-patch writes one file per commit,
@@ -786,6 +790,9 @@ func gitClone(c *cmdCtx, rest []sword) {
 		c.addT(v, Write, true)
 	}
 	ps := gitOptionOperands(rest, gitCloneValued)
+	if len(ps) > 0 {
+		c.gitLocalRemote(ps[0], Read)
+	}
 	switch {
 	case len(ps) >= 2:
 		c.addT(ps[1], Write, true)
@@ -1080,4 +1087,53 @@ func gitShortFlag(rest []sword, f byte) bool {
 		}
 	}
 	return false
+}
+
+// gitMessageFile: git commit, tag and notes take a message from -F FILE
+// (--file) and commit a template from -t FILE (--template), which they
+// read (git-commit(1), git-tag(1), git-notes(1)); the message then lands
+// in the repository, where the agent reads it back.
+func gitMessageFile(c *cmdCtx, rest []sword) {
+	switch c.sub {
+	case "push", "fetch":
+		// git push REPOSITORY writes it, git fetch REPOSITORY reads it,
+		// when it is a path on this machine.
+		access := Read
+		if c.sub == "push" {
+			access = Write
+		}
+		if ps := gitOptionOperands(rest, []string{"--repo", "--receive-pack", "--exec", "--upload-pack", "-o", "--push-option", "--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--negotiation-tip", "--server-option", "--refmap", "--recurse-submodules-default", "--filter"}); len(ps) > 0 {
+			c.gitLocalRemote(ps[0], access)
+		}
+		if v, ok := gitOptValue(rest, "", "repo"); ok {
+			c.gitLocalRemote(v, access)
+		}
+		return
+	}
+	if v, ok := gitOptValue(rest, "F", "file"); ok && !(v.unknown == "" && v.lit == "-") {
+		c.add(v, Read)
+	}
+	if c.sub == "commit" {
+		if v, ok := gitOptValue(rest, "t", "template"); ok {
+			c.add(v, Read)
+		}
+	}
+}
+
+// gitLocalRemote adds a git repository named by a local path or a file://
+// URL as a target (recursive): push writes it, fetch and clone read it
+// (git-push(1), gitglossary(7) "repository", git-clone(1) GIT URLS). A
+// remote's name or another URL (https:, ssh:, host:path) adds nothing.
+func (c *cmdCtx) gitLocalRemote(w sword, access Access) {
+	if w.unknown != "" {
+		c.unknown("a git repository that is not static")
+		return
+	}
+	p := w.lit
+	if rest, ok := cutPrefixFold(p, "file://"); ok {
+		p = rest
+	} else if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") && p != "." && p != ".." && !strings.HasPrefix(p, "~") {
+		return
+	}
+	c.addT(literal(p), access, access == Write)
 }

@@ -87,6 +87,13 @@ type cmdSpec struct {
 	// execOpts: options whose value is a command the program runs
 	// (rsync -e, sort --compress-program): inline code, so unknown.
 	execOpts []string
+	// listOpts: options whose value is a file of the names of the files
+	// the program then reads (sort --files0-from, file -f, tar -T): which
+	// files is not known, so unknown.
+	listOpts []string
+	// followOpts: options that make the program follow the symbolic links
+	// below its operands (cp -L, rsync -L): unknown (followsLinks).
+	followOpts []string
 	// custom handles the whole command (roleCustom): it parses its own
 	// options and sets ReadOnly. why is the reason of opaque.
 	custom func(*cmdCtx)
@@ -152,6 +159,40 @@ func (c *cmdCtx) execOption(names ...string) bool {
 		}
 	}
 	return false
+}
+
+// listOption marks the command unknown when one of the options given
+// names a file of file names (cmdSpec.listOpts).
+func (c *cmdCtx) listOption(names ...string) bool {
+	for _, o := range c.opts {
+		if containsStr(names, o.name) {
+			c.unknown(c.name + " " + optText(o.name) + ": the files it reads are named in a file")
+			return true
+		}
+	}
+	return false
+}
+
+// followsLinks marks the command unknown when one of the options given
+// makes it follow the symbolic links it meets below its operands (grep -R,
+// rg -L, find -L, tar -h, cp -L, rsync -L): a link in the tree may lead
+// anywhere, ~/.ssh too, and where is not judged.
+func (c *cmdCtx) followsLinks(names ...string) bool {
+	for _, o := range c.opts {
+		if containsStr(names, o.name) {
+			c.unknown(c.name + " " + optText(o.name) + " follows the symbolic links below what it reads")
+			return true
+		}
+	}
+	return false
+}
+
+// optText spells an option's name as given on a command line.
+func optText(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func (c *cmdCtx) value(names ...string) (sword, bool) {
@@ -341,7 +382,7 @@ func (c *cmdCtx) run() {
 	if !c.getopt() {
 		return
 	}
-	if c.execOption(s.execOpts...) {
+	if c.execOption(s.execOpts...) || c.listOption(s.listOpts...) || c.followsLinks(s.followOpts...) {
 		return
 	}
 	for _, f := range s.files {

@@ -38,7 +38,7 @@ func grepCmd(c *cmdCtx) {
 		longArg: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "include",
 			"exclude", "exclude-dir", "exclude-from", "binary-files", "devices", "directories", "label", "color", "colour", "group-separator"},
 	}
-	if !c.getopt() {
+	if !c.getopt() || c.followsLinks("R", "dereference-recursive") {
 		return
 	}
 	for _, o := range c.opts {
@@ -127,7 +127,7 @@ func rgCmd(c *cmdCtx) {
 			return
 		}
 	}
-	if !c.getopt() {
+	if !c.getopt() || c.followsLinks("L", "follow") {
 		return
 	}
 	for _, o := range c.opts {
@@ -490,8 +490,16 @@ func jqCmd(c *cmdCtx) {
 			}
 			filter = true
 			i++
-		case t == "--indent" || t == "-L":
+		case t == "--indent":
 			i++
+		case t == "-L" || t == "--library-path" || strings.HasPrefix(t, "-L") || strings.HasPrefix(t, "--library-path="):
+			// Modules come from the search path: any file below it.
+			c.unknown("jq -L: the modules it imports come from a search path")
+			return
+		case strings.HasPrefix(t, "--from-file=") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 2 && strings.Contains(t, "f"):
+			// --from-file=FILE, or a cluster holding -f (jq -nrf FILE).
+			c.unknown("jq " + t + ": a program file given in a form safezone does not parse")
+			return
 		case strings.HasPrefix(t, "-") && t != "-":
 		default:
 			if !filter {
