@@ -201,6 +201,18 @@ func withSuffix(w sword, suf string) sword {
 // tarCmd: -c/--create writes the archive and reads the members; -x/--extract
 // reads the archive and writes into -C DIR (or the working directory);
 // -t/--list only reads.
+// tarLists reads tar's list files (-T, -X) and reports whether the
+// command is still known: archiving the files a list names, or what
+// symbolic links lead to (-h), is not.
+func (c *cmdCtx) tarLists(create bool) bool {
+	for _, o := range c.opts {
+		if (o.name == "T" || o.name == "files-from" || o.name == "X" || o.name == "exclude-from") && o.has {
+			c.add(o.val, Read)
+		}
+	}
+	return !create || !c.listOption("T", "files-from") && !c.followsLinks("h", "dereference")
+}
+
 func tarCmd(c *cmdCtx) {
 	args := c.args
 	// Old style: "tar czf x.tgz dir" (first word without a dash).
@@ -233,12 +245,7 @@ func tarCmd(c *cmdCtx) {
 	create := c.has("c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete")
 	extract := c.has("x", "extract", "get")
 	archive, hasArchive := c.value("f", "file")
-	for _, o := range c.opts {
-		if (o.name == "T" || o.name == "files-from" || o.name == "X" || o.name == "exclude-from") && o.has {
-			c.add(o.val, Read)
-		}
-	}
-	if create && (c.listOption("T", "files-from") || c.followsLinks("h", "dereference")) {
+	if !c.tarLists(create) {
 		return
 	}
 	dir, hasDir := c.value("C", "directory")

@@ -68,6 +68,13 @@ func safezoneCmd(c *cmdCtx) {
 		c.unknown("safezone " + sub.lit + " is not one of safezone's read-only subcommands")
 		return
 	}
+	safezoneInit(c)
+}
+
+// safezoneInit: the files "safezone init" writes: the project's policy,
+// .gitignore files and the host's registration (with --user, the user's
+// policy and registration); --dry-run writes none.
+func safezoneInit(c *cmdCtx) {
 	c.cmd.ReadOnly = false
 	host, user := "claude", false
 	for i, w := range c.args[1:] {

@@ -161,6 +161,13 @@ func (c *cmdCtx) execOption(names ...string) bool {
 	return false
 }
 
+// refused reports whether an option given makes the command unknown: it
+// runs a command, names a file of file names or follows symbolic links
+// (cmdSpec.execOpts, listOpts, followOpts).
+func (c *cmdCtx) refused(s *cmdSpec) bool {
+	return c.execOption(s.execOpts...) || c.listOption(s.listOpts...) || c.followsLinks(s.followOpts...)
+}
+
 // listOption marks the command unknown when one of the options given
 // names a file of file names (cmdSpec.listOpts).
 func (c *cmdCtx) listOption(names ...string) bool {
@@ -382,7 +389,7 @@ func (c *cmdCtx) run() {
 	if !c.getopt() {
 		return
 	}
-	if c.execOption(s.execOpts...) || c.listOption(s.listOpts...) || c.followsLinks(s.followOpts...) {
+	if c.refused(s) {
 		return
 	}
 	for _, f := range s.files {

@@ -465,6 +465,19 @@ func sedSubst(cmd string) (*scriptFile, string, string) {
 
 // jqCmd: jq FILTER FILE...; --arg and --argjson take two values; --args and
 // --jsonargs turn the remaining operands into values.
+// jqUnparsed says why a jq option makes the command unknown: -L (the
+// modules it imports come from a search path), --from-file=FILE, or a
+// cluster holding -f (jq -nrf FILE); "" for any other word.
+func jqUnparsed(t string) string {
+	switch {
+	case t == "--library-path" || strings.HasPrefix(t, "-L") || strings.HasPrefix(t, "--library-path="):
+		return "jq -L: the modules it imports come from a search path"
+	case strings.HasPrefix(t, "--from-file=") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 2 && strings.Contains(t, "f"):
+		return "jq " + t + ": a program file given in a form safezone does not parse"
+	}
+	return ""
+}
+
 func jqCmd(c *cmdCtx) {
 	var ops []sword
 	filter := false
@@ -492,13 +505,8 @@ func jqCmd(c *cmdCtx) {
 			i++
 		case t == "--indent":
 			i++
-		case t == "-L" || t == "--library-path" || strings.HasPrefix(t, "-L") || strings.HasPrefix(t, "--library-path="):
-			// Modules come from the search path: any file below it.
-			c.unknown("jq -L: the modules it imports come from a search path")
-			return
-		case strings.HasPrefix(t, "--from-file=") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 2 && strings.Contains(t, "f"):
-			// --from-file=FILE, or a cluster holding -f (jq -nrf FILE).
-			c.unknown("jq " + t + ": a program file given in a form safezone does not parse")
+		case jqUnparsed(t) != "":
+			c.unknown(jqUnparsed(t))
 			return
 		case strings.HasPrefix(t, "-") && t != "-":
 		default:
@@ -520,9 +528,26 @@ func jqCmd(c *cmdCtx) {
 var yqWithValue = []string{"-p", "-o", "--input-format", "--output-format", "--indent", "-I"}
 
 // yqCmd: yq [eval|e|eval-all|ea] EXPR FILE...; -i writes the files.
+// yqLoads marks the command unknown when an expression loads files
+// (mikefarah's yq: load, load_str, load_xml…; kislyuk's jq filters:
+// import, include) or an option cluster holds -f or -L.
+func yqLoads(c *cmdCtx) bool {
+	for _, w := range c.args {
+		if t := w.text(); strings.Contains(t, "load") || strings.Contains(t, "import") || strings.Contains(t, "include") ||
+			w.unknown == "" && strings.HasPrefix(w.lit, "-") && !strings.HasPrefix(w.lit, "--") && len(w.lit) > 2 && strings.ContainsAny(w.lit, "fL") {
+			c.unknown("yq " + t + ": an expression that loads files, or an option cluster safezone does not parse")
+			return true
+		}
+	}
+	return false
+}
+
 func yqCmd(c *cmdCtx) {
 	inPlace, sub := false, false
 	var ops []sword
+	if yqLoads(c) {
+		return
+	}
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		t := w.text()

@@ -91,6 +91,7 @@ var Cases = []Case{
 	{Name: "git push to a named remote or a URL adds nothing", In: []string{"git push origin main", "git push https://x/r.git main", "git fetch origin"}, Want: []string{"r /p"}},
 	{Name: "git's message files are read", In: []string{"git commit -F /h/m", "git commit --file=/h/m", "git tag -a v1 -F /h/m", "git notes add -F /h/m", "git commit -t /h/m"}, Want: []string{"r /h/m", "r /p"}},
 	{Name: "jq's program and module forms it does not parse are unknown", In: []string{"jq -nrf /h/x", "jq --from-file=/h/x", "jq -L /h 'import \"k\" as $k; $k'"}, Unknown: true},
+	{Name: "yq expressions that load files are unknown", In: []string{"yq -n 'load_str(\"/h/x\")'", "yq e 'load(\"/h/x\")' a.yaml", "yq -rf /h/x a"}, Unknown: true},
 	{Name: "hexdump -f reads its format file", In: []string{"hexdump -f /h/x a"}, Want: []string{"r /h/x", "r /p/a"}},
 	{Name: "a file of file names is unknown", In: []string{"sort --files0-from=c", "wc --files0-from=c", "du --files0-from=c", "file -f c", "md5sum -c c", "tar -cf o.tar -T c", "tar --create -f o.tar --files-from=c", "zip o.zip -@"}, Unknown: true},
 	{Name: "following the symbolic links below is unknown", In: []string{"grep -R x .", "grep --dereference-recursive x .", "rg -L x", "find -L . -name x", "find . -follow -name x", "zip -r o.zip .", "tar -chf o.tar .", "cp -rL a b", "rsync -aL a/ b/", "rsync -a --copy-unsafe-links a/ b/"}, Unknown: true},
