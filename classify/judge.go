@@ -316,6 +316,27 @@ func (d *decider) anyView(p *policy.Pattern, t *Target) (string, bool) {
 	return "", false
 }
 
+// placesOf returns the absolute paths a pattern's literal part rel names:
+// rel itself for an absolute pattern, rel under each spelling of the
+// project root or the home directory for an anchored one, none for a
+// pattern that matches at any depth.
+func (d *decider) placesOf(p *policy.Pattern, rel string) []string {
+	var bases []string
+	switch p.Anchor {
+	case policy.Absolute:
+		return []string{rel}
+	case policy.ProjectRoot:
+		bases = d.anchors.project
+	case policy.Home:
+		bases = d.anchors.home
+	}
+	out := make([]string, 0, len(bases))
+	for _, b := range bases {
+		out = append(out, path.Join(b, rel))
+	}
+	return out
+}
+
 // resolvedPattern returns where the literal path of a Resolve pattern leads
 // when that differs from the path itself (a symlinked file or directory), for
 // every spelling of its anchor. It is computed once per decision, on the
@@ -325,20 +346,7 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 	if out, ok := d.resolved[p]; ok {
 		return out
 	}
-	lit := glob.Unescape(p.Glob)
-	var cands []string
-	switch p.Anchor {
-	case policy.Absolute:
-		cands = []string{lit}
-	case policy.ProjectRoot, policy.Home:
-		bases := d.anchors.project
-		if p.Anchor == policy.Home {
-			bases = d.anchors.home
-		}
-		for _, b := range bases {
-			cands = append(cands, strings.TrimSuffix(b, "/")+"/"+lit)
-		}
-	}
+	cands := d.placesOf(p, glob.Unescape(p.Glob))
 	var out []string
 	for _, c := range cands {
 		if res, err := Resolve(d.fsys, c); err == nil && res.Path != path.Clean(c) {
@@ -391,19 +399,7 @@ func (d *decider) protectedBelow(p *policy.Pattern, t *Target) (string, bool) {
 		return "", false
 	}
 	prefix, rest := glob.LiteralPrefix(p.Glob)
-	var cands []string
-	switch p.Anchor {
-	case policy.Absolute:
-		cands = []string{prefix}
-	case policy.ProjectRoot, policy.Home:
-		bases := d.anchors.project
-		if p.Anchor == policy.Home {
-			bases = d.anchors.home
-		}
-		for _, b := range bases {
-			cands = append(cands, path.Join(b, prefix))
-		}
-	}
+	cands := d.placesOf(p, prefix)
 	creates := d.mayCreate(t)
 	for _, v := range t.placeViews() {
 		for _, c := range cands {
@@ -458,19 +454,7 @@ func (d *decider) protectedHome(p *policy.Pattern, t *Target) (string, bool) {
 	if prefix == "" || rest == "" || rest == "**" {
 		return "", false
 	}
-	var cands []string
-	switch p.Anchor {
-	case policy.Absolute:
-		cands = []string{prefix}
-	case policy.ProjectRoot, policy.Home:
-		bases := d.anchors.project
-		if p.Anchor == policy.Home {
-			bases = d.anchors.home
-		}
-		for _, b := range bases {
-			cands = append(cands, path.Join(b, prefix))
-		}
-	}
+	cands := d.placesOf(p, prefix)
 	for _, v := range t.placeViews() {
 		for _, c := range cands {
 			if c != v {
