@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pborman/getopt/v2"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // The command-line parser of the hook and every subcommand: getopt syntax
@@ -156,7 +157,7 @@ func nearest(word string, candidates []string) string {
 			prefixed = c
 			nPrefixed++
 		}
-		if d := editDistance(word, c); bestD < 0 || d < bestD {
+		if d := policy.EditDistance(word, c); bestD < 0 || d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -171,30 +172,4 @@ func nearest(word string, candidates []string) string {
 		return prefixed
 	}
 	return ""
-}
-
-// editDistance is the optimal string alignment distance between a and b
-// (Damerau-Levenshtein without repeated edits of one substring), in bytes.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

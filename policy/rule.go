@@ -188,15 +188,19 @@ func Suggest(word string, known []string, max int) string {
 	best, bestD := "", max+1
 	w := strings.ToLower(word)
 	for _, k := range known {
-		if d := editDistance(w, strings.ToLower(k)); d < bestD {
+		if d := EditDistance(w, strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
+// EditDistance is the optimal string alignment distance between a and b
+// (Levenshtein's insertions, deletions and substitutions, plus the swap of
+// two adjacent bytes, no substring edited twice), in bytes: how far a
+// misspelt name (a tool, a flag, a subcommand) is from a known one.
+func EditDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -210,8 +214,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }
