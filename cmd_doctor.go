@@ -122,27 +122,9 @@ func (d *doctor) registration(root, home string, sys *system) {
 // safezoneHooks returns the commands of the PreToolUse hooks of a Claude
 // Code settings file that run safezone.
 func safezoneHooks(path string) []string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var s struct {
-		Hooks map[string][]struct {
-			Hooks []struct {
-				Command string `json:"command"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if json.Unmarshal(data, &s) != nil {
-		return nil
-	}
 	var out []string
-	for _, group := range s.Hooks["PreToolUse"] {
-		for _, h := range group.Hooks {
-			if w := strings.Fields(h.Command); len(w) > 0 && filepath.Base(strings.Trim(w[0], `"'`)) == "safezone" {
-				out = append(out, h.Command)
-			}
-		}
+	for _, h := range safezoneEntries(path) {
+		out = append(out, h.command)
 	}
 	return out
 }

@@ -231,6 +231,36 @@ func patternCovers(d, a policy.Pattern) bool {
 // hookRegistrations checks the safezone hooks registered in a Claude Code
 // settings file: their flags must parse, and their entry should fail closed.
 func hookRegistrations(path string) []finding {
+	var out []finding
+	for _, h := range safezoneEntries(path) {
+		args := strings.Fields(h.command)[1:]
+		if len(args) > 0 && args[0] == "explain" {
+			out = append(out, finding{file: path, field: h.field, msg: "the hook runs `safezone explain`, which prints a trace, not a decision"})
+			continue
+		}
+		if _, err := parseFlags(args, false); err != nil {
+			out = append(out, finding{file: path, field: h.field, msg: fmt.Sprintf("command %q: %v: every call would be denied", h.command, err)})
+		}
+		if h.onFailure != "block" {
+			out = append(out, finding{file: path, field: h.field, warning: true,
+				msg: `no "onFailure": "block": if safezone cannot run (missing, killed, timed out), Claude Code runs the tool anyway`})
+		}
+	}
+	return out
+}
+
+// hookEntry is one PreToolUse hook of a Claude Code settings file that
+// runs safezone: its command, its onFailure and where it is
+// ("hooks.PreToolUse[0].hooks[1]").
+type hookEntry struct {
+	command, onFailure, field string
+}
+
+// safezoneEntries returns the PreToolUse hooks of the Claude Code settings
+// file at path whose command runs safezone (its first word, quotes
+// removed, names a file called safezone); none when the file is missing
+// or not JSON (the settings parser reports that).
+func safezoneEntries(path string) []hookEntry {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
@@ -244,27 +274,13 @@ func hookRegistrations(path string) []finding {
 		} `json:"hooks"`
 	}
 	if json.Unmarshal(data, &s) != nil {
-		return nil // reported by the settings parser
+		return nil
 	}
-	var out []finding
+	var out []hookEntry
 	for i, group := range s.Hooks["PreToolUse"] {
 		for j, h := range group.Hooks {
-			words := strings.Fields(h.Command)
-			if len(words) == 0 || filepath.Base(words[0]) != "safezone" {
-				continue
-			}
-			field := fmt.Sprintf("hooks.PreToolUse[%d].hooks[%d]", i, j)
-			args := words[1:]
-			if len(args) > 0 && args[0] == "explain" {
-				out = append(out, finding{file: path, field: field, msg: "the hook runs `safezone explain`, which prints a trace, not a decision"})
-				continue
-			}
-			if _, err := parseFlags(args, false); err != nil {
-				out = append(out, finding{file: path, field: field, msg: fmt.Sprintf("command %q: %v: every call would be denied", h.Command, err)})
-			}
-			if h.OnFailure != "block" {
-				out = append(out, finding{file: path, field: field, warning: true,
-					msg: `no "onFailure": "block": if safezone cannot run (missing, killed, timed out), Claude Code runs the tool anyway`})
+			if w := strings.Fields(h.Command); len(w) > 0 && filepath.Base(strings.Trim(w[0], `"'`)) == "safezone" {
+				out = append(out, hookEntry{command: h.Command, onFailure: h.OnFailure, field: fmt.Sprintf("hooks.PreToolUse[%d].hooks[%d]", i, j)})
 			}
 		}
 	}
