@@ -16,12 +16,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/index"
 	"github.com/safezonehq/safezone/policy"
 	"github.com/safezonehq/safezone/policy/glob"
 )
@@ -65,6 +67,9 @@ type confinement struct {
 	// ReadOnlyOff says why ReadOnly paths are not enforced by the kernel
 	// here ("" when they are).
 	ReadOnlyOff string
+	// Found is what the search of the sandbox roots found (hidden and
+	// read-only files), for explain.
+	Found index.Found
 }
 
 // confinable says whether a shell command of call could run confined here:
@@ -103,22 +108,20 @@ func (s *system) kernelConfines() (bool, string) {
 }
 
 // confineMatters reports whether whether the kernel confines could change
-// res, decided as if it did: only for a shell command with a target
-// safezone cannot know, or one that runs a program whose own accesses it
-// cannot see, or under confine.mode always. classify looks at Env.Confinable
-// for those commands only (the unknown row, allow rules over unknown
-// targets, confine.mode), so for any other command the kernel's answer is
-// not needed.
+// res, decided as if it did: for a shell command that may run without a
+// question (allowed, or left to a host that may run it unasked), whose
+// outside targets the kernel's agreement may have let through
+// (classify.Env.KernelWrite). An ask or a deny decided as if the kernel
+// confined is the same without it: classify only ever relaxes a decision
+// for a command that runs confined.
 func confineMatters(res *classify.Result, pol *policy.Policy) bool {
-	if res.Confine || pol.Confine.Mode.Value == policy.ConfineAlways || res.Shell == nil || !res.Shell.Known() {
+	if res.Shell == nil {
+		return false
+	}
+	if pol.Confine.Mode.Value == policy.ConfineAlways {
 		return true
 	}
-	for _, c := range res.Shell.Commands {
-		if c.Runs != "" {
-			return true
-		}
-	}
-	return false
+	return res.Decision == policy.Allow || res.Decision == policy.Abstain
 }
 
 // confinementFor builds the ruleset of a confined call and rewrites its
@@ -126,15 +129,26 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 // command).
 // The project's watch list gets the read-only paths that are missing (see
 // watch.go); an error writing it is an error: the command is then not
-// confined.
+// confined. So is a ruleset the kernel cannot enforce here: files to hide
+// where there are no user namespaces, a search of the sandbox roots that
+// did not finish.
 func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *policy.Policy, data []byte, project string) (*confinement, error) {
 	if j.sys.executable == "" || !filepath.IsAbs(j.sys.executable) {
 		return nil, errors.New("cannot tell where this safezone binary is: the launcher needs its absolute path")
 	}
 	c := &confinement{}
 	roErr := j.sys.confineStatus().ReadOnly
-	c.Ruleset, c.Missing = j.ruleset(res, pol)
+	var err error
+	c.Ruleset, c.Missing, c.Found, err = j.ruleset(res, pol, roErr == nil)
+	if err != nil {
+		return nil, err
+	}
+	// Hide paths outside every Write path become Landlock's NoRead.
+	c.Ruleset = c.Ruleset.Normalize()
 	if roErr != nil {
+		if len(c.Ruleset.Hide) > 0 {
+			return nil, fmt.Errorf("the kernel cannot hide %s here (%v), so a confined program could read it", hiddenList(c.Ruleset.Hide, j.sys.getenv("HOME")), roErr)
+		}
 		c.ReadOnlyOff = roErr.Error()
 		c.Ruleset.ReadOnly = nil
 	}
@@ -167,16 +181,87 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *po
 	return c, nil
 }
 
+// hiddenList names up to three of the paths ps, "~" for home, and how many
+// more there are.
+func hiddenList(ps []string, home string) string {
+	var out []string
+	for i, p := range ps {
+		if i == 3 {
+			return strings.Join(out, ", ") + fmt.Sprintf(" and %d more", len(ps)-3)
+		}
+		out = append(out, shortHome(p, home))
+	}
+	return strings.Join(out, ", ")
+}
+
+// shortHome writes p below home as ~/....
+func shortHome(p, home string) string {
+	if home != "" && home != "/" && (p == home || strings.HasPrefix(p, home+"/")) {
+		return "~" + strings.TrimPrefix(p, home)
+	}
+	return p
+}
+
+// kernelWrite returns what a confined command of a call with these roots
+// may write besides the writable sandbox roots, resolved: the temporary
+// directories, the devices and confine.write (classify.Env.KernelWrite).
+func (j *judger) kernelWrite(pol *policy.Policy, project string) []string {
+	var out []string
+	for _, tmp := range []string{j.sys.getenv("TMPDIR"), "/tmp", "/var/tmp", "/dev/shm"} {
+		if filepath.IsAbs(tmp) {
+			if r, ok := j.resolvedDir(tmp); ok {
+				out = append(out, r)
+			}
+		}
+	}
+	out = append(out, confine.Devices()...)
+	for _, d := range j.cacheDirs(pol, project) {
+		if r, ok := j.resolvedDir(d); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cacheDirs are the caches a confined command may write: confine.write, and
+// where the environment moves a tool's cache elsewhere (GOMODCACHE,
+// GOCACHE, XDG_CACHE_HOME, CARGO_HOME's registry and git, npm_config_cache,
+// the pnpm store), those places too. They are absolute, not resolved.
+func (j *judger) cacheDirs(pol *policy.Policy, project string) []string {
+	home := j.sys.getenv("HOME")
+	var out []string
+	for _, d := range pol.Confine.Write {
+		if p := policy.ExpandDir(d, home, project); p != "" {
+			out = append(out, p)
+		}
+	}
+	for _, v := range []string{"GOMODCACHE", "GOCACHE", "XDG_CACHE_HOME", "npm_config_cache", "NPM_CONFIG_CACHE", "npm_config_store_dir", "PNPM_STORE_DIR"} {
+		if p := j.sys.getenv(v); filepath.IsAbs(p) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	if ch := j.sys.getenv("CARGO_HOME"); filepath.IsAbs(ch) {
+		out = append(out, filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
+	}
+	return out
+}
+
 // ruleset computes what the confined command may do: write in the sandbox
-// roots, the temporary directories, the devices and confine.write; not read
-// the secrets the deny rules name by an absolute or home path; not write
-// safezone's own files and the host's and git's configuration inside the
-// roots. Its second result lists those that do not exist (see readOnly).
+// roots, the temporary directories, the devices and the caches (everywhere
+// when the sandbox is off or in agi mode, nowhere but the devices in read
+// mode); neither read nor write what the Read deny rules match (by an
+// absolute or home path: Landlock's NoRead outside the writable paths;
+// inside them, found by searching the sandbox roots: hidden in the mount
+// namespace); not change the protected paths, safezone's own files and the
+// host's and git's configuration inside the roots. Its second result lists
+// the read-only paths that do not exist (see readOnly), its third what the
+// search found. namespaces says whether the launcher can use a mount
+// namespace here (private /dev/shm).
 //
 // A confine.write directory that does not exist is created when its parent
 // does (~/.cache in a new home directory: a tool that finds no cache
 // directory creates one, and could not); else it is left out.
-func (j *judger) ruleset(res *classify.Result, pol *policy.Policy) (confine.Ruleset, []string) {
+func (j *judger) ruleset(res *classify.Result, pol *policy.Policy, namespaces bool) (confine.Ruleset, []string, index.Found, error) {
 	var rs confine.Ruleset
 	home := j.sys.getenv("HOME")
 	addWrite := func(p string) {
@@ -184,32 +269,73 @@ func (j *judger) ruleset(res *classify.Result, pol *policy.Policy) (confine.Rule
 			rs.Write = append(rs.Write, r)
 		}
 	}
-	for _, root := range res.Roots {
-		if !root.ReadOnly {
-			rs.Write = append(rs.Write, root.Resolved)
-		}
-	}
-	for _, tmp := range []string{j.sys.getenv("TMPDIR"), "/tmp", "/var/tmp"} {
-		if filepath.IsAbs(tmp) {
-			addWrite(tmp)
-		}
-	}
-	rs.Write = append(rs.Write, confine.Devices()...)
 	project := ""
 	if len(res.Roots) > 0 {
 		project = res.Roots[0].Resolved
 	}
-	for _, d := range pol.Confine.Write {
-		if p := policy.ExpandDir(d, home, project); p != "" {
-			j.makeDir(p)
-			addWrite(p)
+	switch {
+	case res.Modes.Read.On:
+		// Read mode: nothing may be written but the devices.
+	case res.Modes.AGI || !res.Modes.Sandbox.On:
+		rs.Write = []string{"/"}
+	default:
+		for _, root := range res.Roots {
+			if !root.ReadOnly {
+				rs.Write = append(rs.Write, root.Resolved)
+			}
+		}
+		for _, tmp := range []string{j.sys.getenv("TMPDIR"), "/tmp", "/var/tmp"} {
+			if filepath.IsAbs(tmp) {
+				addWrite(tmp)
+			}
+		}
+		for _, d := range j.cacheDirs(pol, project) {
+			j.makeDir(d)
+			addWrite(d)
 		}
 	}
-	rs.NoRead = j.secrets(pol, home)
+	rs.Write = append(rs.Write, confine.Devices()...)
+	if shm, ok := j.resolvedDir("/dev/shm"); ok && !res.Modes.Read.On {
+		// POSIX shared memory (Python's multiprocessing): a tmpfs of the
+		// command's own where the namespace can be had, else the shared one.
+		rs.Write = append(rs.Write, shm)
+		if namespaces {
+			rs.Tmpfs = append(rs.Tmpfs, shm)
+		}
+	}
+	// The secrets named by an absolute or home path: hidden where the
+	// command may write (agi, or a project holding the home directory),
+	// else unreadable by Landlock alone (Normalize sorts them).
+	rs.Hide = j.secrets(pol, home)
+	found, err := j.search(res, pol)
+	if err != nil {
+		return rs, nil, found, err
+	}
+	rs.Hide = append(rs.Hide, found.Hide...)
+	rs.NoRead = found.NoRead
 	var missing []string
 	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
-	return rs, missing
+	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
+	return rs, missing, found, nil
 }
+
+// search finds the files below the sandbox roots that the kernel must hide
+// or keep read-only (package index). A search that does not finish is an
+// error: the command would run with secrets it should not see.
+func (j *judger) search(res *classify.Result, pol *policy.Policy) (index.Found, error) {
+	m, err := res.KernelSpec(pol).Matcher()
+	if err != nil {
+		return index.Found{}, err
+	}
+	f := index.Walk(m, m.Spec().Roots, index.Limits{Deadline: time.Now().Add(searchBudget)})
+	if f.Incomplete != "" {
+		return f, fmt.Errorf("safezone could not list the files to hide from it: %s", f.Incomplete)
+	}
+	return f, nil
+}
+
+// searchBudget bounds one search of the sandbox roots.
+const searchBudget = 3 * time.Second
 
 // stateInside returns safezone's state directory, made if missing and
 // resolved, when it lies inside one of the directories writable.
@@ -319,8 +445,9 @@ func (j *judger) matches(dir, rest string) []string {
 // writable root and the literal absolute self-protection patterns (cands),
 // those of them that may be missing without being watched (optional: .git
 // files where there is no repository), and the code caches that count
-// only when they exist (existingOnly).
-func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (cands, optional, existingOnly []string) {
+// only when they exist (existingOnly), and, off the live path, the
+// directories the hook would have made (made).
+func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (cands, optional, existingOnly, made []string) {
 	for _, root := range res.Roots {
 		if root.ReadOnly {
 			continue
@@ -328,8 +455,8 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 		gitDir := j.isDir(filepath.Join(root.Resolved, ".git"))
 		for _, rel := range readOnlyInRoot {
 			c := filepath.Join(root.Resolved, rel)
-			if slices.Contains(makeInRoot, rel) {
-				j.makeDirIn(c, root.Resolved)
+			if slices.Contains(makeInRoot, rel) && j.makeDirIn(c, root.Resolved) && !j.live {
+				made = append(made, c)
 			}
 			cands = append(cands, c)
 			if strings.HasPrefix(rel, ".git/") && !gitDir {
@@ -352,7 +479,7 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 			}
 		}
 	}
-	return cands, optional, existingOnly
+	return cands, optional, existingOnly, made
 }
 
 // readOnly lists the existing files inside the write roots that stay
@@ -365,7 +492,7 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 // program can make a repository with hooks there (README, "What the kernel
 // enforces").
 func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
-	cands, optional, existingOnly := j.readOnlyCandidates(res, pol)
+	cands, optional, existingOnly, made := j.readOnlyCandidates(res, pol)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
 	}
@@ -376,6 +503,10 @@ func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 	}
 	for _, c := range cands {
 		r, ok := j.resolvedDir(c)
+		if !ok && slices.Contains(made, c) {
+			// Off the live path: the hook would have made it.
+			r, ok = c, true
+		}
 		if !ok {
 			if slices.Contains(optional, c) {
 				continue
@@ -414,18 +545,24 @@ func (j *judger) isDir(p string) bool {
 // makeDirIn creates the directory c inside root (mode 0755, as git and
 // Claude Code would) when it is missing and its parent is an existing
 // directory below or at root, not reached through a symlink; never in the
-// root "/" or the home directory, and on the live path only.
-func (j *judger) makeDirIn(c, root string) {
-	if !j.live || root == "/" || root == j.sys.getenv("HOME") {
-		return
+// root "/" or the home directory. Off the live path (explain, replay) it
+// makes nothing and reports whether the hook would have. It returns
+// whether c is, or would be, a new directory.
+func (j *judger) makeDirIn(c, root string) bool {
+	if root == "/" || root == j.sys.getenv("HOME") {
+		return false
 	}
 	if _, ok := j.resolvedDir(c); ok {
-		return
+		return false
 	}
 	parent := filepath.Dir(c)
-	if r, ok := j.resolvedDir(parent); ok && r == parent && (r == root || strings.HasPrefix(r, root+"/")) {
-		_ = os.Mkdir(c, 0o755)
+	if r, ok := j.resolvedDir(parent); !ok || r != parent || (r != root && !strings.HasPrefix(r, root+"/")) {
+		return false
 	}
+	if !j.live {
+		return true
+	}
+	return os.Mkdir(c, 0o755) == nil
 }
 
 // withCommand returns the tool input of the hook input data with its
@@ -464,20 +601,37 @@ func marshalString(s string) (json.RawMessage, error) {
 // describe says, for the reason and the model, where a confined command
 // may write and what it cannot read or change.
 func (c *confinement) describe(home string) string {
+	// At most maxNamed paths of each list are named; the rest are counted
+	// (explain lists them all).
+	const maxNamed = 8
 	short := func(ps []string) string {
 		var out []string
+		n := 0
 		for _, p := range ps {
 			if strings.HasPrefix(p, "/dev/") {
 				continue
 			}
-			if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
-				p = "~" + strings.TrimPrefix(p, home)
+			n++
+			if len(out) < maxNamed {
+				out = append(out, shortHome(p, home))
 			}
-			out = append(out, p)
+		}
+		if n > len(out) {
+			out = append(out, fmt.Sprintf("%d more", n-len(out)))
 		}
 		return strings.Join(out, ", ")
 	}
-	s := "it runs confined by the kernel: it may write only in " + short(c.Ruleset.Write)
+	s := "it runs confined by the kernel: "
+	if slices.Contains(c.Ruleset.Write, "/") {
+		s += "it may write anywhere (no sandbox)"
+	} else if w := short(c.Ruleset.Write); w != "" {
+		s += "it may write only in " + w
+	} else {
+		s += "it may write nothing (read mode)"
+	}
+	if len(c.Ruleset.Hide) > 0 {
+		s += "; it can neither read nor write " + short(c.Ruleset.Hide) + " (the policy's Read deny rules: empty and unreadable to it)"
+	}
 	if len(c.Ruleset.NoRead) > 0 {
 		s += "; it cannot read " + short(c.Ruleset.NoRead)
 	}

@@ -28,11 +28,11 @@ func embeddedDefault() *policy.Layer {
 			Pos: policy.Pos{File: policy.EmbeddedName, Line: 51, Col: 18},
 		},
 		OnError: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 168, Col: 11},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 181, Col: 11},
 		},
 		HostSettings: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 173, Col: 16},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 16},
 		},
 		Protected: []policy.Pattern{
 			policy.Pattern{
@@ -513,27 +513,27 @@ func embeddedDefault() *policy.Layer {
 		},
 		Audit: policy.AuditLayer{
 			Path: &policy.Setting[string]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 208, Col: 9},
 			},
 			All: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 197, Col: 8},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 210, Col: 8},
 			},
 			MaxBytes: &policy.Setting[int64]{
 				Value: 10485760,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 200, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 14},
 			},
 			Keep: &policy.Setting[int]{
 				Value: 5,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 9},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 214, Col: 9},
 			},
 			Required: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 13},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 13},
 			},
 			Syslog: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 207, Col: 11},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 11},
 			},
 			DryRun: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 12},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 12},
 			},
 		},
 		Guards: policy.GuardsLayer{
@@ -548,36 +548,60 @@ func embeddedDefault() *policy.Layer {
 		},
 		Confine: policy.ConfineLayer{
 			Mode: &policy.Setting[policy.ConfineMode]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 155, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 158, Col: 9},
 			},
 			Write: []policy.Dir{
 				policy.Dir{
 					Path: "~/.cache",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 159, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 172, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/go/pkg/mod",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 160, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 173, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.npm",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 161, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 174, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/registry",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 162, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 175, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/git",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 163, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 176, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.gradle/caches",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 164, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 177, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.m2/repository",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 165, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 178, Col: 7},
+				},
+			},
+			ProgramWritable: []policy.Pattern{
+				policy.Pattern{
+					Text:   ".git/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 165, Col: 7},
+					Anchor: 1,
+					Glob:   ".git/**",
+				},
+				policy.Pattern{
+					Text:   "node_modules/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 166, Col: 7},
+					Anchor: 1,
+					Glob:   "node_modules/**",
+				},
+				policy.Pattern{
+					Text: "package-lock.json",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 167, Col: 7},
+					Glob: "package-lock.json",
+				},
+				policy.Pattern{
+					Text: "yarn.lock",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 168, Col: 7},
+					Glob: "yarn.lock",
 				},
 			},
 		},

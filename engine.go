@@ -132,6 +132,8 @@ type verdict struct {
 	// the raw input when it was (for the audit record).
 	call  *hookio.Call
 	input []byte
+	// home is $HOME, to shorten paths in messages.
+	home string
 }
 
 // judger turns the bytes of one hook input into a verdict: the one path by
@@ -222,7 +224,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	env.TmpDir = j.sys.getenv("TMPDIR")
 	env.Path = j.sys.getenv("PATH")
-	v := verdict{pol: pol, call: call, host: host}
+	v := verdict{pol: pol, call: call, host: host, home: env.Home}
 	var why string
 	if j.opts.explain {
 		env.Confinable, why = j.sys.confinable(call, host)
@@ -230,6 +232,9 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		// Decided as if the kernel confined; asked only when its answer
 		// could matter (confineMatters), else the decision is the same.
 		env.Confinable, why = j.sys.confinableHere(call, host)
+	}
+	if env.Confinable {
+		env.KernelWrite = j.kernelWrite(pol, root)
 	}
 	v.res = classify.Decide(call, pol, env, j.sys.fsys)
 	if env.Confinable && !j.opts.explain && confineMatters(v.res, pol) {
@@ -241,9 +246,10 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if v.res.Confine {
 		conf, err := j.confinementFor(v.res, call, pol, data, root)
 		if err != nil {
-			// The command cannot be confined: it is judged as where
-			// there is no kernel confinement.
+			// The command cannot be confined: where it would have run
+			// without a question, it is asked instead.
 			env.Confinable, why = false, "the command cannot be confined: "+err.Error()
+			env.Unconfinable = why
 			v.res = classify.Decide(call, pol, env, j.sys.fsys)
 		}
 		v.conf = conf

@@ -36,25 +36,37 @@ func TestMain(m *testing.M) {
 //	status N CMD ARGS...    run CMD like exec and require exit status N
 //	decision D              stdout is the decision D (allow, ask, deny, abstain)
 //	glob N PATTERN          exactly N files match PATTERN (filepath.Glob)
+//
+// Their work directories are not under the temporary directory, where a
+// confined command may always write (and so name a write without a
+// question): a write outside the project must have somewhere to be judged.
 func TestScript(t *testing.T) {
-	testscript.Run(t, scriptParams("testdata/script", ""))
+	testscript.Run(t, scriptParams("testdata/script", workRoot(t)))
 }
 
 // TestScriptConfine runs the scripts of testdata/confine, which run
-// confined commands for real. Their work directories are not under the
-// temporary directory, where a confined command may always write: a write
-// outside the project must have somewhere to fail.
+// confined commands for real.
 func TestScriptConfine(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/confine", workRoot(t)))
+}
+
+// workRoot makes a directory for testscript work directories outside the
+// temporary directory (in the user's cache directory), removed at the end
+// of the test.
+func workRoot(t *testing.T) string {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		t.Skip("no cache directory for work directories outside $TMPDIR:", err)
 	}
-	root, err := os.MkdirTemp(cache, "safezone-confine-test-")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Skip("cannot make a work directory outside $TMPDIR:", err)
+	}
+	root, err := os.MkdirTemp(cache, "safezone-test-")
 	if err != nil {
 		t.Skip("cannot make a work directory outside $TMPDIR:", err)
 	}
-	defer os.RemoveAll(root)
-	testscript.Run(t, scriptParams("testdata/confine", root))
+	t.Cleanup(func() { os.RemoveAll(root) })
+	return root
 }
 
 // scriptParams are the testscript parameters of the scripts in dir, whose

@@ -45,16 +45,11 @@ func (e *emitter) emit(v verdict) int {
 		// The host may show only stderr (Claude Code does on exit 2).
 		fmt.Fprintln(e.stderr, r.Reason)
 	}
-	o := hookio.Output{Decision: r.Decision, Reason: r.Reason, Warning: r.Warning, Error: isErr}
+	_, reason := outcome(v)
+	o := hookio.Output{Decision: r.Decision, Reason: reason, Warning: r.Warning, Error: isErr}
 	if c := v.conf; c != nil {
-		home := ""
-		if v.call != nil {
-			home = e.home
-		}
-		what := c.describe(home)
 		o.UpdatedInput = c.Input
-		o.Reason += "; " + what
-		o.Context = "safezone: this command " + strings.TrimPrefix(what, "it ") + "; an access beyond that fails with \"Permission denied\" or \"Read-only file system\": do not work around it, ask the user if the command needs more"
+		o.Context = "safezone: this command " + strings.TrimPrefix(c.describe(v.home), "it ") + "; an access beyond that fails with \"Permission denied\" or \"Read-only file system\": do not work around it, ask the user if the command needs more"
 	}
 	out, code := e.host.Encode(o)
 	e.write(out)
@@ -123,6 +118,9 @@ func (e *emitter) write(b []byte) {
 func outcome(v verdict) (policy.Decision, string) {
 	if v.err != nil {
 		return failReason(v.onError, v.err)
+	}
+	if v.conf != nil {
+		return v.res.Decision, v.res.Reason + "; " + v.conf.describe(v.home)
 	}
 	return v.res.Decision, v.res.Reason
 }

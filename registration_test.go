@@ -101,9 +101,12 @@ func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
 			args  []string
 			asked bool
 		}{
-			{known, nil, false},
-			{known, []string{"-y"}, false},
-			{opaque, nil, true},
+			// Every command that may run without a question runs
+			// confined: an allow, and an abstain the host may run
+			// unasked; an ask or a deny is the same either way.
+			{known, nil, true},
+			{known, []string{"-y"}, true},
+			{opaque, nil, false},
 			{opaque, []string{"-y"}, true},
 		} {
 			judge := func(explain bool) (verdict, int) {

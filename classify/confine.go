@@ -6,21 +6,26 @@ import (
 )
 
 // confinable reports whether a shell command of this call may run inside
-// the kernel sandbox: the environment allows it (Env.Confinable),
-// confine.mode is not off, and the sandbox is on outside agi and read
-// mode (agi and --no-sandbox mean no sandbox; read mode denies every
-// command that may write).
+// the kernel sandbox: the environment allows it (Env.Confinable) and
+// confine.mode is not off. Every mode confines: agi and --no-sandbox give
+// the command the whole file system to write but keep the policy's denies
+// (README, "What the kernel enforces"), read mode gives it nothing to
+// write.
 func (d *decider) confinable() bool {
-	return d.env.Confinable && d.call.Kind == hookio.KindShell && d.pol.Confine.Mode.Value != policy.ConfineOff &&
-		d.modes.Sandbox.On && !d.modes.AGI && !d.modes.Read.On
+	return d.env.Confinable && d.call.Kind == hookio.KindShell && d.pol.Confine.Mode.Value != policy.ConfineOff
 }
 
-// confine decides whether the command runs confined (Result.Confine):
-// confine.mode auto confines a command that will run without a question
-// (allowed) and runs a program or code whose own accesses the analysis
-// cannot see; always confines every command that runs or is asked about.
+// confine decides whether the command runs confined (Result.Confine).
+// Under confine.mode auto, every command that will run without a person's
+// look runs confined: each one safezone allows, and each one it would
+// leave to the host that the host runs without asking in this permission
+// mode (Env.RunsUnasked: cat, ls, grep in default mode), which is then
+// allowed, confined. always also confines the commands the host asks
+// about. Where the kernel cannot confine a command that would run without a
+// question, and Env.Unconfinable says why that matters (the kernel cannot
+// hold the policy's denies here), the command is asked instead.
 func (d *decider) confine(r *Result) {
-	if d.shell == nil {
+	if d.shell == nil || d.call.Kind != hookio.KindShell {
 		return
 	}
 	opaque := !d.shell.Known()
@@ -28,19 +33,36 @@ func (d *decider) confine(r *Result) {
 		opaque = opaque || d.shell.Commands[i].Runs != ""
 	}
 	always := d.pol.Confine.Mode.Value == policy.ConfineAlways
+	unasked := r.Decision == policy.Abstain && d.env.RunsUnasked != nil && d.shell.Known() && d.env.RunsUnasked(d.call.PermissionMode, d.shell)
 	switch {
 	case !d.confinable():
-		if opaque && r.Decision == policy.Allow {
+		switch {
+		case (r.Decision == policy.Allow || unasked) && d.env.Unconfinable != "" && d.pol.Confine.Mode.Value != policy.ConfineOff:
+			r.ConfineNote = "not confined: " + d.env.Unconfinable
+			d.override(r, policy.Ask, "it would run without a question, but the kernel cannot confine it here", d.env.Unconfinable)
+		case opaque && r.Decision == policy.Allow:
 			r.ConfineNote = "not confined: " + d.whyNotConfinable()
 		}
-	case r.Decision == policy.Allow && (opaque || always):
+	case r.Decision == policy.Allow:
 		r.Confine = true
+	case unasked:
+		r.Confine = true
+		d.override(r, policy.Allow, "the host runs this command without asking in permission mode "+d.call.PermissionMode.String()+", so safezone runs it confined", "")
 	case always && (r.Decision == policy.Abstain || r.Decision == policy.Ask):
 		r.Confine = true
 	}
 	if r.Confine {
 		r.ConfineNote = "confine.mode " + d.pol.Confine.Mode.Value.String() + " (" + d.pol.Confine.Mode.Pos.String() + ")"
 	}
+}
+
+// override makes dec the call's decision, decided by a call-level reason
+// of the shell row with rule and note (explainDecision reports it).
+func (d *decider) override(r *Result, dec policy.Decision, rule, note string) {
+	x := Reason{Row: RowOther, Effect: dec, Rule: rule, Source: "confine.mode " + d.pol.Confine.Mode.Value.String() + " (" + d.pol.Confine.Mode.Pos.String() + ")", Target: -1, Note: note}
+	r.Reasons = append(r.Reasons, x)
+	r.Decision = dec
+	d.decided = &x
 }
 
 // whyNotConfinable says why a command is not confined.
@@ -50,10 +72,6 @@ func (d *decider) whyNotConfinable() string {
 		return "confinement is not available here (safezone explain says why)"
 	case d.pol.Confine.Mode.Value == policy.ConfineOff:
 		return origin("confine.mode: off", d.pol.Confine.Mode.Pos)
-	case d.modes.AGI:
-		return "agi mode has no sandbox"
-	case !d.modes.Sandbox.On:
-		return "the sandbox is off (" + d.modes.Sandbox.Source + ")"
 	}
-	return "read mode"
+	return "it is not a shell command"
 }

@@ -55,6 +55,24 @@ type Env struct {
 	// it, the host runs a rewritten command, the shell is bash); the
 	// policy's confine.mode says whether it is.
 	Confinable bool
+	// Unconfinable, when not empty, says why a shell command that would run
+	// without a question cannot run confined here although the kernel
+	// confines (there are files to hide and no user namespaces to hide
+	// them in; the ruleset could not be built): such a command is asked
+	// instead, with this reason. It is ignored where Confinable is true.
+	Unconfinable string
+	// KernelWrite are the directories and files, resolved, that a
+	// confined command may write besides the writable sandbox roots: the
+	// temporary directories, the devices, confine.write. A shell command
+	// that runs confined may name them (… | tee /tmp/x) without a
+	// question, as the kernel lets it write there anyway.
+	KernelWrite []string
+	// RunsUnasked, when set, reports whether the host runs the shell
+	// command a (all of whose targets are known and inside) without asking
+	// in the host permission mode mode, when the hook leaves the decision
+	// to it (Claude Code runs cat, ls and grep so in default mode): such a
+	// command is allowed, confined, instead (see decider.confine).
+	RunsUnasked func(mode hookio.PermissionMode, a *shell.Analysis) bool
 }
 
 // Root is one sandbox root: the project root, an additional directory, or a
@@ -153,6 +171,9 @@ type Result struct {
 	// confinable: unknown effects may be allowed, confined (see
 	// decider.confinable).
 	confinable bool
+	// anchors are the directories the policy's patterns were matched
+	// relative to (see KernelSpec).
+	anchors anchors
 }
 
 type decider struct {
@@ -171,6 +192,13 @@ type decider struct {
 	gitignore []string
 	// shell is the analysis of a shell call; nil for other tools.
 	shell *shell.Analysis
+	// decided, when set, is the call-level reason that decided the call
+	// after the table (see decider.override).
+	decided *Reason
+	// kernelAgrees is set when a shell target outside the roots was let
+	// through because a confined command may reach it anyway
+	// (decider.kernelLets).
+	kernelAgrees bool
 	// session holds the host's session directories, resolved.
 	session sessionDirs
 }
@@ -198,6 +226,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 		return d.fail(r, err)
 	}
 	r.Roots = d.roots
+	r.anchors = d.anchors
 	r.Targets = targets(c, env.Home, fsys)
 	switch c.Kind {
 	case hookio.KindShell:

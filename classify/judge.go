@@ -185,16 +185,43 @@ func (j *judgement) outside() {
 		return
 	}
 	for _, v := range t.placeViews() {
-		if !d.inside(v, t.Access) {
-			t.Inside = false
-			s, name := d.pol.OutsideRead, "sandbox.outside_read"
-			if t.Access == policy.Write {
-				s, name = d.pol.OutsideWrite, "sandbox.outside_write"
-			}
-			j.add(RowOutside, s.Value, name, s.Pos.String(), v, "")
-			return
+		if d.inside(v, t.Access) {
+			continue
+		}
+		if d.kernelLets(v, t.Access) {
+			d.kernelAgrees = true
+			continue
+		}
+		t.Inside = false
+		s, name := d.pol.OutsideRead, "sandbox.outside_read"
+		if t.Access == policy.Write {
+			s, name = d.pol.OutsideWrite, "sandbox.outside_write"
+		}
+		j.add(RowOutside, s.Value, name, s.Pos.String(), v, "")
+		return
+	}
+}
+
+// kernelLets reports whether a confined shell command may do what the
+// target names outside the sandbox roots anyway, so that naming it asks
+// nothing (README, "What the kernel enforces"): write in a directory of
+// Env.KernelWrite (the temporary directories, the caches), or read while
+// sandbox.outside_read is ask (a confined command reads every file but
+// the secrets, which the deny rules decide before this row). It holds only
+// for a shell call that runs confined if it runs without a question.
+func (d *decider) kernelLets(p string, access policy.Access) bool {
+	if d.shell == nil || !d.confinable() {
+		return false
+	}
+	if access == policy.Read {
+		return d.pol.OutsideRead.Value == policy.Ask
+	}
+	for _, w := range d.env.KernelWrite {
+		if within(w, p) {
+			return true
 		}
 	}
+	return false
 }
 
 // allowedOutside reports whether an allow rule anchored outside the project

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/safezonehq/safezone/classify/shell"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -107,6 +108,12 @@ func TestConfineDecision(t *testing.T) {
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
 	confinable := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Confinable: true}
 	always := "version: 1\nconfine:\n  mode: always\n"
+	unconfinable := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Unconfinable: "no user namespaces to hide .env in"}
+	unasked := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Confinable: true,
+		RunsUnasked: func(_ hookio.PermissionMode, a *shell.Analysis) bool {
+			return len(a.Commands) == 1 && a.Commands[0].Argv[0] == "cat"
+		}}
+	confinable.KernelWrite = []string{"/tmp", "/dev/null"}
 	withPath := func(p string) *Env {
 		e := *confinable
 		e.Path = p
@@ -119,14 +126,15 @@ func TestConfineDecision(t *testing.T) {
 		{decideCase{name: "inline code in bypass runs confined", tool: "Bash", input: bash("python3 -c 'print(1)'"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "a script in bypass runs confined", tool: "Bash", input: bash("sh test.sh"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "a build tool with -y runs confined", tool: "Bash", input: bash("npm test"), flags: yesFlag, env: confinable, want: policy.Allow}, true},
-		{decideCase{name: "a known command in bypass runs as it is", tool: "Bash", input: bash("ls src"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, false},
+		{decideCase{name: "a known command in bypass runs confined too", tool: "Bash", input: bash("ls src"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "inline code in default mode is still asked", tool: "Bash", input: bash("python3 -c 'print(1)'"), env: confinable, want: policy.Ask}, false},
 		{decideCase{name: "an allow rule lets inline code run confined", tool: "Bash", input: bash("python3 -c 'print(1)'"), extra: "version: 1\nrules:\n  allow: [\"Bash(python3:*)\"]\n", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "a named write outside is still asked", tool: "Bash", input: bash("python3 -c 'print(1)' > /outside/out"), perm: "bypassPermissions", env: confinable, want: policy.Ask}, false},
 		{decideCase{name: "a deny rule still denies", tool: "Bash", input: bash("rm -rf $X"), perm: "bypassPermissions", env: confinable, want: policy.Deny}, false},
 		{decideCase{name: "without the kernel, as before", tool: "Bash", input: bash("python3 -c 'print(1)'"), perm: "bypassPermissions", want: policy.Ask}, false},
 		{decideCase{name: "confine off, as before", tool: "Bash", input: bash("python3 -c 'print(1)'"), perm: "bypassPermissions", extra: "version: 1\nconfine:\n  mode: off\n", env: confinable, want: policy.Ask}, false},
-		{decideCase{name: "agi has no sandbox", tool: "Bash", input: bash("python3 -c 'print(1)'"), flags: agiFlag, env: confinable, want: policy.Allow}, false},
+		{decideCase{name: "agi runs confined: no sandbox, but the policy's denies", tool: "Bash", input: bash("python3 -c 'print(1)'"), flags: agiFlag, env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "--no-sandbox runs confined", tool: "Bash", input: bash("npm test"), flags: noSandboxFlag, perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "always confines a known command the host asks about", tool: "Bash", input: bash("ls src"), extra: always, env: confinable, want: policy.Abstain}, true},
 		{decideCase{name: "always confines an allowed known command", tool: "Bash", input: bash("ls src"), perm: "bypassPermissions", extra: always, env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "read mode denies as before", tool: "Bash", input: bash("python3 -c 'print(1)'"), flags: readFlag, env: confinable, want: policy.Deny}, false},
@@ -134,15 +142,32 @@ func TestConfineDecision(t *testing.T) {
 		// known program (red team: ./ls reading ~/.ssh ran unconfined).
 		{decideCase{name: "a program named like ls but run from the project runs confined", tool: "Bash", input: bash("./ls"), fs: []string{"proj/ls"}, perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "bin/cat of the project runs confined", tool: "Bash", input: bash("bin/cat README.md"), fs: []string{"proj/bin/cat"}, perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
-		{decideCase{name: "/usr/bin/cat is cat", tool: "Bash", input: bash("/usr/bin/cat README.md"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, false},
+		{decideCase{name: "/usr/bin/cat is cat, confined as every allowed command", tool: "Bash", input: bash("/usr/bin/cat README.md"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "a name $PATH finds in the project runs confined", tool: "Bash", input: bash("cat README.md"), fs: []string{"proj/bin/cat", "usr/bin/cat"}, perm: "bypassPermissions", env: withPath("bin:/usr/bin"), want: policy.Allow}, true},
-		{decideCase{name: "a name $PATH finds first in /usr/bin is the known program", tool: "Bash", input: bash("cat README.md"), fs: []string{"proj/bin/cat", "usr/bin/cat"}, perm: "bypassPermissions", env: withPath("/usr/bin:bin"), want: policy.Allow}, false},
-		{decideCase{name: "a builtin is not looked up", tool: "Bash", input: bash("echo hi"), fs: []string{"proj/bin/echo"}, perm: "bypassPermissions", env: withPath("bin:/usr/bin"), want: policy.Allow}, false},
+		{decideCase{name: "a name $PATH finds first in /usr/bin is the known program", tool: "Bash", input: bash("cat README.md"), fs: []string{"proj/bin/cat", "usr/bin/cat"}, perm: "bypassPermissions", env: withPath("/usr/bin:bin"), want: policy.Allow}, true},
+		{decideCase{name: "a builtin is not looked up", tool: "Bash", input: bash("echo hi"), fs: []string{"proj/bin/echo"}, perm: "bypassPermissions", env: withPath("bin:/usr/bin"), want: policy.Allow}, true},
 		// git writing the work tree from objects a commit made with
 		// plumbing may fill: confined, where .claude stays read-only.
 		{decideCase{name: "a branch switch runs confined", tool: "Bash", input: bash("git checkout main"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
 		{decideCase{name: "git stash pop runs confined", tool: "Bash", input: bash("git stash pop"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
-		{decideCase{name: "git status runs as it is", tool: "Bash", input: bash("git status"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, false},
+		{decideCase{name: "git status runs confined", tool: "Bash", input: bash("git status"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		// Where the kernel cannot hold the policy's denies, what would run
+		// without a question is asked.
+		{decideCase{name: "unconfinable: a command that would run unasked is asked", tool: "Bash", input: bash("ls src"), perm: "bypassPermissions", env: unconfinable, want: policy.Ask}, false},
+		{decideCase{name: "unconfinable: a command the host asks about is left to it", tool: "Bash", input: bash("ls src"), env: unconfinable, want: policy.Abstain}, false},
+		{decideCase{name: "unconfinable: a deny stays a deny", tool: "Bash", input: bash("cat .env"), perm: "bypassPermissions", env: unconfinable, want: policy.Deny}, false},
+		// The analysis agrees with the kernel: what a confined command may
+		// do anyway is not asked when named.
+		{decideCase{name: "a write to /tmp runs confined", tool: "Bash", input: bash("ls | tee /tmp/x"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "a write to /tmp without the kernel is judged as before", tool: "Bash", input: bash("ls | tee /tmp/x"), perm: "bypassPermissions", want: policy.Ask}, false},
+		{decideCase{name: "a read outside runs confined", tool: "Bash", input: bash("cat /home/.gitconfig"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "a secret outside is still denied", tool: "Bash", input: bash("cat /home/.ssh/id_rsa"), perm: "bypassPermissions", env: confinable, embedded: true, want: policy.Deny}, false},
+		{decideCase{name: "a write outside the kernel's directories is still judged", tool: "Bash", input: bash("ls > /outside/x"), perm: "bypassPermissions", env: confinable, want: policy.Ask}, false},
+		{decideCase{name: "a read outside without the kernel asks", tool: "Bash", input: bash("cat /home/.gitconfig"), perm: "bypassPermissions", want: policy.Ask}, false},
+		// Commands the host runs unasked when the hook abstains.
+		{decideCase{name: "a command the host runs unasked is allowed, confined", tool: "Bash", input: bash("cat README.md"), env: unasked, want: policy.Allow}, true},
+		{decideCase{name: "one it asks about is left to it", tool: "Bash", input: bash("sed -i s/a/b/ README.md"), env: unasked, want: policy.Abstain}, false},
+		{decideCase{name: "an unasked command whose analysis is unknown is asked", tool: "Bash", input: bash("cat $X"), env: unasked, want: policy.Ask}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.c.name, func(t *testing.T) {

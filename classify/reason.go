@@ -20,6 +20,9 @@ func (d *decider) explainDecision(r *Result) {
 		r.Warning = d.warning(r)
 	}
 	dec, ok := d.decidingReason(r)
+	if d.decided != nil {
+		dec, ok = *d.decided, true
+	}
 	if !ok {
 		r.Row = RowError
 		err := r.Err

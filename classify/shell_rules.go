@@ -198,10 +198,14 @@ func (d *decider) shellFallback() (policy.Decision, string, string) {
 		}
 		return policy.Ask, "targets safezone cannot know", why
 	}
+	where := "known targets inside the sandbox"
+	if d.kernelAgrees {
+		where = "known targets inside the sandbox, or outside it where the kernel lets a confined command go anyway"
+	}
 	if approved {
 		return policy.Allow, "auto-approve (" + d.approveSource() + ")", ""
 	}
-	return policy.Abstain, "known targets inside the sandbox", "the host asks as usual"
+	return policy.Abstain, where, "the host asks as usual"
 }
 
 // approveSource says what auto-approves a shell command.

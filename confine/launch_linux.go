@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -34,7 +33,7 @@ func (l *launch) run() (int, error) {
 		return l.supervise()
 	}
 	if l.inNamespace {
-		if err := mountReadOnly(l.rs); err != nil {
+		if err := mountAll(l.rs); err != nil {
 			return 0, err
 		}
 		// The working directory still points into the mounts as they were:
@@ -167,66 +166,6 @@ func (l *launch) supervise() (int, error) {
 		return 128 + sig, nil
 	}
 	return ws.ExitStatus(), nil
-}
-
-// mountReadOnly makes each existing ReadOnly path of rs a read-only bind
-// mount of itself, in the launcher's private mount namespace. So that the
-// path cannot be swapped for another, every directory between the
-// outermost Write path holding it and the path itself (that Write path
-// included, / excluded) first becomes a bind mount of itself: the kernel
-// refuses to rename or remove a mount point (EBUSY), in this namespace
-// only. Landlock then keeps the program from unmounting or remounting
-// anything (a domain with file system rules denies mount(2), umount(2)
-// and pivot_root(2)).
-//
-// A ReadOnly path that does not exist is skipped; one reached through a
-// symlink is an error (the ruleset holds resolved paths). A directory the
-// caller holds open from before (the working directory, which run enters
-// again, an inherited descriptor) still leads to the mounts as they were.
-// The program cannot reach the namespace it came from through
-// /proc/PID/cwd or /proc/PID/root either: Landlock denies it the /proc
-// entries of processes outside its domain (its ptrace restrictions). The
-// mounts use the mount API of Linux 5.12 (open_tree(2), mount_setattr(2),
-// move_mount(2)), which every kernel with Landlock has.
-func mountReadOnly(rs Ruleset) error {
-	// Mount events must not propagate to the namespace we came from.
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("make / private: %w", err)
-	}
-	pinned := map[string]bool{}
-	ros := slices.Clone(rs.ReadOnly)
-	slices.Sort(ros)
-	for _, ro := range ros {
-		fd, err := openNoSymlinks(ro)
-		if errors.Is(err, unix.ENOENT) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("read-only path %s: %w", ro, err)
-		}
-		unix.Close(fd)
-		var root string
-		for _, w := range rs.Write {
-			if within(ro, w) && (root == "" || len(w) < len(root)) {
-				root = w
-			}
-		}
-		if root != "" {
-			for d := root; d != ro; d = next(d, ro) {
-				if d == "/" || pinned[d] {
-					continue
-				}
-				if err := bindSelf(d, false); err != nil {
-					return fmt.Errorf("pin %s: %w", d, err)
-				}
-				pinned[d] = true
-			}
-		}
-		if err := bindSelf(ro, true); err != nil {
-			return fmt.Errorf("read-only path %s: %w", ro, err)
-		}
-	}
-	return nil
 }
 
 // next returns the path one element deeper than d on the way to p, which

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,12 +35,36 @@ import (
 //     their Write path be renamed away. They must exist when the launcher
 //     starts; one that does not is skipped (the kernel cannot keep a name
 //     from being created).
+//   - Hide: these paths can be neither read nor written: in the command's
+//     own mount namespace an empty, read-only file or directory that no
+//     one may open (mode 000) stands in for each, so that what was there
+//     reads as "Permission denied" (or as empty, to a process with
+//     CAP_DAC_OVERRIDE in the namespace: a root user's). They cannot be
+//     removed, renamed or linked either (a mount point), and, as for
+//     ReadOnly, the directories between them and their Write path cannot
+//     be renamed away. Where a Hide path lies beneath no Write path,
+//     [Ruleset.Normalize] moves it to NoRead, which Landlock enforces
+//     without a namespace. One that does not exist is skipped.
+//   - Replace: each key is a path whose contents the command reads from
+//     the file its value names instead (read-only): a copy of ~/.npmrc
+//     without its tokens. Both must exist and be regular files; a key that
+//     does not exist is skipped.
+//   - Tmpfs: directories over which the command gets an empty, writable
+//     file system of its own (a tmpfs, gone when it ends): /dev/shm, so that
+//     shared memory works without touching anyone else's, and the
+//     directories of sockets that lead to programs outside the sandbox
+//     ($XDG_RUNTIME_DIR with the D-Bus and systemd buses, tmux's). The
+//     command may write there.
 //
-// Executing programs and using the network are not restricted.
+// Executing programs and using the network are not restricted. Hide,
+// Replace and Tmpfs, like ReadOnly, take the mount namespace.
 type Ruleset struct {
-	Write    []string `json:"write,omitempty"`
-	NoRead   []string `json:"noread,omitempty"`
-	ReadOnly []string `json:"readonly,omitempty"`
+	Write    []string          `json:"write,omitempty"`
+	NoRead   []string          `json:"noread,omitempty"`
+	ReadOnly []string          `json:"readonly,omitempty"`
+	Hide     []string          `json:"hide,omitempty"`
+	Replace  map[string]string `json:"replace,omitempty"`
+	Tmpfs    []string          `json:"tmpfs,omitempty"`
 }
 
 // ErrBadRuleset is wrapped by every error [Ruleset.Validate] and
@@ -52,7 +77,7 @@ func (rs Ruleset) Validate() error {
 	for _, l := range []struct {
 		name  string
 		paths []string
-	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}} {
+	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}, {"hide", rs.Hide}, {"tmpfs", rs.Tmpfs}, {"replace", replacePaths(rs.Replace)}} {
 		for i, p := range l.paths {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
 				return fmt.Errorf("%w: %s[%d] %q is not an absolute, clean path", ErrBadRuleset, l.name, i, p)
@@ -66,24 +91,52 @@ func (rs Ruleset) Validate() error {
 // the NoRead paths that lie beneath another NoRead path, without the Write
 // paths beneath another Write path, and without the ReadOnly paths that lie
 // beneath no Write path (Landlock alone already keeps those from being
-// written) or beneath another ReadOnly path. The paths must be valid
+// written) or beneath another ReadOnly or a Hide path. A Hide path beneath
+// no Write path becomes NoRead (Landlock denies reading it, and nothing
+// can write it); Hide paths beneath another Hide path go. Replace and Tmpfs
+// are kept as they are (sorted). The paths must be valid
 // ([Ruleset.Validate]); Normalize is purely lexical.
 func (rs Ruleset) Normalize() Ruleset {
-	out := Ruleset{
-		Write:  outermost(rs.Write),
-		NoRead: outermost(rs.NoRead),
+	out := Ruleset{Write: outermost(rs.Write)}
+	underWrite := func(p string) bool {
+		return slices.ContainsFunc(out.Write, func(w string) bool { return within(p, w) })
 	}
+	noRead := slices.Clone(rs.NoRead)
+	for _, p := range outermost(rs.Hide) {
+		if underWrite(p) {
+			out.Hide = append(out.Hide, p)
+		} else {
+			noRead = append(noRead, p)
+		}
+	}
+	out.NoRead = outermost(noRead)
 	for _, p := range outermost(rs.ReadOnly) {
-		if slices.ContainsFunc(out.Write, func(w string) bool { return within(p, w) }) {
+		if underWrite(p) && !slices.ContainsFunc(out.Hide, func(h string) bool { return within(p, h) }) {
 			out.ReadOnly = append(out.ReadOnly, p)
 		}
 	}
+	if len(rs.Replace) > 0 {
+		out.Replace = maps.Clone(rs.Replace)
+	}
+	out.Tmpfs = outermost(rs.Tmpfs)
 	return out
 }
 
 // NeedsNamespace reports whether enforcing rs takes a private mount
-// namespace: whether it has ReadOnly paths.
-func (rs Ruleset) NeedsNamespace() bool { return len(rs.ReadOnly) > 0 }
+// namespace: whether it has ReadOnly, Hide, Replace or Tmpfs paths.
+func (rs Ruleset) NeedsNamespace() bool {
+	return len(rs.ReadOnly) > 0 || len(rs.Hide) > 0 || len(rs.Replace) > 0 || len(rs.Tmpfs) > 0
+}
+
+// replacePaths returns the keys and values of m, sorted.
+func replacePaths(m map[string]string) []string {
+	var out []string
+	for k, v := range m {
+		out = append(out, k, v)
+	}
+	slices.Sort(out)
+	return out
+}
 
 // MarshalText encodes rs as compact JSON, the form the launcher takes as an
 // argument.

@@ -66,12 +66,19 @@ type Confine struct {
 	// entries are relative to their file's directory (Dir.Base); "~" is the
 	// home directory.
 	Write []Dir
+	// ProgramWritable are protected trees that the programs a confined
+	// command runs rewrite whole (git's objects and index, node_modules,
+	// lock files): the kernel neither hides nor keeps read-only anything
+	// below them. The analysis still judges what a command names there,
+	// and the agent's own file tools still cannot write them.
+	ProgramWritable []Pattern
 }
 
 // ConfineLayer is the confine: mapping of one file.
 type ConfineLayer struct {
-	Mode  *Setting[ConfineMode]
-	Write []Dir
+	Mode            *Setting[ConfineMode]
+	Write           []Dir
+	ProgramWritable []Pattern
 }
 
 type rawGuards struct {
@@ -80,8 +87,9 @@ type rawGuards struct {
 }
 
 type rawConfine struct {
-	Mode  yaml.Node   `yaml:"mode"`
-	Write []yaml.Node `yaml:"write"`
+	Mode            yaml.Node   `yaml:"mode"`
+	Write           []yaml.Node `yaml:"write"`
+	ProgramWritable []yaml.Node `yaml:"program_writable"`
 }
 
 // guards validates the guards: mapping: each value ask, deny or off.
@@ -128,6 +136,7 @@ func (p *parser) confine(c *rawConfine) {
 		}
 	}
 	p.l.Confine.Write = p.dirList(c.Write, "confine.write")
+	p.l.Confine.ProgramWritable = p.patterns(c.ProgramWritable, "confine.program_writable")
 }
 
 // GuardName is how reasons and explain name a guard's setting.
@@ -140,6 +149,7 @@ func mergeExtras(open opener, p *Policy, l *Layer) {
 	scalar(open, "guards.install_outside", &p.Guards.InstallOutside, l.Guards.InstallOutside)
 	scalar(open, "confine.mode", &p.Confine.Mode, l.Confine.Mode)
 	p.Confine.Write = dirs(open, "confine.write", p.Confine.Write, l.Confine.Write, l.Dir)
+	p.Confine.ProgramWritable = patterns(open, "confine.program_writable", p.Confine.ProgramWritable, l.Confine.ProgramWritable)
 	for _, t := range l.Templates {
 		if open("paths.templates", func() string { return t.Value }, t.Pos) {
 			p.Templates = append(p.Templates, t)

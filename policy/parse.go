@@ -194,7 +194,7 @@ func knownKeys(typ string) (field, keys string) {
 	case "rawGuards":
 		return "guards", "lose_work, install_outside"
 	case "rawConfine":
-		return "confine", "mode, write"
+		return "confine", "mode, write, program_writable"
 	case "rawPaths":
 		return "paths", "protected, warned, safe, templates"
 	case "rawRules":

@@ -1,0 +1,152 @@
+package confine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// hideFixture adds to newFixture's tree:
+//
+//	proj/.env              "API_KEY=s3cr3t-env"
+//	proj/services/api/.env.local "DB=s3cr3t-local"
+//	proj/certs/            a hidden directory, holding server.pem "s3cr3t-pem"
+//	proj/.env.example      "API_KEY="
+//	home/.npmrc            "registry=https://r.example/\n//r.example/:_authToken=TOKEN"
+//	home/npmrc.clean       "registry=https://r.example/"
+//	shm/leftover           a file in the directory the command gets a tmpfs over
+func hideFixture(t *testing.T) (*fixture, Ruleset) {
+	t.Helper()
+	f := newFixture(t)
+	for _, d := range []string{"proj/services/api", "proj/certs", "shm"} {
+		if err := os.MkdirAll(filepath.Join(f.root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range map[string]string{
+		"proj/.env": "API_KEY=s3cr3t-env", "proj/services/api/.env.local": "DB=s3cr3t-local", "proj/certs/server.pem": "s3cr3t-pem",
+		"proj/.env.example": "API_KEY=", "home/.npmrc": "registry=https://r.example/\n//r.example/:_authToken=TOKEN\n",
+		"home/npmrc.clean": "registry=https://r.example/\n", "shm/leftover": "old",
+	} {
+		if err := os.WriteFile(filepath.Join(f.root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs := f.rules(true)
+	rs.Hide = []string{f.proj + "/.env", f.proj + "/services/api/.env.local", f.proj + "/certs", f.home + "/.ssh"}
+	rs.Replace = map[string]string{f.home + "/.npmrc": f.home + "/npmrc.clean"}
+	rs.Tmpfs = []string{f.root + "/shm"}
+	rs.Write = append(rs.Write, f.root+"/shm")
+	rs.NoRead = nil
+	return f, rs.Normalize()
+}
+
+// TestHide: the files a Read deny rule matches inside the writable project
+// can be neither read, written, removed, renamed nor linked by a confined
+// command, and the directories above them cannot be renamed away; their
+// neighbours work as before, and a file the command creates is its own.
+func TestHide(t *testing.T) {
+	needNamespaces(t)
+	testHide(t, nil)
+}
+
+// TestHideUnprivileged runs TestHide's checks as an unprivileged user, for
+// whom a hidden file reads as "Permission denied" rather than as empty.
+func TestHideUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("runs as root, switching to an unprivileged user (the tests already run unprivileged: see TestHide)")
+	}
+	needNamespaces(t)
+	testHide(t, &syscall.Credential{Uid: 65534, Gid: 65534})
+}
+
+func testHide(t *testing.T, cred *syscall.Credential) {
+	privileged := cred == nil && os.Geteuid() == 0
+	for _, tc := range []struct {
+		name   string
+		script string
+		ok     bool   // the script exits 0
+		stdout string // with ok, exactly
+		check  func(f *fixture) error
+	}{
+		{name: "read .env", script: "cat .env"},
+		{name: "read .env with python", script: `python3 -c "print(open('.env').read())"`},
+		{name: "read a nested .env.local", script: "cat services/api/.env.local"},
+		{name: "read a key in a hidden directory", script: "cat certs/server.pem"},
+		{name: "list a hidden directory", script: "ls certs"},
+		{name: "glob over the project", script: "cat * .* */*/.* */* 2>/dev/null"},
+		{name: "find and read every file", script: "find . -type f -exec cat {} + 2>/dev/null"},
+		{name: "overwrite .env", script: "echo x > .env",
+			check: func(f *fixture) error { return content(f.proj+"/.env", "API_KEY=s3cr3t-env") }},
+		{name: "remove .env", script: "rm -f .env",
+			check: func(f *fixture) error { return content(f.proj+"/.env", "API_KEY=s3cr3t-env") }},
+		{name: "rename .env", script: "mv .env e2",
+			check: func(f *fixture) error { return absent(f.proj + "/e2") }},
+		{name: "hard-link .env", script: "ln .env e2",
+			check: func(f *fixture) error { return absent(f.proj + "/e2") }},
+		{name: "rename the directory above a hidden file", script: "mv services s2",
+			check: func(f *fixture) error { return absent(f.proj + "/s2") }},
+		{name: "copy the hidden directory", script: "cp -r certs c2; cat c2/*"},
+		{name: "read ~/.ssh, hidden outside the writable paths", script: "cat ../home/.ssh/id_rsa"},
+		{name: "a template beside it stays readable", script: "cat .env.example", ok: true, stdout: "API_KEY="},
+		{name: "a file made by the command is its own", script: "echo mine > .env.new && cat .env.new", ok: true, stdout: "mine\n"},
+		{name: "other files stay writable", script: "echo y > file && cat file", ok: true, stdout: "y\n"},
+		{name: "npm's config reads without its token", script: "cat ../home/.npmrc", ok: true, stdout: "registry=https://r.example/\n"},
+		{name: "the replaced file is read-only", script: "echo x >> ../home/.npmrc",
+			check: func(f *fixture) error { return content(f.home+"/npmrc.clean", "registry=https://r.example/\n") }},
+		{name: "a private tmpfs is empty and writable", script: "ls ../shm; echo z > ../shm/new && cat ../shm/new", ok: true, stdout: "z\n"},
+		{name: "what the command wrote in its tmpfs stays there", script: "echo z > ../shm/new",
+			check: func(f *fixture) error {
+				if err := absent(f.root + "/shm/new"); err != nil {
+					return err
+				}
+				return content(f.root+"/shm/leftover", "old")
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, rs := hideFixture(t)
+			if cred != nil {
+				chownTree(t, f.root, int(cred.Uid), int(cred.Gid))
+			}
+			rules, _ := rs.MarshalText()
+			r := runLauncher(t, f.proj, cred, "exec", string(rules), "/bin/sh", "-c", tc.script)
+			if out := r.stdout + r.stderr; strings.Contains(out, "s3cr3t") || strings.Contains(out, "SECRET") || strings.Contains(out, "_authToken") {
+				t.Fatalf("a secret leaked: stdout %q, stderr %q", r.stdout, r.stderr)
+			}
+			if tc.name == "list a hidden directory" && strings.Contains(r.stdout, "server.pem") {
+				t.Fatalf("the hidden directory was listed: %q", r.stdout)
+			}
+			if tc.ok && (r.code != 0 || r.stdout != tc.stdout) {
+				t.Fatalf("exit %d, stdout %q, want 0 and %q; stderr: %s", r.code, r.stdout, tc.stdout, r.stderr)
+			}
+			if strings.Contains(r.stderr, "safezone: confine:") {
+				t.Fatalf("the launcher failed: %s", r.stderr)
+			}
+			if tc.check != nil {
+				if err := tc.check(f); err != nil {
+					t.Error(err)
+				}
+			}
+			if !privileged && tc.name == "read .env" && !strings.Contains(r.stderr, "Permission denied") {
+				t.Errorf("stderr %q: want Permission denied for an unprivileged reader", r.stderr)
+			}
+		})
+	}
+}
+
+// TestHideMissingSkipped: a Hide, ReadOnly or Replace path that does not
+// exist is skipped, and the command runs.
+func TestHideMissingSkipped(t *testing.T) {
+	needNamespaces(t)
+	f := newFixture(t)
+	rs := f.rules(true)
+	rs.Hide = []string{f.proj + "/.env"}
+	rs.Replace = map[string]string{f.home + "/.npmrc": f.home + "/notes"}
+	rules, _ := rs.Normalize().MarshalText()
+	r := runLauncher(t, f.proj, nil, "exec", string(rules), "/bin/sh", "-c", "echo ok")
+	if r.code != 0 || r.stdout != "ok\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

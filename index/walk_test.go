@@ -1,0 +1,135 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// tree makes the files (a trailing slash: a directory; "a -> b": a symlink)
+// below a fresh directory and returns it, resolved.
+func tree(t *testing.T, entries ...string) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if name, target, ok := strings.Cut(e, " -> "); ok {
+			p := filepath.Join(root, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if strings.HasPrefix(target, "=") { // a hard link
+				if err := os.Link(filepath.Join(root, target[1:]), p); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if err := os.Symlink(strings.ReplaceAll(target, "ROOT", root), p); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		p := filepath.Join(root, e)
+		if strings.HasSuffix(e, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(e), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// matcher is the default policy's part that the kernel holds, for the
+// project at proj.
+func matcher(t *testing.T, proj string) *classify.PathMatcher {
+	t.Helper()
+	spec := classify.KernelSpec{
+		Roots:     []string{proj},
+		Project:   []string{proj},
+		Templates: []string{".env.example"},
+		Hide: []classify.SpecPattern{
+			{Anchor: policy.AnyDepth, Glob: ".env*"}, {Anchor: policy.AnyDepth, Glob: "*.pem"},
+			{Anchor: policy.ProjectRoot, Glob: "config/credentials.json"},
+		},
+		ReadOnly: []classify.SpecPattern{
+			{Anchor: policy.AnyDepth, Glob: ".env*"}, {Anchor: policy.ProjectRoot, Glob: "migrations/**"},
+			{Anchor: policy.ProjectRoot, Glob: ".git/**"}, {Anchor: policy.ProjectRoot, Glob: "package-lock.json"},
+		},
+		Skip: []classify.SpecPattern{
+			{Anchor: policy.ProjectRoot, Glob: ".git/**"}, {Anchor: policy.ProjectRoot, Glob: "node_modules/**"},
+			{Anchor: policy.ProjectRoot, Glob: "package-lock.json"},
+		},
+	}
+	m, err := spec.Matcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func rel(root string, ps []string) []string {
+	out := []string{}
+	for _, p := range ps {
+		r, err := filepath.Rel(root, p)
+		if err != nil || strings.HasPrefix(r, "..") {
+			r = "OUT:" + filepath.Base(p)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestWalk(t *testing.T) {
+	outside := tree(t, "prod.env.txt", "notes")
+	root := tree(t,
+		".env", ".env.example", "README.md", "src/main.go", "services/api/.env.local",
+		"certs.pem/inner/a", // a directory a hide pattern matches: hidden whole
+		"config/credentials.json", "config/other.json",
+		"migrations/001.sql", "migrations/.env", // read-only, and a secret inside
+		"node_modules/pkg/.env", "node_modules/pkg/test/key.pem", // skipped
+		".git/config", ".git/objects/x.pem", // skipped
+		"package-lock.json",
+		".envlink -> ROOT/src/main.go",         // a symlink a hide pattern matches: its target is hidden
+		".env.out -> "+outside+"/prod.env.txt", // ... outside: unreadable by Landlock
+		"plain -> .env",                        // a symlink to a hidden file: nothing more
+		".env.dangling -> nowhere",
+		"copy -> =.env", // a hard link of .env under another name
+	)
+	f := Walk(matcher(t, root), []string{root}, Limits{})
+	if f.Incomplete != "" {
+		t.Fatalf("incomplete: %s", f.Incomplete)
+	}
+	wantHide := []string{".env", "certs.pem", "config/credentials.json", "copy", "migrations/.env", "services/api/.env.local", "src/main.go"}
+	if got := rel(root, f.Hide); !slices.Equal(got, wantHide) {
+		t.Errorf("Hide = %q, want %q", got, wantHide)
+	}
+	if got, want := rel(root, f.ReadOnly), []string{"migrations"}; !slices.Equal(got, want) {
+		t.Errorf("ReadOnly = %q, want %q", got, want)
+	}
+	if got, want := rel(root, f.NoRead), []string{"OUT:prod.env.txt"}; !slices.Equal(got, want) {
+		t.Errorf("NoRead = %q, want %q", got, want)
+	}
+}
+
+func TestWalkLimits(t *testing.T) {
+	root := tree(t, "a/.env", "b/.env", "c/.env", "d/x", "e/y")
+	if f := Walk(matcher(t, root), []string{root}, Limits{Found: 2}); !strings.Contains(f.Incomplete, "over 2 files") {
+		t.Errorf("found limit: incomplete %q", f.Incomplete)
+	}
+	if f := Walk(matcher(t, root), []string{root}, Limits{Entries: 3}); !strings.Contains(f.Incomplete, "over 3 entries") {
+		t.Errorf("entries limit: incomplete %q", f.Incomplete)
+	}
+	if f := Walk(matcher(t, root), []string{root, root + "/missing", root + "/a"}, Limits{}); f.Incomplete != "" || len(f.Hide) != 3 {
+		t.Errorf("roots: %+v", f)
+	}
+}
