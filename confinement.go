@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -70,6 +71,17 @@ type confinement struct {
 	// Found is what the search of the sandbox roots found (hidden and
 	// read-only files), for explain.
 	Found index.Found
+	// Why says why each path of the ruleset is hidden, read-only, given a
+	// tmpfs or replaced, or granted: the rule or pattern, or what a hidden
+	// socket leads to. Kept are the sockets left reachable
+	// (confine.sockets, grants).
+	Why  map[string]string
+	Kept []string
+	// Granted are the secrets the call's grants left readable.
+	Granted []string
+	// Npmrc is the copy of ~/.npmrc without its credentials that the
+	// command reads in its place ("" for none).
+	Npmrc string
 }
 
 // confinable says whether a shell command of call could run confined here:
@@ -138,19 +150,19 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *po
 	}
 	c := &confinement{}
 	roErr := j.sys.confineStatus().ReadOnly
-	var err error
-	c.Ruleset, c.Missing, c.Found, err = j.ruleset(res, pol, roErr == nil)
-	if err != nil {
+	if err := j.ruleset(c, res, pol, roErr == nil); err != nil {
 		return nil, err
 	}
-	// Hide paths outside every Write path become Landlock's NoRead.
 	c.Ruleset = c.Ruleset.Normalize()
 	if roErr != nil {
-		if len(c.Ruleset.Hide) > 0 {
-			return nil, fmt.Errorf("the kernel cannot hide %s here (%v), so a confined program could read it", hiddenList(c.Ruleset.Hide, j.sys.getenv("HOME")), roErr)
+		// No mount namespace: Landlock alone denies reading the hidden
+		// paths outside the writable ones; inside them it cannot.
+		rs, lost := c.Ruleset.WithoutNamespace()
+		if len(lost) > 0 {
+			return nil, fmt.Errorf("the kernel cannot hide %s here (%v), so a confined program could read it", hiddenList(lost, j.sys.getenv("HOME")), roErr)
 		}
 		c.ReadOnlyOff = roErr.Error()
-		c.Ruleset.ReadOnly = nil
+		c.Ruleset = rs
 	}
 	if sd, ok := j.stateInside(c.Ruleset.Write); ok {
 		// The watch list lies where the command may write (a project that
@@ -261,7 +273,7 @@ func (j *judger) cacheDirs(pol *policy.Policy, project string) []string {
 // A confine.write directory that does not exist is created when its parent
 // does (~/.cache in a new home directory: a tool that finds no cache
 // directory creates one, and could not); else it is left out.
-func (j *judger) ruleset(res *classify.Result, pol *policy.Policy, namespaces bool) (confine.Ruleset, []string, index.Found, error) {
+func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, namespaces bool) error {
 	var rs confine.Ruleset
 	home := j.sys.getenv("HOME")
 	addWrite := func(p string) {
@@ -306,23 +318,47 @@ func (j *judger) ruleset(res *classify.Result, pol *policy.Policy, namespaces bo
 	// The secrets named by an absolute or home path: hidden where the
 	// command may write (agi, or a project holding the home directory),
 	// else unreadable by Landlock alone (Normalize sorts them).
-	rs.Hide = j.secrets(pol, home)
-	found, err := j.search(res, pol)
+	c.Why = map[string]string{}
+	rs.Hide = j.secrets(pol, home, c.Why)
+	found, err := j.search(res, pol, c.Why)
 	if err != nil {
-		return rs, nil, found, err
+		return err
 	}
 	rs.Hide = append(rs.Hide, found.Hide...)
 	rs.NoRead = found.NoRead
 	var missing []string
 	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
-	return rs, missing, found, nil
+	if namespaces {
+		ways, kept := j.outsideWays(&rs, res, pol)
+		for p, w := range ways {
+			c.Why[p] = "leads to " + w
+		}
+		c.Kept = kept
+	}
+	c.Granted = grantedRead(&rs, res)
+	for _, p := range c.Granted {
+		if g, ok := res.Granted(p); ok {
+			c.Why[p] = "granted to " + g.Command.Text + " (" + g.Pos.String() + ")"
+		}
+	}
+	if namespaces {
+		if cp := j.npmrc(&rs, home); cp != "" {
+			c.Npmrc = cp
+			for k := range rs.Replace {
+				c.Why[k] = "read as " + cp + ": the same settings without the credentials"
+			}
+		}
+	}
+	j.cargo(&rs, home)
+	c.Ruleset, c.Missing, c.Found = rs, missing, found
+	return nil
 }
 
 // search finds the files below the sandbox roots that the kernel must hide
 // or keep read-only (package index). A search that does not finish is an
 // error: the command would run with secrets it should not see.
-func (j *judger) search(res *classify.Result, pol *policy.Policy) (index.Found, error) {
+func (j *judger) search(res *classify.Result, pol *policy.Policy, why map[string]string) (index.Found, error) {
 	m, err := res.KernelSpec(pol).Matcher()
 	if err != nil {
 		return index.Found{}, err
@@ -330,6 +366,15 @@ func (j *judger) search(res *classify.Result, pol *policy.Policy) (index.Found, 
 	f := index.Walk(m, m.Spec().Roots, index.Limits{Deadline: time.Now().Add(searchBudget)})
 	if f.Incomplete != "" {
 		return f, fmt.Errorf("safezone could not list the files to hide from it: %s", f.Incomplete)
+	}
+	for _, l := range [][]string{f.Hide, f.ReadOnly, f.NoRead} {
+		for _, p := range l {
+			if w := m.Why(p); w != "" {
+				why[p] = w
+			} else {
+				why[p] = "the target of a symbolic link, or another name of a hidden file"
+			}
+		}
 	}
 	return f, nil
 }
@@ -387,7 +432,7 @@ func (j *judger) resolvedDir(p string) (string, bool) {
 // (bounded). Project-anchored and name patterns (.env*) are guarded by the
 // analysis only: denying them to the kernel inside a writable root would
 // make every new file beside them unreadable.
-func (j *judger) secrets(pol *policy.Policy, home string) []string {
+func (j *judger) secrets(pol *policy.Policy, home string, why map[string]string) []string {
 	var out []string
 	for i := range pol.Deny {
 		r := &pol.Deny[i]
@@ -408,14 +453,21 @@ func (j *judger) secrets(pol *policy.Policy, home string) []string {
 		}
 		prefix, rest := glob.LiteralPrefix(r.Path.Glob)
 		dir := filepath.Join(base, prefix)
+		var found []string
 		switch {
 		case rest == "" || rest == "**":
 			if p, ok := j.resolvedDir(dir); ok {
-				out = append(out, p)
+				found = append(found, p)
 			}
 		default:
-			out = append(out, j.matches(dir, rest)...)
+			found = j.matches(dir, rest)
 		}
+		for _, p := range found {
+			if _, ok := why[p]; !ok {
+				why[p] = "deny rule " + r.Text + " (" + r.Pos.String() + ")"
+			}
+		}
+		out = append(out, found...)
 	}
 	return out
 }
@@ -624,13 +676,34 @@ func (c *confinement) describe(home string) string {
 	s := "it runs confined by the kernel: "
 	if slices.Contains(c.Ruleset.Write, "/") {
 		s += "it may write anywhere (no sandbox)"
-	} else if w := short(c.Ruleset.Write); w != "" {
+	} else if w := short(slices.DeleteFunc(slices.Clone(c.Ruleset.Write), func(p string) bool { return slices.Contains(c.Ruleset.Tmpfs, p) })); w != "" {
 		s += "it may write only in " + w
 	} else {
 		s += "it may write nothing (read mode)"
 	}
-	if len(c.Ruleset.Hide) > 0 {
-		s += "; it can neither read nor write " + short(c.Ruleset.Hide) + " (the policy's Read deny rules: empty and unreadable to it)"
+	var secrets, ways []string
+	for _, p := range c.Ruleset.Hide {
+		if strings.HasPrefix(c.Why[p], "leads to ") {
+			ways = append(ways, p)
+		} else {
+			secrets = append(secrets, p)
+		}
+	}
+	for _, p := range c.Ruleset.Tmpfs {
+		if strings.HasPrefix(c.Why[p], "leads to ") {
+			ways = append(ways, p)
+		}
+	}
+	if len(secrets) > 0 {
+		s += "; it can neither read nor write " + short(secrets) + " (the policy's Read deny rules: empty and unreadable to it)"
+	}
+	if len(ways) > 0 {
+		s += "; it cannot reach the programs running outside it through " + short(ways)
+	}
+	if len(c.Ruleset.Replace) > 0 {
+		for _, k := range slices.Sorted(maps.Keys(c.Ruleset.Replace)) {
+			s += "; it reads " + shortHome(k, home) + " without its credentials"
+		}
 	}
 	if len(c.Ruleset.NoRead) > 0 {
 		s += "; it cannot read " + short(c.Ruleset.NoRead)

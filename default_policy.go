@@ -28,11 +28,11 @@ func embeddedDefault() *policy.Layer {
 			Pos: policy.Pos{File: policy.EmbeddedName, Line: 51, Col: 18},
 		},
 		OnError: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 181, Col: 11},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 11},
 		},
 		HostSettings: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 16},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 242, Col: 16},
 		},
 		Protected: []policy.Pattern{
 			policy.Pattern{
@@ -513,27 +513,27 @@ func embeddedDefault() *policy.Layer {
 		},
 		Audit: policy.AuditLayer{
 			Path: &policy.Setting[string]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 208, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 264, Col: 9},
 			},
 			All: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 210, Col: 8},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 266, Col: 8},
 			},
 			MaxBytes: &policy.Setting[int64]{
 				Value: 10485760,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 269, Col: 14},
 			},
 			Keep: &policy.Setting[int]{
 				Value: 5,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 214, Col: 9},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 270, Col: 9},
 			},
 			Required: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 13},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 273, Col: 13},
 			},
 			Syslog: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 11},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 276, Col: 11},
 			},
 			DryRun: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 12},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 280, Col: 12},
 			},
 		},
 		Guards: policy.GuardsLayer{
@@ -553,31 +553,31 @@ func embeddedDefault() *policy.Layer {
 			Write: []policy.Dir{
 				policy.Dir{
 					Path: "~/.cache",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 172, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/go/pkg/mod",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 173, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 229, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.npm",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 174, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 230, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/registry",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 175, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 231, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/git",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 176, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.gradle/caches",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 177, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 233, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.m2/repository",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 178, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 234, Col: 7},
 				},
 			},
 			ProgramWritable: []policy.Pattern{
@@ -602,6 +602,409 @@ func embeddedDefault() *policy.Layer {
 					Text: "yarn.lock",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 168, Col: 7},
 					Glob: "yarn.lock",
+				},
+			},
+			Grants: []policy.Grant{
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 182, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(git push:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 182, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "git push",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.ssh/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 183, Col: 14},
+							Anchor: 3,
+							Glob:   ".ssh/**",
+						},
+						policy.Pattern{
+							Text:   "~/.git-credentials",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 183, Col: 27},
+							Anchor: 3,
+							Glob:   ".git-credentials",
+						},
+					},
+					Sockets: []string{
+						"$SSH_AUTH_SOCK",
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 185, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(git fetch:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 185, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "git fetch",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.ssh/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 14},
+							Anchor: 3,
+							Glob:   ".ssh/**",
+						},
+						policy.Pattern{
+							Text:   "~/.git-credentials",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 27},
+							Anchor: 3,
+							Glob:   ".git-credentials",
+						},
+					},
+					Sockets: []string{
+						"$SSH_AUTH_SOCK",
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 188, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(git pull:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 188, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "git pull",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.ssh/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 14},
+							Anchor: 3,
+							Glob:   ".ssh/**",
+						},
+						policy.Pattern{
+							Text:   "~/.git-credentials",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 27},
+							Anchor: 3,
+							Glob:   ".git-credentials",
+						},
+					},
+					Sockets: []string{
+						"$SSH_AUTH_SOCK",
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 191, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(git clone:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 191, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "git clone",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.ssh/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 14},
+							Anchor: 3,
+							Glob:   ".ssh/**",
+						},
+						policy.Pattern{
+							Text:   "~/.git-credentials",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 27},
+							Anchor: 3,
+							Glob:   ".git-credentials",
+						},
+					},
+					Sockets: []string{
+						"$SSH_AUTH_SOCK",
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 194, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(git ls-remote:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 194, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "git ls-remote",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.ssh/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 14},
+							Anchor: 3,
+							Glob:   ".ssh/**",
+						},
+						policy.Pattern{
+							Text:   "~/.git-credentials",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 27},
+							Anchor: 3,
+							Glob:   ".git-credentials",
+						},
+					},
+					Sockets: []string{
+						"$SSH_AUTH_SOCK",
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 197, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(git submodule:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 197, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "git submodule",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.ssh/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 14},
+							Anchor: 3,
+							Glob:   ".ssh/**",
+						},
+						policy.Pattern{
+							Text:   "~/.git-credentials",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 27},
+							Anchor: 3,
+							Glob:   ".git-credentials",
+						},
+					},
+					Sockets: []string{
+						"$SSH_AUTH_SOCK",
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 200, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(gh:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 200, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "gh",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.config/gh/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 14},
+							Anchor: 3,
+							Glob:   ".config/gh/**",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(docker:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "docker",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.docker/config.json",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 203, Col: 14},
+							Anchor: 3,
+							Glob:   ".docker/config.json",
+						},
+					},
+					Sockets: []string{
+						"$DOCKER_HOST",
+						"/var/run/docker.sock",
+						"~/.docker/run/docker.sock",
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 205, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(npm publish:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 205, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "npm publish",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.npmrc",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 206, Col: 14},
+							Anchor: 3,
+							Glob:   ".npmrc",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 207, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(npm whoami:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 207, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "npm whoami",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.npmrc",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 208, Col: 14},
+							Anchor: 3,
+							Glob:   ".npmrc",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(aws:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "aws",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.aws/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 210, Col: 14},
+							Anchor: 3,
+							Glob:   ".aws/**",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(gcloud:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "gcloud",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.config/gcloud/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 14},
+							Anchor: 3,
+							Glob:   ".config/gcloud/**",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(az:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "az",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.azure/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 214, Col: 14},
+							Anchor: 3,
+							Glob:   ".azure/**",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(kubectl:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "kubectl",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.kube/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 14},
+							Anchor: 3,
+							Glob:   ".kube/**",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(helm:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "helm",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.kube/**",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 14},
+							Anchor: 3,
+							Glob:   ".kube/**",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(cargo publish:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "cargo publish",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.cargo/credentials*",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 14},
+							Anchor: 3,
+							Glob:   ".cargo/credentials*",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(twine upload:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "twine upload",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.pypirc",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 14},
+							Anchor: 3,
+							Glob:   ".pypirc",
+						},
+					},
+				},
+				policy.Grant{
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
+					Command: policy.Rule{
+						Text:    "Bash(terraform:*)",
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
+						Kind:    2,
+						Tool:    "Bash",
+						Command: "terraform",
+						Prefix:  true,
+					},
+					Read: []policy.Pattern{
+						policy.Pattern{
+							Text:   "~/.terraform.d/credentials.tfrc.json",
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 14},
+							Anchor: 3,
+							Glob:   ".terraform.d/credentials.tfrc.json",
+						},
+					},
 				},
 			},
 		},

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +56,13 @@ type ExplainConfine struct {
 	// ReadOnlyOff says why the read-only paths are guarded by the analysis
 	// only.
 	ReadOnlyOff string `json:"read_only_off,omitempty"`
+	// Why says why each path of the ruleset is there (the deny rule or
+	// pattern that hides it, what a hidden socket leads to); Granted are
+	// the secrets a grant leaves readable, Kept the sockets left
+	// reachable.
+	Why     map[string]string `json:"why,omitempty"`
+	Granted []string          `json:"granted,omitempty"`
+	Kept    []string          `json:"kept,omitempty"`
 }
 
 // ExplainMode is the effective mode and where each part came from.
@@ -140,6 +149,7 @@ func explanation(v verdict) Explanation {
 		c := &ExplainConfine{Confined: v.res.Confine, Note: v.res.ConfineNote, Unavailable: v.confineOff}
 		if v.conf != nil {
 			c.Ruleset, c.ReadOnlyOff = &v.conf.Ruleset, v.conf.ReadOnlyOff
+			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
 		}
 		e.Confine = c
 	}
@@ -396,11 +406,26 @@ func (e Explanation) writeConfine(w *trace) {
 	case c.Confined && c.Ruleset != nil:
 		w.p("confine    yes, %s: the kernel enforces", c.Note)
 		w.p("  write    %s", strings.Join(c.Ruleset.Write, ", "))
-		if len(c.Ruleset.NoRead) > 0 {
-			w.p("  noread   %s", strings.Join(c.Ruleset.NoRead, ", "))
+		list := func(label string, ps []string) {
+			for _, p := range ps {
+				if why := c.Why[p]; why != "" {
+					w.p("  %-8s %s: %s", label, p, why)
+				} else {
+					w.p("  %-8s %s", label, p)
+				}
+			}
 		}
-		if len(c.Ruleset.ReadOnly) > 0 {
-			w.p("  readonly %s", strings.Join(c.Ruleset.ReadOnly, ", "))
+		list("hide", c.Ruleset.Hide)
+		list("noread", c.Ruleset.NoRead)
+		list("readonly", c.Ruleset.ReadOnly)
+		list("tmpfs", c.Ruleset.Tmpfs)
+		list("keep", c.Ruleset.Keep)
+		for _, k := range slices.Sorted(maps.Keys(c.Ruleset.Replace)) {
+			w.p("  replace  %s: %s", k, c.Why[k])
+		}
+		list("granted", c.Granted)
+		for _, k := range c.Kept {
+			w.p("  reach    %s: a socket confine.sockets or a grant leaves reachable", k)
 		}
 		if c.ReadOnlyOff != "" {
 			w.p("  readonly guarded by the analysis only: %s", c.ReadOnlyOff)

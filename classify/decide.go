@@ -167,6 +167,9 @@ type Result struct {
 	// why it is confined, or why a command whose effects are unknown is not.
 	Confine     bool
 	ConfineNote string
+	// Grants are the confine.grants that apply to a confined command: what
+	// the tool it runs may reach although the kernel would hide it.
+	Grants []policy.Grant
 
 	// confinable: unknown effects may be allowed, confined (see
 	// decider.confinable).
@@ -270,6 +273,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	}
 	r.Decision = policy.Strictest(outcomes...)
 	d.confine(r)
+	d.grants(r)
 	d.explainDecision(r)
 	return r
 }

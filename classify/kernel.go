@@ -193,3 +193,55 @@ func (m *PathMatcher) Why(abs string) string {
 	}
 	return ""
 }
+
+// grants sets r.Grants: the confine.grants whose command matches a simple
+// command of this shell call, when the analysis knows every word of it and
+// every other command is one whose accesses it knows (no program it cannot
+// see into besides the granted tools). A grant widens what a confined
+// command may reach, so a call that also runs something unknown gets none:
+// that something would get it too. The tool must be named plainly and
+// found by $PATH outside the directories the agent may write. The granted
+// tool itself may be a
+// program safezone cannot see into (gh, docker, npm): what it does with
+// its grant is the tool's.
+func (d *decider) grants(r *Result) {
+	if !r.Confine || d.shell == nil || !d.shell.Known() || len(d.pol.Confine.Grants) == 0 {
+		return
+	}
+	matched := make([]bool, len(d.pol.Confine.Grants))
+	for j := range d.shell.Commands {
+		c := &d.shell.Commands[j]
+		granted := false
+		// The tool must be the one $PATH finds outside every directory the
+		// agent may write: a docker of the agent's own is not docker.
+		trusted := len(c.Argv) > 0 && !strings.Contains(c.Argv[0], "/") && d.lookPath(c.Argv[0]) == ""
+		for i := range d.pol.Confine.Grants {
+			if trusted && matchShellRule(&d.pol.Confine.Grants[i].Command, c.Argv, true) {
+				matched[i], granted = true, true
+			}
+		}
+		if c.Runs != "" && !granted {
+			return
+		}
+	}
+	for i, m := range matched {
+		if m {
+			r.Grants = append(r.Grants, d.pol.Confine.Grants[i])
+		}
+	}
+}
+
+// Granted returns the grant of r.Grants whose Read patterns match the
+// absolute, clean path abs (or a directory above it), and whether there is
+// one: the kernel leaves it readable.
+func (r *Result) Granted(abs string) (*policy.Grant, bool) {
+	for i := range r.Grants {
+		g := &r.Grants[i]
+		for k := range g.Read {
+			if matchPattern(&g.Read[k], abs, &r.anchors) {
+				return g, true
+			}
+		}
+	}
+	return nil, false
+}

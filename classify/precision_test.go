@@ -295,3 +295,46 @@ func TestProtectedCreated(t *testing.T) {
 		}
 	}
 }
+
+// TestGrants: a confined command gets what its tool needs
+// (confine.grants) only when every other command of the line is one whose
+// accesses the analysis knows, and only for the tool $PATH finds outside
+// the directories the agent may write.
+func TestGrants(t *testing.T) {
+	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
+	env := func(p string) *Env {
+		return &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Confinable: true, Path: p}
+	}
+	fs := []string{"usr/bin/git", "usr/bin/docker", "usr/bin/gh", "proj/bin/docker", "usr/bin/python3"}
+	for _, tt := range []struct {
+		cmd, path string
+		want      []string // the grants' commands
+	}{
+		{"git push origin main", "/usr/bin", []string{"Bash(git push:*)"}},
+		{"git add . && git commit -m x && git push", "/usr/bin", []string{"Bash(git push:*)"}},
+		{"git status", "/usr/bin", nil},
+		{"git push && python3 x.py", "/usr/bin", nil},
+		{"git push; sh build.sh", "/usr/bin", nil},
+		{"git push $REMOTE", "/usr/bin", nil},
+		{"docker ps", "/usr/bin", []string{"Bash(docker:*)"}},
+		{"docker ps", "bin:/usr/bin", nil},
+		{"./bin/docker ps", "/usr/bin", nil},
+		{"gh pr list && git push", "/usr/bin", []string{"Bash(git push:*)", "Bash(gh:*)"}},
+	} {
+		r := runDecide(t, decideCase{name: tt.cmd, tool: "Bash", input: bash(tt.cmd), perm: "bypassPermissions", embedded: true, env: env(tt.path), fs: fs})
+		var got []string
+		for _, g := range r.Grants {
+			got = append(got, g.Command.Text)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%q (PATH %s): grants %v, want %v (decision %s, confine %v)\n%s", tt.cmd, tt.path, got, tt.want, r.Decision, r.Confine, trace(r))
+		}
+	}
+	// What a grant leaves readable.
+	r := runDecide(t, decideCase{tool: "Bash", input: bash("git push"), perm: "bypassPermissions", embedded: true, env: env("/usr/bin"), fs: fs})
+	for p, want := range map[string]bool{"/home/.ssh": true, "/home/.ssh/id_ed25519": true, "/home/.git-credentials": true, "/home/.aws/credentials": false, "/proj/.env": false} {
+		if _, ok := r.Granted(p); ok != want {
+			t.Errorf("git push: Granted(%s) = %v, want %v", p, ok, want)
+		}
+	}
+}

@@ -14,7 +14,8 @@ import (
 // mountAll builds the command's view of the file system in the launcher's
 // private mount namespace (see [Ruleset]):
 //
-//   - each Tmpfs directory gets an empty tmpfs of its own;
+//   - each Tmpfs directory gets an empty tmpfs of its own, with the Keep
+//     paths beneath it bound back in place;
 //   - each Replace path gets its replacement bind-mounted over it,
 //     read-only;
 //   - each existing ReadOnly path becomes a read-only bind mount of itself;
@@ -171,7 +172,9 @@ func newTmpfs(mode string) (int, error) {
 }
 
 // tmpfs mounts an empty tmpfs (mode 1777 for a directory everyone used,
-// like /dev/shm; 0700 else) over the existing directory d.
+// like /dev/shm; 0700 else) over the existing directory d, and binds the
+// Keep paths beneath d back in it, each at its place (the directories on
+// the way made 0700).
 func (m *mounter) tmpfs(d string) error {
 	fd, err := openNoSymlinks(d)
 	if errors.Is(err, unix.ENOENT) {
@@ -188,6 +191,36 @@ func (m *mounter) tmpfs(d string) error {
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return fmt.Errorf("not a directory")
 	}
+	// What is kept is opened before the tmpfs covers it.
+	type kept struct {
+		rel string
+		fd  int
+		dir bool
+	}
+	var keep []kept
+	defer func() {
+		for _, k := range keep {
+			unix.Close(k.fd)
+		}
+	}()
+	for _, k := range m.rs.Keep {
+		if k == d || !within(k, d) {
+			continue
+		}
+		kfd, err := openNoSymlinks(k)
+		if errors.Is(err, unix.ENOENT) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("kept path %s: %w", k, err)
+		}
+		var kst unix.Stat_t
+		if err := unix.Fstat(kfd, &kst); err != nil {
+			unix.Close(kfd)
+			return fmt.Errorf("kept path %s: %w", k, err)
+		}
+		keep = append(keep, kept{strings.TrimPrefix(k, d+"/"), kfd, kst.Mode&unix.S_IFMT == unix.S_IFDIR})
+	}
 	mode := "0700"
 	if st.Mode&unix.S_ISVTX != 0 {
 		mode = "1777"
@@ -197,10 +230,49 @@ func (m *mounter) tmpfs(d string) error {
 		return err
 	}
 	defer unix.Close(mfd)
+	for _, k := range keep {
+		if err := placeholder(mfd, k.rel, k.dir); err != nil {
+			return fmt.Errorf("kept path %s: %w", k.rel, err)
+		}
+	}
 	if err := unix.MoveMount(mfd, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
 		return fmt.Errorf("move_mount: %w", err)
 	}
+	for _, k := range keep {
+		dst, err := openNoSymlinks(d + "/" + k.rel)
+		if err != nil {
+			return fmt.Errorf("kept path %s: %w", k.rel, err)
+		}
+		tree, err := unix.OpenTree(k.fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH)
+		if err == nil {
+			err = unix.MoveMount(tree, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH)
+			unix.Close(tree)
+		}
+		unix.Close(dst)
+		if err != nil {
+			return fmt.Errorf("kept path %s: %w", k.rel, err)
+		}
+	}
 	return nil
+}
+
+// placeholder makes rel, a relative path, beneath the directory dirfd: the
+// directories on the way (0700), then an empty directory or file.
+func placeholder(dirfd int, rel string, dir bool) error {
+	els := strings.Split(rel, "/")
+	for i := range els[:len(els)-1] {
+		if err := unix.Mkdirat(dirfd, strings.Join(els[:i+1], "/"), 0o700); err != nil && !errors.Is(err, unix.EEXIST) {
+			return err
+		}
+	}
+	if dir {
+		return unix.Mkdirat(dirfd, rel, 0o700)
+	}
+	f, err := unix.Openat(dirfd, rel, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return err
+	}
+	return unix.Close(f)
 }
 
 // replace bind-mounts the regular file with, read-only, over the regular

@@ -42,9 +42,10 @@ import (
 //     CAP_DAC_OVERRIDE in the namespace: a root user's). They cannot be
 //     removed, renamed or linked either (a mount point), and, as for
 //     ReadOnly, the directories between them and their Write path cannot
-//     be renamed away. Where a Hide path lies beneath no Write path,
-//     [Ruleset.Normalize] moves it to NoRead, which Landlock enforces
-//     without a namespace. One that does not exist is skipped.
+//     be renamed away. A Hide path may lie anywhere (~/.ssh, a socket
+//     that leads to a program outside the sandbox: connect(2) is not a
+//     read Landlock can deny). One that does not exist is skipped.
+//     [Ruleset.WithoutNamespace] says what Landlock alone can do of them.
 //   - Replace: each key is a path whose contents the command reads from
 //     the file its value names instead (read-only): a copy of ~/.npmrc
 //     without its tokens. Both must exist and be regular files; a key that
@@ -55,6 +56,10 @@ import (
 //     directories of sockets that lead to programs outside the sandbox
 //     ($XDG_RUNTIME_DIR with the D-Bus and systemd buses, tmux's). The
 //     command may write there.
+//   - Keep: paths beneath a Tmpfs directory that stay reachable in it: the
+//     launcher binds each (a socket the policy grants, such as the
+//     ssh-agent's) back at the same place in the new tmpfs. One that does
+//     not exist is skipped.
 //
 // Executing programs and using the network are not restricted. Hide,
 // Replace and Tmpfs, like ReadOnly, take the mount namespace.
@@ -65,6 +70,7 @@ type Ruleset struct {
 	Hide     []string          `json:"hide,omitempty"`
 	Replace  map[string]string `json:"replace,omitempty"`
 	Tmpfs    []string          `json:"tmpfs,omitempty"`
+	Keep     []string          `json:"keep,omitempty"`
 }
 
 // ErrBadRuleset is wrapped by every error [Ruleset.Validate] and
@@ -77,7 +83,7 @@ func (rs Ruleset) Validate() error {
 	for _, l := range []struct {
 		name  string
 		paths []string
-	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}, {"hide", rs.Hide}, {"tmpfs", rs.Tmpfs}, {"replace", replacePaths(rs.Replace)}} {
+	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}, {"hide", rs.Hide}, {"tmpfs", rs.Tmpfs}, {"keep", rs.Keep}, {"replace", replacePaths(rs.Replace)}} {
 		for i, p := range l.paths {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
 				return fmt.Errorf("%w: %s[%d] %q is not an absolute, clean path", ErrBadRuleset, l.name, i, p)
@@ -89,43 +95,63 @@ func (rs Ruleset) Validate() error {
 
 // Normalize returns rs with its lists sorted and without duplicates, without
 // the NoRead paths that lie beneath another NoRead path, without the Write
-// paths beneath another Write path, and without the ReadOnly paths that lie
-// beneath no Write path (Landlock alone already keeps those from being
-// written) or beneath another ReadOnly or a Hide path. A Hide path beneath
-// no Write path becomes NoRead (Landlock denies reading it, and nothing
-// can write it); Hide paths beneath another Hide path go. Replace and Tmpfs
-// are kept as they are (sorted). The paths must be valid
+// paths beneath another Write path, without the Hide and Tmpfs paths
+// beneath another of their kind, without the Keep paths beneath no Tmpfs
+// path, and without the ReadOnly paths that lie beneath no Write path
+// (Landlock alone already keeps those from being written) or beneath
+// another ReadOnly or a Hide path. The paths must be valid
 // ([Ruleset.Validate]); Normalize is purely lexical.
 func (rs Ruleset) Normalize() Ruleset {
-	out := Ruleset{Write: outermost(rs.Write)}
+	out := Ruleset{Write: outermost(rs.Write), NoRead: outermost(rs.NoRead), Hide: outermost(rs.Hide), Tmpfs: outermost(rs.Tmpfs)}
 	underWrite := func(p string) bool {
 		return slices.ContainsFunc(out.Write, func(w string) bool { return within(p, w) })
 	}
-	noRead := slices.Clone(rs.NoRead)
-	for _, p := range outermost(rs.Hide) {
-		if underWrite(p) {
-			out.Hide = append(out.Hide, p)
-		} else {
-			noRead = append(noRead, p)
-		}
-	}
-	out.NoRead = outermost(noRead)
 	for _, p := range outermost(rs.ReadOnly) {
 		if underWrite(p) && !slices.ContainsFunc(out.Hide, func(h string) bool { return within(p, h) }) {
 			out.ReadOnly = append(out.ReadOnly, p)
 		}
 	}
+	for _, p := range sortedSet(rs.Keep) {
+		if slices.ContainsFunc(out.Tmpfs, func(d string) bool { return p != d && within(p, d) }) {
+			out.Keep = append(out.Keep, p)
+		}
+	}
 	if len(rs.Replace) > 0 {
 		out.Replace = maps.Clone(rs.Replace)
 	}
-	out.Tmpfs = outermost(rs.Tmpfs)
 	return out
+}
+
+// WithoutNamespace returns rs as it can be enforced without a mount
+// namespace (where user namespaces are not available), and what of it
+// cannot be: the Hide paths beneath no Write path become NoRead (Landlock
+// denies reading them, and nothing can write them), and the ReadOnly,
+// Tmpfs, Keep and Replace paths go. lost lists the Hide paths beneath a
+// Write path, which Landlock cannot keep from being read: a caller must
+// not run a command it would have hidden them from.
+func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
+	out = Ruleset{Write: slices.Clone(rs.Write), NoRead: slices.Clone(rs.NoRead)}
+	for _, p := range rs.Hide {
+		if slices.ContainsFunc(rs.Write, func(w string) bool { return within(p, w) }) {
+			lost = append(lost, p)
+		} else {
+			out.NoRead = append(out.NoRead, p)
+		}
+	}
+	out.NoRead = outermost(out.NoRead)
+	return out, lost
+}
+
+func sortedSet(ps []string) []string {
+	s := slices.Clone(ps)
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 // NeedsNamespace reports whether enforcing rs takes a private mount
 // namespace: whether it has ReadOnly, Hide, Replace or Tmpfs paths.
 func (rs Ruleset) NeedsNamespace() bool {
-	return len(rs.ReadOnly) > 0 || len(rs.Hide) > 0 || len(rs.Replace) > 0 || len(rs.Tmpfs) > 0
+	return len(rs.ReadOnly) > 0 || len(rs.Hide) > 0 || len(rs.Replace) > 0 || len(rs.Tmpfs) > 0 || len(rs.Keep) > 0
 }
 
 // replacePaths returns the keys and values of m, sorted.
@@ -183,9 +209,7 @@ func within(p, root string) bool {
 // outermost returns the sorted paths of ps that lie beneath no other path
 // of ps, without duplicates.
 func outermost(ps []string) []string {
-	s := slices.Clone(ps)
-	slices.Sort(s)
-	s = slices.Compact(s)
+	s := sortedSet(ps)
 	var out []string
 	for _, p := range s {
 		// Sorted order puts "/a" before "/a/b" but also before "/a-b" and

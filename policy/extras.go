@@ -72,6 +72,27 @@ type Confine struct {
 	// below them. The analysis still judges what a command names there,
 	// and the agent's own file tools still cannot write them.
 	ProgramWritable []Pattern
+	// Sockets are sockets every confined command may still reach (the
+	// kernel hides the others that lead to programs outside the sandbox):
+	// absolute paths, ~/ paths, or $NAME for the path an environment
+	// variable names ($SSH_AUTH_SOCK).
+	Sockets []Setting[string]
+	// Grants are what a confined command may reach when the analysis
+	// establishes that it runs a given tool (git push over ssh, gh, docker):
+	// secrets to read and sockets to use.
+	Grants []Grant
+}
+
+// Grant lets a confined command reach what a tool needs (confine.grants):
+// when every simple command of a Bash call is known to safezone and one of
+// them matches Command, the command may read the paths Read names (though
+// a Read deny rule matches them: the kernel does not hide them from it)
+// and use the sockets Sockets names.
+type Grant struct {
+	Pos     Pos
+	Command Rule      // a Bash(...) rule: "Bash(git push:*)"
+	Read    []Pattern // paths to leave readable
+	Sockets []string  // as in Confine.Sockets
 }
 
 // ConfineLayer is the confine: mapping of one file.
@@ -79,6 +100,8 @@ type ConfineLayer struct {
 	Mode            *Setting[ConfineMode]
 	Write           []Dir
 	ProgramWritable []Pattern
+	Sockets         []Setting[string]
+	Grants          []Grant
 }
 
 type rawGuards struct {
@@ -90,6 +113,14 @@ type rawConfine struct {
 	Mode            yaml.Node   `yaml:"mode"`
 	Write           []yaml.Node `yaml:"write"`
 	ProgramWritable []yaml.Node `yaml:"program_writable"`
+	Sockets         []yaml.Node `yaml:"sockets"`
+	Grants          []rawGrant  `yaml:"grants"`
+}
+
+type rawGrant struct {
+	Command yaml.Node   `yaml:"command"`
+	Read    []yaml.Node `yaml:"read"`
+	Sockets []yaml.Node `yaml:"sockets"`
 }
 
 // guards validates the guards: mapping: each value ask, deny or off.
@@ -137,6 +168,61 @@ func (p *parser) confine(c *rawConfine) {
 	}
 	p.l.Confine.Write = p.dirList(c.Write, "confine.write")
 	p.l.Confine.ProgramWritable = p.patterns(c.ProgramWritable, "confine.program_writable")
+	p.l.Confine.Sockets = p.sockets(c.Sockets, "confine.sockets")
+	for i := range c.Grants {
+		g := &c.Grants[i]
+		field := fmt.Sprintf("confine.grants[%d]", i)
+		if g.Command.Kind == 0 {
+			at := &yaml.Node{}
+			if len(g.Read) > 0 {
+				at = &g.Read[0]
+			} else if len(g.Sockets) > 0 {
+				at = &g.Sockets[0]
+			}
+			p.fail(at, field, fmt.Errorf("%w: a grant needs a command (a Bash rule's specifier, such as \"git push:*\")", ErrBadValue))
+			continue
+		}
+		cmd, ok := p.str(&g.Command, field+".command")
+		if !ok {
+			continue
+		}
+		rule, err, _ := CompileRule("Bash("+cmd+")", p.pos(&g.Command))
+		if err != nil || rule.Kind != RuleCommand {
+			p.fail(&g.Command, field+".command", fmt.Errorf("%w: %q is not a command pattern (write it as in Bash(...): \"git push:*\")", ErrBadValue, cmd))
+			continue
+		}
+		grant := Grant{Pos: p.pos(&g.Command), Command: rule, Read: p.patterns(g.Read, field+".read")}
+		for _, s := range p.sockets(g.Sockets, field+".sockets") {
+			grant.Sockets = append(grant.Sockets, s.Value)
+		}
+		p.l.Confine.Grants = append(p.l.Confine.Grants, grant)
+	}
+}
+
+// sockets validates a list of sockets: absolute paths, ~/ paths, or
+// $NAME (an environment variable's name: letters, digits, underscores).
+func (p *parser) sockets(ns []yaml.Node, key string) []Setting[string] {
+	var out []Setting[string]
+	for i := range ns {
+		n := &ns[i]
+		field := fmt.Sprintf("%s[%d]", key, i)
+		v, ok := p.str(n, field)
+		if !ok {
+			continue
+		}
+		valid := filepath.IsAbs(v) || strings.HasPrefix(v, "~/")
+		if name, ok := strings.CutPrefix(v, "$"); ok {
+			valid = name != "" && strings.IndexFunc(name, func(r rune) bool {
+				return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+			}) < 0
+		}
+		if !valid || strings.ContainsRune(v, 0) {
+			p.fail(n, field, fmt.Errorf("%w: %q: want an absolute path, a ~/ path or $VARIABLE", ErrBadValue, v))
+			continue
+		}
+		out = append(out, Setting[string]{Value: v, Pos: p.pos(n)})
+	}
+	return out
 }
 
 // GuardName is how reasons and explain name a guard's setting.
@@ -150,6 +236,16 @@ func mergeExtras(open opener, p *Policy, l *Layer) {
 	scalar(open, "confine.mode", &p.Confine.Mode, l.Confine.Mode)
 	p.Confine.Write = dirs(open, "confine.write", p.Confine.Write, l.Confine.Write, l.Dir)
 	p.Confine.ProgramWritable = patterns(open, "confine.program_writable", p.Confine.ProgramWritable, l.Confine.ProgramWritable)
+	for _, s := range l.Confine.Sockets {
+		if open("confine.sockets", func() string { return s.Value }, s.Pos) {
+			p.Confine.Sockets = append(p.Confine.Sockets, s)
+		}
+	}
+	for _, g := range l.Confine.Grants {
+		if open("confine.grants", func() string { return g.Command.Text }, g.Pos) {
+			p.Confine.Grants = append(p.Confine.Grants, g)
+		}
+	}
 	for _, t := range l.Templates {
 		if open("paths.templates", func() string { return t.Value }, t.Pos) {
 			p.Templates = append(p.Templates, t)

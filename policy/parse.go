@@ -194,7 +194,9 @@ func knownKeys(typ string) (field, keys string) {
 	case "rawGuards":
 		return "guards", "lose_work, install_outside"
 	case "rawConfine":
-		return "confine", "mode, write, program_writable"
+		return "confine", "mode, write, program_writable, sockets, grants"
+	case "rawGrant":
+		return "confine.grants[]", "command, read, sockets"
 	case "rawPaths":
 		return "paths", "protected, warned, safe, templates"
 	case "rawRules":

@@ -1,0 +1,215 @@
+package main
+
+// What a confined command sees besides the sandbox's reads and writes
+// (README, "What the kernel enforces"): the ways out through programs
+// already running outside it, which the launcher hides; what the tool a
+// command runs is granted (confine.grants, confine.sockets); and the
+// adjustments that keep ordinary work from noticing the kernel (npm's
+// configuration without its tokens, cargo's lock files, npx's cache).
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// outsideWays adds to rs the executors (confine.FindExecutors) a confined
+// command must not reach, less the sockets confine.sockets and the call's
+// grants name, which stay reachable (bound back into a directory that gets
+// a tmpfs). It returns, for explain, what each hidden socket or directory
+// leads to, and the sockets left reachable.
+func (j *judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *policy.Policy) (why map[string]string, kept []string) {
+	home := j.sys.getenv("HOME")
+	ex := confine.FindExecutors(j.sys.getenv, j.sys.uid, home)
+	var allowed []string
+	for _, s := range pol.Confine.Sockets {
+		allowed = append(allowed, j.socketPaths(s.Value, home)...)
+	}
+	for _, g := range res.Grants {
+		for _, s := range g.Sockets {
+			allowed = append(allowed, j.socketPaths(s, home)...)
+		}
+	}
+	for _, p := range ex.Hide {
+		if !slices.Contains(allowed, p) {
+			rs.Hide = append(rs.Hide, p)
+		}
+	}
+	rs.Tmpfs = append(rs.Tmpfs, ex.Tmpfs...)
+	for _, a := range allowed {
+		for _, d := range ex.Tmpfs {
+			if a != d && strings.HasPrefix(a, d+"/") {
+				rs.Keep = append(rs.Keep, a)
+			}
+		}
+		if !slices.Contains(kept, a) {
+			kept = append(kept, a)
+		}
+	}
+	// The tmpfs directories are the command's own to write.
+	rs.Write = append(rs.Write, ex.Tmpfs...)
+	return ex.Why, kept
+}
+
+// socketPaths expands one confine.sockets entry: $NAME is the socket the
+// variable names (as confine.FindExecutors reads it), ~/ the home
+// directory. It returns the path resolved, if it exists.
+func (j *judger) socketPaths(s, home string) []string {
+	p := s
+	switch {
+	case strings.HasPrefix(s, "$"):
+		name := s[1:]
+		p = confine.SocketPath(name, j.sys.getenv(name), j.sys.getenv("XDG_RUNTIME_DIR"))
+	case strings.HasPrefix(s, "~/"):
+		if home == "" {
+			return nil
+		}
+		p = filepath.Join(home, s[2:])
+	}
+	if !filepath.IsAbs(p) {
+		return nil
+	}
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil
+	}
+	return []string{r}
+}
+
+// grantedRead removes from rs.Hide the paths a grant of the call leaves
+// readable, and returns them.
+func grantedRead(rs *confine.Ruleset, res *classify.Result) []string {
+	var granted []string
+	rs.Hide = slices.DeleteFunc(rs.Hide, func(p string) bool {
+		if _, ok := res.Granted(p); ok {
+			granted = append(granted, p)
+			return true
+		}
+		return false
+	})
+	return granted
+}
+
+// npmrcSecretKeys are the keys of an npm configuration file whose values
+// are credentials (npm's docs, "npmrc": _auth, _authToken, _password,
+// username with _password, certfile/keyfile paths kept), compared after
+// the last ":" of a scoped key (//registry/:_authToken), without case.
+var npmrcSecretKeys = []string{"_auth", "_authtoken", "_password", "password", "token", "username"}
+
+// sanitizedNpmrc returns the contents of the npm configuration file data
+// without the lines that set a credential: the registry, proxy, cafile and
+// scope settings stay, so that npm, run confined, still finds the user's
+// registry and network settings.
+func sanitizedNpmrc(data []byte) []byte {
+	var out bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		key, _, found := strings.Cut(strings.TrimSpace(line), "=")
+		if found {
+			k := strings.ToLower(strings.TrimSpace(key))
+			if i := strings.LastIndexByte(k, ':'); i >= 0 {
+				k = k[i+1:]
+			}
+			if slices.Contains(npmrcSecretKeys, k) {
+				out.WriteString("; (a credential line, left out by safezone)\n")
+				continue
+			}
+		}
+		out.WriteString(line)
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+// npmrc replaces a hidden ~/.npmrc by a copy without its credentials
+// (sanitizedNpmrc), kept in safezone's state directory, where a confined
+// command cannot change it. On the live path it writes the copy; off it
+// (explain, replay), it only says what it would do. It returns the copy's
+// path, or "" when nothing is replaced.
+func (j *judger) npmrc(rs *confine.Ruleset, home string) string {
+	if home == "" {
+		return ""
+	}
+	rc, err := filepath.EvalSymlinks(filepath.Join(home, ".npmrc"))
+	if err != nil || !slices.Contains(rs.Hide, rc) {
+		return ""
+	}
+	sd := j.sys.stateDir()
+	if sd == "" {
+		return ""
+	}
+	data, err := os.ReadFile(rc)
+	if err != nil || len(data) > 1<<20 {
+		return ""
+	}
+	clean := sanitizedNpmrc(data)
+	h := fnv.New64a()
+	h.Write([]byte(rc))
+	h.Write(clean)
+	copyPath := filepath.Join(sd, "npmrc", hex.EncodeToString(h.Sum(nil)))
+	if j.live {
+		if err := os.MkdirAll(filepath.Dir(copyPath), 0o700); err != nil {
+			return ""
+		}
+		if old, err := os.ReadFile(copyPath); err != nil || !bytes.Equal(old, clean) {
+			tmp := fmt.Sprintf("%s.%d", copyPath, os.Getpid())
+			if os.WriteFile(tmp, clean, 0o600) != nil || os.Rename(tmp, copyPath) != nil {
+				os.Remove(tmp)
+				return ""
+			}
+		}
+		if r, err := filepath.EvalSymlinks(copyPath); err == nil {
+			copyPath = r
+		}
+	}
+	rs.Hide = slices.DeleteFunc(rs.Hide, func(p string) bool { return p == rc })
+	if rs.Replace == nil {
+		rs.Replace = map[string]string{}
+	}
+	rs.Replace[rc] = copyPath
+	return copyPath
+}
+
+// cargoLocks are the lock files cargo takes in its home directory before it
+// touches the registry cache: granted as files, not the directory (whose
+// bin/ holds programs that run later unconfined).
+var cargoLocks = []string{".package-cache", ".package-cache-mutate", ".global-cache"}
+
+// cargo grants writing cargo's lock files in $CARGO_HOME (default
+// ~/.cargo), made empty where missing so that the grant can bind to them.
+func (j *judger) cargo(rs *confine.Ruleset, home string) {
+	ch := j.sys.getenv("CARGO_HOME")
+	if !filepath.IsAbs(ch) {
+		if home == "" {
+			return
+		}
+		ch = filepath.Join(home, ".cargo")
+	}
+	d, ok := j.resolvedDir(ch)
+	if !ok {
+		return
+	}
+	for _, name := range cargoLocks {
+		p := filepath.Join(d, name)
+		if _, err := os.Lstat(p); err != nil && j.live {
+			if f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+				f.Close()
+			}
+		}
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			rs.Write = append(rs.Write, p)
+		}
+	}
+}
