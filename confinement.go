@@ -46,8 +46,10 @@ var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks", ".git/comm
 // codeCaches are directories inside the default confine.write caches that
 // hold code a later unconfined process runs: the packages npx runs (Claude
 // Code starts npx-configured MCP servers from there) and pre-commit's hook
-// environments. Where they exist they stay read-only; a confined npx or
-// pre-commit cannot add to them.
+// environments. A confined command sees them with a private layer on top
+// (confine.Ruleset.Overlay): a confined npx -y or pre-commit installs what
+// it needs for itself, and the cache the next unconfined run trusts stays
+// as it was. The hook makes them, empty, where their parent exists.
 var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit"}
 
 // makeInRoot are the directories of readOnlyInRoot the hook creates, empty,
@@ -329,6 +331,16 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	var missing []string
 	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
+	if home != "" {
+		for _, cc := range codeCaches {
+			p := filepath.Join(home, strings.TrimPrefix(cc, "~/"))
+			j.makeDir(p)
+			if r, ok := j.resolvedDir(p); ok && slices.ContainsFunc(rs.Write, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) }) {
+				rs.Overlay = append(rs.Overlay, r)
+				c.Why[r] = "a cache of code that later unconfined programs run: changes stay the command's own"
+			}
+		}
+	}
 	if namespaces {
 		ways, kept := j.outsideWays(&rs, res, pol)
 		for p, w := range ways {
@@ -516,13 +528,6 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 			}
 		}
 	}
-	if home := j.sys.getenv("HOME"); filepath.IsAbs(home) {
-		for _, c := range codeCaches {
-			if r, ok := j.resolvedDir(filepath.Join(home, strings.TrimPrefix(c, "~/"))); ok {
-				existingOnly = append(existingOnly, r)
-			}
-		}
-	}
 	for i := range pol.Protected {
 		p := &pol.Protected[i]
 		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
@@ -699,6 +704,9 @@ func (c *confinement) describe(home string) string {
 	}
 	if len(ways) > 0 {
 		s += "; it cannot reach the programs running outside it through " + short(ways)
+	}
+	if len(c.Ruleset.Overlay) > 0 {
+		s += "; its changes to " + short(c.Ruleset.Overlay) + " are its own (gone when it ends)"
 	}
 	if len(c.Ruleset.Replace) > 0 {
 		for _, k := range slices.Sorted(maps.Keys(c.Ruleset.Replace)) {

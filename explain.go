@@ -420,6 +420,7 @@ func (e Explanation) writeConfine(w *trace) {
 		list("readonly", c.Ruleset.ReadOnly)
 		list("tmpfs", c.Ruleset.Tmpfs)
 		list("keep", c.Ruleset.Keep)
+		list("overlay", c.Ruleset.Overlay)
 		for _, k := range slices.Sorted(maps.Keys(c.Ruleset.Replace)) {
 			w.p("  replace  %s: %s", k, c.Why[k])
 		}

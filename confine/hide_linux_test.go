@@ -150,3 +150,32 @@ func TestHideMissingSkipped(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestOverlay: a directory overlaid for the command (npx's cache) can be
+// added to, changed and emptied by it, and is as it was afterwards.
+func TestOverlay(t *testing.T) {
+	needNamespaces(t)
+	f := newFixture(t)
+	cache := f.home + "/.npm/_npx"
+	if err := os.MkdirAll(cache+"/pkg", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cache+"/pkg/index.js", []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs := f.rules(true)
+	rs.Write = append(rs.Write, f.home+"/.npm")
+	rs.Overlay = []string{cache}
+	rules, _ := rs.Normalize().MarshalText()
+	r := runLauncher(t, f.proj, nil, "exec", string(rules), "/bin/sh", "-c",
+		"cat "+cache+"/pkg/index.js && mkdir "+cache+"/new && echo n > "+cache+"/new/f && echo changed > "+cache+"/pkg/index.js && rm -r "+cache+"/pkg && ls "+cache)
+	if r.code != 0 || r.stdout != "oldnew\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the old file read, then only new/ left", r.code, r.stdout, r.stderr)
+	}
+	if got := readFile(t, cache+"/pkg/index.js"); got != "old" {
+		t.Errorf("the cache's file holds %q afterwards, want old", got)
+	}
+	if exists(cache + "/new") {
+		t.Error("what the command added reached the real cache")
+	}
+}

@@ -16,6 +16,7 @@ import (
 //
 //   - each Tmpfs directory gets an empty tmpfs of its own, with the Keep
 //     paths beneath it bound back in place;
+//   - each Overlay directory gets an overlayfs with a private upper layer;
 //   - each Replace path gets its replacement bind-mounted over it,
 //     read-only;
 //   - each existing ReadOnly path becomes a read-only bind mount of itself;
@@ -51,6 +52,11 @@ func mountAll(rs Ruleset) error {
 	for _, d := range rs.Tmpfs {
 		if err := m.tmpfs(d); err != nil {
 			return fmt.Errorf("private directory %s: %w", d, err)
+		}
+	}
+	for _, d := range rs.Overlay {
+		if err := m.overlay(d); err != nil {
+			return fmt.Errorf("overlaid directory %s: %w", d, err)
 		}
 	}
 	keys := make([]string, 0, len(rs.Replace))
@@ -273,6 +279,65 @@ func placeholder(dirfd int, rel string, dir bool) error {
 		return err
 	}
 	return unix.Close(f)
+}
+
+// overlay mounts over the existing directory d an overlayfs whose lower
+// layer is d itself and whose upper layer is a fresh tmpfs: the command
+// sees d's files and may change them, in the tmpfs only. In a user
+// namespace overlayfs keeps its metadata in user.* extended attributes
+// (userxattr, Linux 5.11).
+func (m *mounter) overlay(d string) error {
+	fd, err := openNoSymlinks(d)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return fmt.Errorf("not a directory")
+	}
+	up, err := newTmpfs("0755")
+	if err != nil {
+		return err
+	}
+	defer unix.Close(up)
+	for _, n := range []string{"upper", "work"} {
+		if err := unix.Mkdirat(up, n, 0o755); err != nil {
+			return fmt.Errorf("%s: %w", n, err)
+		}
+	}
+	fsfd, err := unix.Fsopen("overlay", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("fsopen overlay: %w", err)
+	}
+	defer unix.Close(fsfd)
+	self := fmt.Sprintf("/proc/self/fd/%d", up)
+	for _, kv := range [][2]string{{"lowerdir", fmt.Sprintf("/proc/self/fd/%d", fd)}, {"upperdir", self + "/upper"}, {"workdir", self + "/work"}} {
+		if err := unix.FsconfigSetString(fsfd, kv[0], kv[1]); err != nil {
+			return fmt.Errorf("fsconfig %s: %w", kv[0], err)
+		}
+	}
+	if err := unix.FsconfigSetFlag(fsfd, "userxattr"); err != nil {
+		return fmt.Errorf("fsconfig userxattr: %w", err)
+	}
+	if err := unix.FsconfigCreate(fsfd); err != nil {
+		return fmt.Errorf("fsconfig create: %w", err)
+	}
+	mfd, err := unix.Fsmount(fsfd, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+	if err != nil {
+		return fmt.Errorf("fsmount: %w", err)
+	}
+	defer unix.Close(mfd)
+	if err := unix.MoveMount(mfd, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	return nil
 }
 
 // replace bind-mounts the regular file with, read-only, over the regular

@@ -56,6 +56,11 @@ import (
 //     directories of sockets that lead to programs outside the sandbox
 //     ($XDG_RUNTIME_DIR with the D-Bus and systemd buses, tmux's). The
 //     command may write there.
+//   - Overlay: directories the command sees as they are, with a private
+//     writable layer on top (overlayfs): it may add, change and remove
+//     files there, and what it does is gone when it ends; the directory
+//     itself stays as it was. For the code caches that later unconfined
+//     programs run from (npx's): a confined npx -y can still install.
 //   - Keep: paths beneath a Tmpfs directory that stay reachable in it: the
 //     launcher binds each (a socket the policy grants, such as the
 //     ssh-agent's) back at the same place in the new tmpfs. One that does
@@ -71,6 +76,7 @@ type Ruleset struct {
 	Replace  map[string]string `json:"replace,omitempty"`
 	Tmpfs    []string          `json:"tmpfs,omitempty"`
 	Keep     []string          `json:"keep,omitempty"`
+	Overlay  []string          `json:"overlay,omitempty"`
 }
 
 // ErrBadRuleset is wrapped by every error [Ruleset.Validate] and
@@ -83,7 +89,7 @@ func (rs Ruleset) Validate() error {
 	for _, l := range []struct {
 		name  string
 		paths []string
-	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}, {"hide", rs.Hide}, {"tmpfs", rs.Tmpfs}, {"keep", rs.Keep}, {"replace", replacePaths(rs.Replace)}} {
+	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}, {"hide", rs.Hide}, {"tmpfs", rs.Tmpfs}, {"keep", rs.Keep}, {"overlay", rs.Overlay}, {"replace", replacePaths(rs.Replace)}} {
 		for i, p := range l.paths {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
 				return fmt.Errorf("%w: %s[%d] %q is not an absolute, clean path", ErrBadRuleset, l.name, i, p)
@@ -102,7 +108,7 @@ func (rs Ruleset) Validate() error {
 // another ReadOnly or a Hide path. The paths must be valid
 // ([Ruleset.Validate]); Normalize is purely lexical.
 func (rs Ruleset) Normalize() Ruleset {
-	out := Ruleset{Write: outermost(rs.Write), NoRead: outermost(rs.NoRead), Hide: outermost(rs.Hide), Tmpfs: outermost(rs.Tmpfs)}
+	out := Ruleset{Write: outermost(rs.Write), NoRead: outermost(rs.NoRead), Hide: outermost(rs.Hide), Tmpfs: outermost(rs.Tmpfs), Overlay: outermost(rs.Overlay)}
 	underWrite := func(p string) bool {
 		return slices.ContainsFunc(out.Write, func(w string) bool { return within(p, w) })
 	}
@@ -126,7 +132,7 @@ func (rs Ruleset) Normalize() Ruleset {
 // namespace (where user namespaces are not available), and what of it
 // cannot be: the Hide paths beneath no Write path become NoRead (Landlock
 // denies reading them, and nothing can write them), and the ReadOnly,
-// Tmpfs, Keep and Replace paths go. lost lists the Hide paths beneath a
+// Tmpfs, Keep, Overlay and Replace paths go. lost lists the Hide paths beneath a
 // Write path, which Landlock cannot keep from being read: a caller must
 // not run a command it would have hidden them from.
 func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
@@ -151,7 +157,7 @@ func sortedSet(ps []string) []string {
 // NeedsNamespace reports whether enforcing rs takes a private mount
 // namespace: whether it has ReadOnly, Hide, Replace or Tmpfs paths.
 func (rs Ruleset) NeedsNamespace() bool {
-	return len(rs.ReadOnly) > 0 || len(rs.Hide) > 0 || len(rs.Replace) > 0 || len(rs.Tmpfs) > 0 || len(rs.Keep) > 0
+	return len(rs.ReadOnly) > 0 || len(rs.Hide) > 0 || len(rs.Replace) > 0 || len(rs.Tmpfs) > 0 || len(rs.Keep) > 0 || len(rs.Overlay) > 0
 }
 
 // replacePaths returns the keys and values of m, sorted.
