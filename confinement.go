@@ -371,11 +371,15 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 // or keep read-only (package index). A search that does not finish is an
 // error: the command would run with secrets it should not see.
 func (j *judger) search(res *classify.Result, pol *policy.Policy, why map[string]string) (index.Found, error) {
-	m, err := res.KernelSpec(pol).Matcher()
+	spec := res.KernelSpec(pol)
+	m, err := spec.Matcher()
 	if err != nil {
 		return index.Found{}, err
 	}
-	f := index.Walk(m, m.Spec().Roots, index.Limits{Deadline: time.Now().Add(searchBudget)})
+	f, ok := j.askIndex(spec)
+	if !ok {
+		f = index.Walk(m, spec.Roots, index.Limits{Deadline: time.Now().Add(searchBudget)})
+	}
 	if f.Incomplete != "" {
 		return f, fmt.Errorf("safezone could not list the files to hide from it: %s", f.Incomplete)
 	}
@@ -389,6 +393,32 @@ func (j *judger) search(res *classify.Result, pol *policy.Policy, why map[string
 		}
 	}
 	return f, nil
+}
+
+// askIndex asks the index daemon of spec's roots what to hide (see
+// index.Serve), on the live path only; where none answers it starts one
+// for the next call. It reports whether the answer is complete and can be
+// used: else the caller walks.
+func (j *judger) askIndex(spec classify.KernelSpec) (index.Found, bool) {
+	if !j.live || j.sys.startIndex == nil {
+		return index.Found{}, false
+	}
+	data, err := json.Marshal(spec)
+	if err != nil {
+		return index.Found{}, false
+	}
+	sock := j.sys.indexSocket(data)
+	if sock == "" {
+		return index.Found{}, false
+	}
+	f, err := index.Query(sock, indexTimeout)
+	if err == nil && f.Incomplete == "" {
+		return f, true
+	}
+	if err != nil && os.MkdirAll(filepath.Dir(sock), 0o700) == nil {
+		_ = j.sys.startIndex(data, sock)
+	}
+	return index.Found{}, false
 }
 
 // searchBudget bounds one search of the sandbox roots.

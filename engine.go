@@ -56,6 +56,10 @@ type system struct {
 	// most once (confine.Available; tests replace it). Copies of a system
 	// share it.
 	confine *onceStatus
+	// startIndex starts the index daemon of a confined command's roots
+	// (package index) in the background; nil starts none (tests, and
+	// systems without one): each call then walks the roots.
+	startIndex func(spec []byte, sock string) error
 }
 
 // onceStatus is a confine.Status computed on first use.
@@ -82,6 +86,7 @@ func osSystem() *system {
 		exit:       os.Exit,
 		uid:        os.Getuid(),
 		confine:    &onceStatus{get: confine.Available},
+		startIndex: startIndex(exe),
 	}
 }
 

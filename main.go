@@ -36,6 +36,10 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == confine.Subcommand {
 		os.Exit(confine.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	// The index daemon (index_daemon.go), likewise.
+	if len(os.Args) > 1 && os.Args[1] == indexSubcommand {
+		os.Exit(cmdIndex(os.Args[2:], os.Stderr))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, osSystem()))
 }
 

@@ -11,9 +11,9 @@ import (
 	"github.com/safezonehq/safezone/policy"
 )
 
-// tree makes the files (a trailing slash: a directory; "a -> b": a symlink)
+// mkTree makes the files (a trailing slash: a directory; "a -> b": a symlink)
 // below a fresh directory and returns it, resolved.
-func tree(t *testing.T, entries ...string) string {
+func mkTree(t *testing.T, entries ...string) string {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -90,8 +90,8 @@ func rel(root string, ps []string) []string {
 }
 
 func TestWalk(t *testing.T) {
-	outside := tree(t, "prod.env.txt", "notes")
-	root := tree(t,
+	outside := mkTree(t, "prod.env.txt", "notes")
+	root := mkTree(t,
 		".env", ".env.example", "README.md", "src/main.go", "services/api/.env.local",
 		"certs.pem/inner/a", // a directory a hide pattern matches: hidden whole
 		"config/credentials.json", "config/other.json",
@@ -122,7 +122,7 @@ func TestWalk(t *testing.T) {
 }
 
 func TestWalkLimits(t *testing.T) {
-	root := tree(t, "a/.env", "b/.env", "c/.env", "d/x", "e/y")
+	root := mkTree(t, "a/.env", "b/.env", "c/.env", "d/x", "e/y")
 	if f := Walk(matcher(t, root), []string{root}, Limits{Found: 2}); !strings.Contains(f.Incomplete, "over 2 files") {
 		t.Errorf("found limit: incomplete %q", f.Incomplete)
 	}

@@ -1,0 +1,96 @@
+package main
+
+// The index daemon (package index) as a hidden subcommand of the binary:
+// `safezone __index SPEC SOCKET` serves the files to hide below the roots
+// of SPEC (the JSON of a classify.KernelSpec) on SOCKET, until it has
+// been idle for indexIdle or a root goes away. The hook starts it, in a
+// session of its own, when a confined command finds none, and walks the
+// roots itself that once.
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/index"
+)
+
+// indexSubcommand is the hidden first argument of the index daemon.
+const indexSubcommand = "__index"
+
+// indexIdle is how long a daemon waits for a query before it ends.
+const indexIdle = 30 * time.Minute
+
+// indexTimeout bounds one query of a daemon; past it the hook walks.
+const indexTimeout = 500 * time.Millisecond
+
+// cmdIndex is `safezone __index SPEC SOCKET`. It prints nothing on stdout
+// and returns 0, or 1 with the error on stderr (no one reads them: the
+// hook started it detached).
+func cmdIndex(args []string, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprintln(stderr, "usage: safezone "+indexSubcommand+" SPEC SOCKET")
+		return 1
+	}
+	var spec classify.KernelSpec
+	if err := json.Unmarshal([]byte(args[0]), &spec); err != nil {
+		fmt.Fprintln(stderr, "safezone: index:", err)
+		return 1
+	}
+	m, err := spec.Matcher()
+	if err == nil {
+		err = index.Serve(m, spec.Roots, args[1], indexIdle)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "safezone: index:", err)
+		return 1
+	}
+	return 0
+}
+
+// startIndex returns the function that starts the daemon for spec on sock
+// from the binary exe, detached: a session of its own, no terminal, its
+// standard streams on /dev/null, not waited for. It returns nil where exe
+// is unknown, or is a Go test binary (go test's, whose main runs tests:
+// the hook's tests walk instead).
+func startIndex(exe string) func(spec []byte, sock string) error {
+	if !filepath.IsAbs(exe) || strings.HasSuffix(exe, ".test") {
+		return nil
+	}
+	return func(spec []byte, sock string) error {
+		cmd := exec.Command(exe, indexSubcommand, string(spec), sock)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Dir = "/"
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		return cmd.Process.Release()
+	}
+}
+
+// indexSocket returns the socket of the daemon for spec: in the state
+// directory's index/, named by a hash of the spec and of this binary (its
+// path, size and modification time: a new build starts a daemon of its
+// own), or "" when there is no state directory or the path is too long.
+func (s *system) indexSocket(spec []byte) string {
+	sd := s.stateDir()
+	if sd == "" {
+		return ""
+	}
+	h := fnv.New64a()
+	h.Write(spec)
+	h.Write([]byte(s.executable))
+	if fi, err := os.Stat(s.executable); err == nil {
+		fmt.Fprintf(h, "\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return index.SocketFor(filepath.Join(sd, "index"), hex.EncodeToString(h.Sum(nil)))
+}
