@@ -61,6 +61,18 @@ func (l *launch) run() (int, error) {
 		if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 			return 0, fmt.Errorf("prctl(PR_CAP_AMBIENT_CLEAR_ALL): %w", err)
 		}
+		if os.Geteuid() == 0 {
+			// Root would get every capability of the namespace back at the
+			// execve, and with CAP_DAC_OVERRIDE read through a hidden
+			// directory's mode 000 (finding nothing, "No such file"
+			// rather than "Permission denied"). With SECBIT_NOROOT, locked,
+			// user ID 0 gains none there (capabilities(7), "The securebits
+			// flags"); no_new_privs keeps file capabilities out too.
+			bits := uintptr(secbitNoRoot | secbitNoRootLocked | secbitNoSetuidFixup | secbitNoSetuidFixupLocked)
+			if err := unix.Prctl(unix.PR_SET_SECUREBITS, bits, 0, 0, 0); err != nil {
+				return 0, fmt.Errorf("prctl(PR_SET_SECUREBITS): %w", err)
+			}
+		}
 	}
 	if err := restrictThread(fd); err != nil {
 		return 0, err
@@ -73,6 +85,14 @@ func (l *launch) run() (int, error) {
 	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
 }
+
+// The securebits flags (linux/securebits.h).
+const (
+	secbitNoRoot              = 1 << 0
+	secbitNoRootLocked        = 1 << 1
+	secbitNoSetuidFixup       = 1 << 2
+	secbitNoSetuidFixupLocked = 1 << 3
+)
 
 // checkStateFile verifies that path is the file open as fd (same device and
 // inode, a regular file, owned by the caller, one link) and unlinks it, so

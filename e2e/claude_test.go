@@ -174,12 +174,17 @@ var cases = []testCase{
 		reason: "protected by",
 	},
 	{
+		// A read outside the project, not of a secret: the kernel lets a
+		// confined command read it anyway, so in bypass mode it runs,
+		// confined, without a question (README, "What the kernel
+		// enforces"); in the other modes Claude Code itself refuses cat
+		// outside its working directories (safezone abstains). The Read
+		// tool is still asked about such a file (sandbox.outside_read).
 		name:    "bash-cat-outside",
 		files:   map[string]string{"secret": "TOPSECRET-outside\n"},
 		turns:   func(w *world) []turn { return []turn{bash("cat ../secret")} },
 		effect:  func(_ *world, result string) bool { return strings.Contains(result, "TOPSECRET-outside") },
-		want:    every(sfAsk),
-		reason:  "outside the sandbox",
+		want:    map[string]outcome{"default": hostBlocked, "acceptEdits": hostBlocked, "bypassPermissions": ran},
 		pending: "shell analysis",
 	},
 	{
@@ -313,7 +318,13 @@ func TestClaudeCode(t *testing.T) {
 // runCase runs c in mode, checks the outcome, and fills in r.
 func runCase(t *testing.T, c *testCase, mode string, r *row) {
 	want := r.want
-	w, err := newWorld(c.files, c.links)
+	// Not under the temporary directory, where a confined command may
+	// write: a write to ../x from the project must have somewhere to fail.
+	base, err := runRoots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWorldIn(base, c.files, c.links)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,10 +36,10 @@ import (
 const (
 	confineOff    = "version: 1\nconfine:\n  mode: off\n"
 	confineAlways = "version: 1\nconfine:\n  mode: always\n"
-	// agi has no sandbox, so nothing is confined, and it is the one mode
-	// that runs inline code (python3 -c) without asking: the reference run
-	// of a command that must behave the same confined and not.
-	agiMode = "version: 1\nmode: agi\n"
+	// agi runs inline code (python3 -c) without asking; with confine.mode
+	// off it runs it unconfined: the reference run of a command that must
+	// behave the same confined and not.
+	agiMode = "version: 1\nmode: agi\nconfine:\n  mode: off\n"
 )
 
 // The secret in the fake HOME's ~/.ssh/id_rsa.
@@ -109,6 +109,49 @@ var confineCases = []confineCase{
 				r.wantNoResult(i, keyMaterial)
 				r.wantResult(i, "Permission denied")
 			}
+		},
+	},
+	{
+		// The project's own secrets (issue 20): under the embedded default
+		// in bypassPermissions, inline code, a script that prints every
+		// file, a recursive glob and a script that rewrites .env all run
+		// confined, and none of them reads or changes .env, the nested
+		// .env.local or the .pem key: the kernel hides each in the
+		// command's mount namespace. The project's other files and
+		// .env.example (a template, no secret) stay readable.
+		name:   "project-secrets",
+		needs:  []string{"python3"},
+		userNS: true,
+		files: map[string]string{
+			"proj/.env": "API_KEY=E2E-ENV-SECRET\n", "proj/.env.example": "API_KEY=\n",
+			"proj/services/api/.env.local": "DB=E2E-LOCAL-SECRET\n", "proj/certs/server.pem": "E2E-PEM-SECRET\n",
+			"proj/README.md": "readme-ok\n",
+			"proj/run.sh":    "for f in $(find . -type f); do cat \"$f\"; done\n",
+			"proj/setup.sh":  "echo OVERWRITTEN > .env\n",
+		},
+		calls: func(w *world) []string {
+			return []string{
+				`python3 -c "print(open('.env').read())"`,
+				"sh run.sh",
+				`python3 -c "import glob; [print(open(f).read()) for f in glob.glob('**/.env*', recursive=True, include_hidden=True)]"`,
+				"sh setup.sh",
+				"cat README.md .env.example",
+			}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1, 2, 3, 4)
+			for i := range 5 {
+				for _, secret := range []string{"E2E-ENV-SECRET", "E2E-LOCAL-SECRET", "E2E-PEM-SECRET"} {
+					r.wantNoResult(i, secret)
+				}
+			}
+			r.wantResult(0, "Permission denied")
+			r.wantResult(1, "readme-ok")
+			r.wantResult(1, "API_KEY=")
+			r.wantResult(2, "Permission denied")
+			r.wantResult(3, "Read-only file system")
+			r.wantFile("proj/.env", "E2E-ENV-SECRET")
+			r.wantResult(4, "readme-ok")
 		},
 	},
 	{
@@ -316,9 +359,8 @@ var confineCases = []confineCase{
 	},
 	{
 		// The hook is registered in the fake HOME (a user-wide install), and
-		// the project has no .claude: the first call, which runs as it is,
-		// shows that Claude Code did not make one. Before it confines the
-		// script, the hook makes an empty .claude, which the kernel then
+		// the project has no .claude before the session. Before it confines
+		// the script, the hook makes an empty .claude, which the kernel then
 		// keeps read-only like an existing one; else the script could make
 		// .claude/settings.local.json (hooks, permissions) and the kernel
 		// would not stop it (safezone at aca5ac6).
@@ -326,14 +368,19 @@ var confineCases = []confineCase{
 		userNS:       true,
 		userSettings: true,
 		files:        map[string]string{"proj/s.sh": "mkdir -p .claude\necho '{}' > .claude/settings.local.json\n"},
+		seed: func(w *world) error {
+			if _, err := os.Stat(w.path("proj/.claude")); err == nil {
+				return fmt.Errorf("proj/.claude exists before the session")
+			}
+			return nil
+		},
 		calls: func(w *world) []string {
-			return []string{"test -e .claude || echo no-claude-dir", "sh s.sh"}
+			return []string{"sh s.sh", "ls -A .claude | wc -l"}
 		},
 		check: func(r *confineRun) {
-			r.wantUnconfined(0)
-			r.wantResult(0, "no-claude-dir")
-			r.wantConfined(1)
-			r.wantResult(1, "Read-only file system")
+			r.wantConfined(0, 1)
+			r.wantResult(0, "Read-only file system")
+			r.wantResult(1, "0")
 			r.wantAbsent("proj/.claude/settings.local.json")
 			if names, err := os.ReadDir(r.w.path("proj/.claude")); err != nil || len(names) != 0 {
 				r.errorf("proj/.claude is not an empty directory: %v %v", names, err)
@@ -365,16 +412,16 @@ var confineCases = []confineCase{
 		},
 		// The user looks at the watch list, and then trusts the file: this
 		// is the user's say, so the next session is judged under it, and
-		// mode: agi runs inline code unconfined and without a question.
-		// That ../x is then written is the expected consequence of the
-		// trust, not a hole: it shows that the watch, not something else,
-		// held the call back above.
+		// mode: agi runs inline code without a question, confined but with
+		// the whole disk writable. That ../x is then written is the
+		// expected consequence of the trust, not a hole: it shows that the
+		// watch, not something else, held the call back above.
 		then: [][]string{{"safezone", "trust"}, {"safezone", "trust", ".safezone.local.yaml"}},
 		next: func(w *world) []string { return []string{`python3 -c "open('../x','w').write('x')"`} },
 		checkNext: func(r *confineRun) {
 			r.wantThen(0, 0, r.w.path("proj/.safezone.local.yaml")+"  APPEARED")
 			r.wantThen(1, 0, "trusted "+r.w.path("proj/.safezone.local.yaml"))
-			r.next.wantUnconfined(0)
+			r.next.wantConfined(0)
 			r.next.wantOK(0)
 			r.next.wantFile("x", "x")
 		},
