@@ -331,6 +331,14 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	var missing []string
 	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
+	for _, root := range res.Roots {
+		// sandbox.read_dirs below a directory the command may write (a
+		// temporary one, a cache) stay read-only.
+		if root.ReadOnly {
+			rs.ReadOnly = append(rs.ReadOnly, root.Resolved)
+			c.Why[root.Resolved] = "sandbox.read_dirs: read, not written"
+		}
+	}
 	if home != "" {
 		for _, cc := range codeCaches {
 			p := filepath.Join(home, strings.TrimPrefix(cc, "~/"))

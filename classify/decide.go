@@ -202,6 +202,8 @@ type decider struct {
 	// through because a confined command may reach it anyway
 	// (decider.kernelLets).
 	kernelAgrees bool
+	// unasked caches willRunUnasked: 0 not computed, 1 yes, 2 no.
+	unasked uint8
 	// session holds the host's session directories, resolved.
 	session sessionDirs
 }

@@ -208,13 +208,21 @@ func (j *judgement) outside() {
 // Env.KernelWrite (the temporary directories, the caches), or read while
 // sandbox.outside_read is ask (a confined command reads every file but
 // the secrets, which the deny rules decide before this row). It holds only
-// for a shell call that runs confined if it runs without a question.
+// for a shell call that will run confined: one the mode auto-approves
+// (bypassPermissions, -y, agi), or one the host runs without asking
+// (Env.RunsUnasked). A call the host asks about is judged as named: the
+// user who approves it runs it unconfined.
 func (d *decider) kernelLets(p string, access policy.Access) bool {
-	if d.shell == nil || !d.confinable() {
+	if d.shell == nil || !d.confinable() || !d.willRunUnasked() {
 		return false
 	}
 	if access == policy.Read {
 		return d.pol.OutsideRead.Value == policy.Ask
+	}
+	for _, r := range d.roots {
+		if r.ReadOnly && within(r.Resolved, p) {
+			return false // sandbox.read_dirs: the kernel keeps them read-only
+		}
 	}
 	for _, w := range d.env.KernelWrite {
 		if within(w, p) {
@@ -222,6 +230,20 @@ func (d *decider) kernelLets(p string, access policy.Access) bool {
 		}
 	}
 	return false
+}
+
+// willRunUnasked reports whether a shell call runs without a person's look
+// if nothing else stops it: its mode auto-approves shell commands, or the
+// host runs it without asking (computed once).
+func (d *decider) willRunUnasked() bool {
+	if d.unasked == 0 {
+		d.unasked = 2
+		approved := !d.modes.Read.On && (d.modes.AGI || d.pol.AutoApprove.Value || d.call.PermissionMode == hookio.PermBypass)
+		if approved || d.env.RunsUnasked != nil && d.shell.Known() && d.env.RunsUnasked(d.call.PermissionMode, d.shell) {
+			d.unasked = 1
+		}
+	}
+	return d.unasked == 1
 }
 
 // allowedOutside reports whether an allow rule anchored outside the project

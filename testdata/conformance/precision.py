@@ -140,16 +140,21 @@ bash("fa-source-evil", "deny", "the sourced script reads a key: judged as its co
 bash("fa-sed-subst", "allow", "$(...) inside a sed argument only produces text: runs confined", "sed -n \"s/$(printf a)/b/p\" README.md", perm="bypassPermissions")
 bash("fa-awk-pipe", "allow", "a | inside an awk program is not a pipe", "awk '/a|b/ {print}' README.md", **bd)
 bash("fa-wget", "allow", "wget URL writes one file in the cwd", "wget https://example.com/x.tar.gz", **bd)
-bash("fa-wget-outside", "deny", "wget -O outside writes outside", "wget -O ../outside/x https://example.com/x")
+# The fixture lies under $TMPDIR, where a confined command may write (and so
+# may name a write without a question): the analysis of an outside write is
+# checked with confine off, and confined against a directory outside the
+# temporary ones.
+bash("fa-wget-outside", "deny", "wget -O outside writes outside", "wget -O ../outside/x https://example.com/x", extra=NOCONF)
+bash("fa-wget-outside-confined", "deny", "wget -O outside the sandbox and the kernel's directories is judged so, confined or not", "wget -O /usr/local/share/szc-x https://example.com/x")
 bash("fa-curl-o", "allow", "curl -o writes its file", "curl -sSL -o page.html https://example.com/", **bd)
-bash("fa-curl-outside", "deny", "curl -o outside writes outside", "curl -o ~/.bashrc https://example.com/")
+bash("fa-curl-outside", "deny", "curl -o outside writes outside", "curl -o ~/.bashrc https://example.com/", extra=NOCONF)
 arch = "mkdir -p a && echo x > a/f && tar -cf proj/a.tar a && rm -r a"
 bash("fa-tar-x", "allow", "tar -xf in the project writes inside", "tar -xf a.tar", setup=arch, **bd)
-bash("fa-tar-C-outside", "deny", "tar -C outside writes outside", "tar -xf a.tar -C ../outside", setup=arch)
+bash("fa-tar-C-outside", "deny", "tar -C outside writes outside", "tar -xf a.tar -C ../outside", setup=arch, extra=NOCONF)
 bash("fa-tar-P", "ask", "tar -P keeps absolute members: an entry could land anywhere (confine off)", "tar -xPf a.tar", setup=arch, **bd)
 bash("fa-tar-P-confined", "allow", "tar -P with the kernel sandbox: the members land only where it allows", "tar -xPf a.tar", setup=arch, perm="bypassPermissions")
 bash("fa-unzip", "allow", "unzip in the project writes inside", "unzip -o a.zip", **bd)
-bash("fa-unzip-d-outside", "deny", "unzip -d outside", "unzip a.zip -d ../outside")
+bash("fa-unzip-d-outside", "deny", "unzip -d outside", "unzip a.zip -d ../outside", extra=NOCONF)
 
 # ---- 1. bypasses: the escape asks/denies; the neighbour passes (bypassPermissions)
 for id, exp, cmd, why, setup in [
