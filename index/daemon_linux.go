@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unsafe"
@@ -53,6 +54,12 @@ type daemon struct {
 	rescan  bool   // search everything anew before the next answer
 	gone    string // set when a root went away: the daemon ends
 	watchOK bool   // every directory searched is watched
+	// last is the last answer, and dirty says an event has come since:
+	// an answer costs a stat per hidden file (their links), paid only
+	// after a change. Symlinks are resolved anew for every answer, since
+	// what they lead to may change outside the roots.
+	last  []byte
+	dirty bool
 }
 
 // Serve searches the roots of c and keeps the result current, answering
@@ -174,6 +181,7 @@ func (d *daemon) drain() {
 				name = string(raw)
 			}
 			d.event(ev.Wd, ev.Mask, name)
+			d.dirty = true
 			off += unix.SizeofInotifyEvent + int(ev.Len)
 		}
 	}
@@ -247,12 +255,18 @@ func (d *daemon) answer(lfd int) {
 	d.drain()
 	if d.rescan || !d.watchOK {
 		d.search()
+		d.dirty = true
 	}
-	out, err := json.Marshal(d.t.result())
-	if err != nil {
-		return
+	out := d.last
+	if d.dirty || len(d.t.links) > 0 || out == nil {
+		b, err := json.Marshal(d.t.result())
+		if err != nil {
+			return
+		}
+		out = append(b, '\n')
+		d.last, d.dirty = out, false
 	}
-	out = append(out, '\n')
+	out = slices.Clone(out)
 	for len(out) > 0 {
 		n, err := unix.Write(cfd, out)
 		if err != nil {

@@ -51,7 +51,9 @@ func mkTree(t *testing.T, entries ...string) string {
 
 // matcher is the default policy's part that the kernel holds, for the
 // project at proj.
-func matcher(t *testing.T, proj string) *classify.PathMatcher {
+func matcher(t *testing.T, proj string) *classify.PathMatcher { return matcherB(t, proj) }
+
+func matcherB(t testing.TB, proj string) *classify.PathMatcher {
 	t.Helper()
 	spec := classify.KernelSpec{
 		Roots:     []string{proj},
