@@ -185,11 +185,11 @@ func (d *doctor) confinement(sys *system) {
 		d.fix("Landlock ABI %d is here, but the launcher failed: %v; commands are judged as without confinement until this is fixed", st.LandlockABI, err)
 		return
 	}
-	d.ok("kernel confinement works (Landlock ABI %d): commands whose own accesses are unknown run confined (writes only in the sandbox, the temp directories and the caches; secrets outside the project unreadable)", st.LandlockABI)
+	d.ok("kernel confinement works (Landlock ABI %d): every Bash command that runs without a question runs confined (writes only in the sandbox, the temp directories and the caches; the secrets the deny rules name outside the project unreadable)", st.LandlockABI)
 	if st.ReadOnly != nil {
-		d.info("but user namespaces are not available (%v): .claude/, .git/config, .git/hooks and safezone's files inside the project are guarded by the analysis only", st.ReadOnly)
+		d.info("but user namespaces are not available (%v): the secrets inside the project (.env, *.pem) cannot be hidden, so a command that would run without a question in a project holding one is asked instead; .claude/, .git/config, .git/hooks and safezone's files inside the project are guarded by the analysis only; the sockets of programs outside (ssh-agent, Docker, D-Bus) stay reachable", st.ReadOnly)
 	} else {
-		d.ok("user namespaces work: .claude/, .git/config, .git/hooks and safezone's files stay read-only for confined commands")
+		d.ok("user namespaces work: confined commands cannot read or write the project's secrets (.env, *.pem, *.key: hidden), cannot change .claude/, .git/config, .git/hooks, the protected paths and safezone's files, and cannot reach ssh-agent, Docker, D-Bus, tmux and the like")
 	}
 }
 
