@@ -122,12 +122,11 @@ func (s *system) kernelConfines() (bool, string) {
 }
 
 // confineMatters reports whether whether the kernel confines could change
-// res, decided as if it did: for a shell command that may run without a
-// question (allowed, or left to a host that may run it unasked), whose
-// outside targets the kernel's agreement may have let through
-// (classify.Env.KernelWrite). An ask or a deny decided as if the kernel
-// confined is the same without it: classify only ever relaxes a decision
-// for a command that runs confined.
+// res, decided as if it did: an allowed shell command runs confined, and an
+// abstaining one let through by the kernel's agreement
+// (classify.Result.KernelAgreed) would be judged otherwise. An ask or a
+// deny decided as if the kernel confined is the same without it: classify
+// only ever relaxes a decision for a command that runs confined.
 func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 	if res.Shell == nil {
 		return false
@@ -135,7 +134,7 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 	if pol.Confine.Mode.Value == policy.ConfineAlways {
 		return true
 	}
-	return res.Decision == policy.Allow || res.Decision == policy.Abstain
+	return res.Decision == policy.Allow || res.Decision == policy.Abstain && res.KernelAgreed
 }
 
 // confinementFor builds the ruleset of a confined call and rewrites its

@@ -102,9 +102,9 @@ func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
 			asked bool
 		}{
 			// Every command that may run without a question runs
-			// confined: an allow, and an abstain the host may run
-			// unasked; an ask or a deny is the same either way.
-			{known, nil, true},
+			// confined: an allow; an abstain (the host asks) or an ask
+			// is the same either way.
+			{known, nil, false},
 			{known, []string{"-y"}, true},
 			{opaque, nil, false},
 			{opaque, []string{"-y"}, true},

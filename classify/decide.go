@@ -177,6 +177,10 @@ type Result struct {
 	// anchors are the directories the policy's patterns were matched
 	// relative to (see KernelSpec).
 	anchors anchors
+	// KernelAgreed is set when a target outside the roots was let through
+	// because a confined command may reach it anyway (decider.kernelLets):
+	// the decision then depends on the kernel confining the command.
+	KernelAgreed bool
 }
 
 type decider struct {
@@ -274,6 +278,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 		outcomes = append(outcomes, p.OnError.Value)
 	}
 	r.Decision = policy.Strictest(outcomes...)
+	r.KernelAgreed = d.kernelAgrees
 	d.confine(r)
 	d.grants(r)
 	d.explainDecision(r)
