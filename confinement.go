@@ -344,10 +344,13 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 			}
 		}
 	}
+	state := j.sys.stateDir()
 	for i := range pol.Protected {
 		p := &pol.Protected[i]
 		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
-			if prefix, rest := glob.LiteralPrefix(p.Glob); rest == "" || rest == "**" {
+			// The state directory is the hook's own to make and keep
+			// read-only (stateInside), not a file to watch.
+			if prefix, rest := glob.LiteralPrefix(p.Glob); (rest == "" || rest == "**") && prefix != state {
 				cands = append(cands, prefix)
 			}
 		}

@@ -314,6 +314,9 @@ func TestClaudeCode(t *testing.T) {
 func runCase(t *testing.T, c *testCase, mode string, r *row) {
 	want := r.want
 	w, err := newWorld(c.files, c.links)
+	if err == nil {
+		err = w.trustPolicy()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
