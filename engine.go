@@ -213,6 +213,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env.Session = j.sys.session(call, env.Home)
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	env.TmpDir = j.sys.getenv("TMPDIR")
+	env.StateDir = j.sys.stateDir()
 	env.Path = j.sys.getenv("PATH")
 	v := verdict{pol: pol, call: call, host: host}
 	var why string

@@ -78,6 +78,20 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 			}
 		}
 	}
+	// safezone trust writes the state directory: the agent may not trust
+	// for the user, --agi included; listing what is trusted only reads.
+	for cmd, want := range map[string]string{
+		"safezone trust .safezone.yaml":                    "deny",
+		"safezone trust --revoke .claude/settings.json":    "deny",
+		"cd src && safezone trust ../.safezone.local.yaml": "deny",
+		"safezone trust": "allow",
+	} {
+		in := strings.Replace(input("Bash", proj, map[string]any{"command": cmd}), `"permission_mode":"default"`, `"permission_mode":"bypassPermissions"`, 1)
+		r := runHook(t, sys, strings.NewReader(in), args...)
+		if r.decision != want || want == "deny" && !strings.Contains(r.stdout, "self-protection") {
+			t.Errorf("Bash %s: %s, want %s\n%s", cmd, r.decision, want, r.stdout)
+		}
+	}
 	// Through the symlinked directory.
 	for _, cmd := range []string{"echo x > cfg/settings.json", "sed -i s/a/b/ cfg/settings.local.json"} {
 		r := runHook(t, sys, strings.NewReader(input("Bash", proj, map[string]any{"command": cmd})), args...)
