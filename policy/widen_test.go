@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -284,4 +285,121 @@ func patternsOf(f func(*Policy) []Pattern) func(*Policy) string {
 
 func rulesOf(f func(*Policy) []Rule) func(*Policy) string {
 	return func(p *Policy) string { return texts(f(p), ruleEntry) }
+}
+
+// FuzzRestrict: whatever a project's file says, merged untrusted over the
+// embedded default and a user layer it never widens what they set: no
+// looser scalar, no list entry that widens (directories, safe paths,
+// templates, caches, allow rules) beyond theirs, none of their deny and ask
+// rules or protected and warned paths gone. Seeded from TestRestrictPerKey.
+//
+//	go test -run '^$' -fuzz FuzzRestrict -fuzztime 60s ./policy
+func FuzzRestrict(f *testing.F) {
+	for _, s := range []string{
+		"mode: agi", "auto_approve: true", "sandbox: {enabled: false, outside_read: ask, outside_write: ask, read_dirs: [/]}",
+		"on_error: ask\nhost_settings: false", "guards: {lose_work: \"off\", install_outside: ask}", "confine: {mode: \"off\", write: [\"~\"]}",
+		"audit: {path: x, all: false, max_bytes: 1, keep: 0, required: false, syslog: false, dry_run: true}",
+		"sandbox: {additional_directories: [\"~\"]}\npaths: {safe: [\"**\"], templates: [.env]}",
+		"rules: {allow: [Bash, \"Read(~/**)\"], deny: [\"Read(x)\"]}\npaths: {protected: [y]}",
+		"remove: {rules.deny: [\"Read(~/.ssh/**)\"], rules.ask: [\"Bash(git push:*)\"], paths.protected: [\".env*\"], paths.warned: [\"src/**\"], rules.allow: [\"Read(~/notes/**)\"]}",
+	} {
+		f.Add("version: 1\n" + s + "\n")
+	}
+	data, err := os.ReadFile("../policy.example.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		project, err := Parse("project", []byte(text))
+		if err != nil {
+			return
+		}
+		project.Scope = ScopeProject
+		base, _ := Parse(EmbeddedName, data)
+		user, _ := Parse("user", []byte(lowerYAML))
+		user.Scope = ScopeUser
+		lower := Merge(base, user)
+		got := Merge(base, user, project)
+		if err := noWider(lower, got); err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+	})
+}
+
+// noWider returns an error naming what got sets looser than lower.
+func noWider(lower, got *Policy) error {
+	var errs []error
+	check := func(ok bool, what string) {
+		if !ok {
+			errs = append(errs, errors.New(what))
+		}
+	}
+	check(modeRank(got.Mode.Value) <= modeRank(lower.Mode.Value), "mode")
+	check(!got.AutoApprove.Value || lower.AutoApprove.Value, "auto_approve")
+	check(got.SandboxEnabled.Value || !lower.SandboxEnabled.Value, "sandbox.enabled")
+	check(got.OutsideRead.Value <= lower.OutsideRead.Value, "outside_read")
+	check(got.OutsideWrite.Value <= lower.OutsideWrite.Value, "outside_write")
+	check(got.OnError.Value <= lower.OnError.Value, "on_error")
+	check(got.HostSettings.Value || !lower.HostSettings.Value, "host_settings")
+	check(got.Guards.LoseWork.Value <= lower.Guards.LoseWork.Value, "guards.lose_work")
+	check(got.Guards.InstallOutside.Value <= lower.Guards.InstallOutside.Value, "guards.install_outside")
+	check(confineRank(got.Confine.Mode.Value) >= confineRank(lower.Confine.Mode.Value), "confine.mode")
+	a, la := got.Audit, lower.Audit
+	check(a.Path.Value == la.Path.Value, "audit.path")
+	check(a.All.Value || !la.All.Value, "audit.all")
+	check(a.Required.Value || !la.Required.Value, "audit.required")
+	check(a.Syslog.Value || !la.Syslog.Value, "audit.syslog")
+	check(!a.DryRun.Value || la.DryRun.Value, "audit.dry_run")
+	check(a.MaxBytes.Value == 0 || (la.MaxBytes.Value != 0 && a.MaxBytes.Value >= la.MaxBytes.Value), "audit.max_bytes")
+	check(a.Keep.Value >= la.Keep.Value, "audit.keep")
+	places := func(ps ...[]Pos) map[Pos]bool {
+		m := map[Pos]bool{}
+		for _, l := range ps {
+			for _, p := range l {
+				m[p] = true
+			}
+		}
+		return m
+	}
+	dirPos := func(ds []Dir) (out []Pos) {
+		for _, d := range ds {
+			out = append(out, d.Pos)
+		}
+		return out
+	}
+	patPos := func(ps []Pattern) (out []Pos) {
+		for _, p := range ps {
+			out = append(out, p.Pos)
+		}
+		return out
+	}
+	rulePos := func(rs []Rule) (out []Pos) {
+		for _, r := range rs {
+			out = append(out, r.Pos)
+		}
+		return out
+	}
+	tplPos := func(ts []Setting[string]) (out []Pos) {
+		for _, t := range ts {
+			out = append(out, t.Pos)
+		}
+		return out
+	}
+	subset := func(what string, sub, of []Pos) {
+		in := places(of)
+		for _, p := range sub {
+			check(in[p], what+" "+p.String())
+		}
+	}
+	subset("sandbox.additional_directories", dirPos(got.AdditionalDirectories), dirPos(lower.AdditionalDirectories))
+	subset("sandbox.read_dirs", dirPos(got.ReadDirs), dirPos(lower.ReadDirs))
+	subset("paths.safe", patPos(got.Safe), patPos(lower.Safe))
+	subset("paths.templates", tplPos(got.Templates), tplPos(lower.Templates))
+	subset("confine.write", dirPos(got.Confine.Write), dirPos(lower.Confine.Write))
+	subset("rules.allow", rulePos(got.Allow), rulePos(lower.Allow))
+	subset("lost rules.deny", rulePos(lower.Deny), rulePos(got.Deny))
+	subset("lost rules.ask", rulePos(lower.Ask), rulePos(got.Ask))
+	subset("lost paths.protected", patPos(lower.Protected), patPos(got.Protected))
+	subset("lost paths.warned", patPos(lower.Warned), patPos(got.Warned))
+	return errors.Join(errs...)
 }
