@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/safezonehq/safezone/confine"
@@ -22,7 +23,8 @@ directory), one line each, OK or what to do:
   - where the hook is registered (Claude Code's settings, its plugin, the
     other hosts' hook files), with "onFailure": "block";
   - whether the safezone on PATH is this binary;
-  - which policy files load, and from where;
+  - which policy files load, and from where; what the project's files
+    would widen but do not until you trust them (safezone trust FILE);
   - whether the kernel can confine commands here (Landlock, user
     namespaces, a run of the launcher), and so which guarantees hold;
   - a sample decision: a write outside the project.
@@ -162,6 +164,26 @@ func (d *doctor) policy(opts *options, root string, sys *system) *policy.Policy 
 		return nil
 	}
 	d.ok("policy: %s", strings.Join(pol.Sources, " + "))
+	for _, f := range pol.Trusted {
+		d.info("%s: trusted by you, all of it applies", f)
+	}
+	held := heldByFile(pol)
+	var files []string
+	for _, u := range pol.Untrusted {
+		if !slices.Contains(files, u.Pos.File) {
+			files = append(files, u.Pos.File)
+		}
+	}
+	for _, f := range files {
+		d.info("%s comes with the repository and is not trusted: what it tightens applies, what it widens is ignored:", f)
+		for _, u := range held[f] {
+			d.info("  %s", untrustedLine(u))
+		}
+		d.info("  if you wrote it or checked it, run `safezone trust %s`", f)
+	}
+	for _, r := range pol.Removed {
+		d.info("removed: %s", r)
+	}
 	for _, w := range pol.Warnings {
 		d.info("warning: %v", w)
 	}

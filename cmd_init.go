@@ -21,7 +21,9 @@ const initUsage = `Usage:
 
 Sets safezone up for the project (CLAUDE_PROJECT_DIR, else the working
 directory):
-  - writes .safezone.yaml from the example policy, unless one exists;
+  - writes .safezone.yaml, unless one exists: a starting point that adds
+    nothing to the built-in default yet (it always applies first), with
+    examples in comments; so it needs no safezone trust;
   - registers safezone's hook, with the absolute path of this binary, in
     the host's project configuration (.claude/settings.json for Claude Code,
     with "onFailure": "block"), merging the JSON: existing keys and hooks are
@@ -31,8 +33,8 @@ directory):
     committed) and adds .safezone.local.yaml to .gitignore.
 With --user it registers in the user configuration instead
 (~/.claude/settings.json) and writes the user policy
-($XDG_CONFIG_HOME/safezone/policy.yaml) unless one exists; the project is
-not touched. A second run changes nothing.
+($XDG_CONFIG_HOME/safezone/policy.yaml, the same starting point) unless one
+exists; the project is not touched. A second run changes nothing.
 
 Options:
     --user          Register for every project of this user.
@@ -48,7 +50,7 @@ type fileChange struct {
 	old     []byte // nil when the file does not exist
 	new     []byte
 	mode    fs.FileMode
-	what    string // "created from the example policy", ...
+	what    string // "created: adds nothing to the built-in default yet", ...
 	backup  bool   // copy the old file aside first
 }
 
@@ -201,11 +203,14 @@ func (p *initPlan) read(path string) ([]byte, fs.FileMode, error) {
 	return b, mode, nil
 }
 
-// policyFile creates the project's (or the user's) policy from the example
-// unless one exists.
+// policyFile creates the project's (or the user's) policy unless one
+// exists: a file that adds nothing to the embedded default, which always
+// applies first, so that it widens nothing and needs no trust.
 func (p *initPlan) policyFile() error {
 	polPath := filepath.Join(p.root, ".safezone.yaml")
+	text := projectPolicy
 	if p.user {
+		text = userPolicy
 		polPath = policy.DefaultLocations(p.sys.getenv, p.root, p.home).User
 		if polPath == "" {
 			return errors.New("no home directory (HOME) for the user policy")
@@ -216,7 +221,7 @@ func (p *initPlan) policyFile() error {
 		return err
 	}
 	if old == nil {
-		p.changes = append(p.changes, fileChange{path: polPath, display: p.display(polPath), new: defaultPolicy, mode: 0o644, what: "created from the example policy"})
+		p.changes = append(p.changes, fileChange{path: polPath, display: p.display(polPath), new: []byte(text), mode: 0o644, what: "created: adds nothing to the built-in default yet (see the examples in it)"})
 	} else {
 		p.notes = append(p.notes, p.display(polPath)+": kept as it is")
 	}
@@ -294,6 +299,66 @@ func (p *initPlan) gitignore() error {
 	p.changes = append(p.changes, fileChange{path: gi, display: p.display(gi), old: old, new: b, mode: mode, what: "ignores .safezone.local.yaml"})
 	return nil
 }
+
+// projectPolicy is the .safezone.yaml init writes: no entry, so nothing
+// to trust; the examples are checked by TestInitPolicyExamples.
+const projectPolicy = `# safezone policy of this project (schema version 1), written by
+# safezone init.
+#
+# It adds to safezone's built-in default policy, which always applies
+# first: secrets such as .env* and ~/.ssh denied, .git and the lock files
+# protected, writes outside the project denied, confined commands writing
+# only to the sandbox, the temporary directories and the build caches.
+# safezone policy shows the whole effective policy and where each entry
+# comes from; safezone validate checks this file. Every key is explained in
+# policy.example.yaml, in safezone's repository.
+#
+# A list here adds entries; a value set here replaces the default's; an
+# entry of the default goes only by naming it under remove:.
+#
+# This file comes with the repository: what it tightens applies at once;
+# what it widens (allow rules, more directories, safe paths, a looser mode,
+# confine.write, removing a deny rule, ...) applies only once you run
+# safezone trust .safezone.yaml, and again after each change.
+version: 1
+
+# Examples: remove the "# " in front of the lines you want.
+# paths:
+#   protected: ["migrations/**"]     # writes always denied
+#   warned: ["infra/**"]             # writes allowed, with a warning
+# rules:
+#   deny: ["Read(data/customers/**)"]
+#   ask: ["Bash(git push:*)"]
+# remove:
+#   paths.warned: ["src/**"]         # a default entry this project does not want
+`
+
+// userPolicy is the user policy init --user writes.
+const userPolicy = `# Your safezone policy, for every project (schema version 1), written by
+# safezone init --user.
+#
+# It adds to safezone's built-in default policy, which always applies
+# first: secrets such as .env* and ~/.ssh denied, .git and the lock files
+# protected, writes outside the project denied, confined commands writing
+# only to the sandbox, the temporary directories and the build caches.
+# safezone policy shows the whole effective policy and where each entry
+# comes from; safezone validate checks this file. Every key is explained in
+# policy.example.yaml, in safezone's repository.
+#
+# A list here adds entries; a value set here replaces the default's; an
+# entry of the default goes only by naming it under remove:. This file is
+# yours, so all of it applies; a project's own .safezone.yaml cannot widen
+# what it sets unless you trust that file.
+version: 1
+
+# Examples: remove the "# " in front of the lines you want.
+# sandbox:
+#   read_dirs: ["~/src/shared"]      # may be read, never written
+# confine:
+#   write: ["~/.cache/my-tool"]      # a cache confined commands may write
+# remove:
+#   rules.deny: ["Read(~/.npmrc)"]   # a default entry you do not want
+`
 
 const sandboxGitignore = `# agent_sandbox/ is the agent's scratch area (dated folders such as
 # agent_sandbox/2026-11-22/<topic>/). Nothing in it is committed.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/safezonehq/safezone/policy"
 )
 
 func TestShellQuote(t *testing.T) {
@@ -75,6 +77,42 @@ func TestGoRunBuild(t *testing.T) {
 	} {
 		if got := isGoRunBuild(exe); got != want {
 			t.Errorf("isGoRunBuild(%q) = %v, want %v", exe, got, want)
+		}
+	}
+}
+
+// TestInitPolicyExamples: the policies init writes add nothing to the
+// embedded default (so the project's needs no trust), and the examples in
+// their comments, uncommented, are a valid policy over the default.
+func TestInitPolicyExamples(t *testing.T) {
+	for name, text := range map[string]string{"project": projectPolicy, "user": userPolicy} {
+		l, err := policy.Parse(name, []byte(text))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		l.Scope = policy.ScopeProject
+		if p := policy.Merge(embeddedDefault(), l); len(p.Untrusted) != 0 || len(p.Removed) != 0 || p.Err() != nil {
+			t.Errorf("%s: the file as written changes the default: %v %v %v", name, p.Untrusted, p.Removed, p.Err())
+		}
+		_, examples, ok := strings.Cut(text, "# Examples: remove the \"# \" in front of the lines you want.\n")
+		if !ok {
+			t.Fatalf("%s: no examples", name)
+		}
+		var lines []string
+		for _, line := range strings.Split(strings.TrimSpace(examples), "\n") {
+			rest, ok := strings.CutPrefix(line, "# ")
+			if !ok {
+				t.Fatalf("%s: example line %q is not commented", name, line)
+			}
+			lines = append(lines, rest)
+		}
+		l, err = policy.Parse(name+" examples", []byte("version: 1\n"+strings.Join(lines, "\n")+"\n"))
+		if err != nil {
+			t.Fatalf("%s examples: %v", name, err)
+		}
+		l.Scope = policy.ScopeFile
+		if p := policy.Merge(embeddedDefault(), l); p.Err() != nil || len(p.Removed) == 0 {
+			t.Errorf("%s examples over the default: %v, removed %v", name, p.Err(), p.Removed)
 		}
 	}
 }

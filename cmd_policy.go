@@ -16,10 +16,13 @@ const policyUsage = `Usage:
     safezone policy [--json] [flags]
 
 Prints the effective policy for the project (CLAUDE_PROJECT_DIR, else the
-working directory): every layer merged, each value and entry with the file and
-line it comes from, the keys the managed policy locked and the values a lock
-kept out. The hook's flags (-r, -y, --policy FILE, ...) apply as they would
-to a call. Exit status 0, or 1 when the policy cannot be loaded.
+working directory): every layer merged over the embedded default, each value
+and entry with the file and line it comes from, the entries remove: sections
+took out (and by which file and line), the keys the managed policy locked
+and the values a lock kept out, and what the project's files would widen
+but do not until you trust them (safezone trust FILE). The hook's flags
+(-r, -y, --policy FILE, ...) apply as they would to a call. Exit status 0,
+or 1 when the policy cannot be loaded.
 `
 
 // entry is one line of `safezone policy`: a key, a value and its origin.
@@ -31,11 +34,17 @@ type entry struct {
 
 // effective is `safezone policy --json`.
 type effective struct {
-	Layers   []string `json:"layers"`
-	Entries  []entry  `json:"entries"`
-	Locked   []entry  `json:"locked,omitempty"`
-	Ignored  []string `json:"ignored,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	Layers  []string `json:"layers"`
+	Entries []entry  `json:"entries"`
+	Locked  []entry  `json:"locked,omitempty"`
+	Ignored []string `json:"ignored,omitempty"`
+	// Removed are the entries remove: sections took out; Untrusted what
+	// the project's files would widen; Trust the command for each such
+	// file.
+	Removed   []string `json:"removed,omitempty"`
+	Untrusted []string `json:"untrusted,omitempty"`
+	Trust     []string `json:"trust,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
@@ -87,6 +96,15 @@ func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
 	tw.Flush()
 	for _, x := range e.Ignored {
 		fmt.Fprintf(stdout, "# ignored: %s\n", x)
+	}
+	for _, x := range e.Removed {
+		fmt.Fprintf(stdout, "# removed: %s\n", x)
+	}
+	for _, x := range e.Untrusted {
+		fmt.Fprintf(stdout, "# untrusted: %s\n", x)
+	}
+	for _, x := range e.Trust {
+		fmt.Fprintf(stdout, "# trust: %s\n", x)
 	}
 	for _, x := range e.Warnings {
 		fmt.Fprintf(stdout, "# warning: %s\n", x)
@@ -153,6 +171,10 @@ func describe(p *policy.Policy) effective {
 	for _, ig := range p.Ignored {
 		e.Ignored = append(e.Ignored, ig.String())
 	}
+	for _, r := range p.Removed {
+		e.Removed = append(e.Removed, r.String())
+	}
+	e.Untrusted, e.Trust = untrustedText(p)
 	for _, w := range p.Warnings {
 		e.Warnings = append(e.Warnings, w.Error())
 	}

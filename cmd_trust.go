@@ -3,39 +3,58 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/policy"
 )
 
 const trustUsage = `Usage:
-    safezone trust              list the watched files of the project
-    safezone trust PATH...      trust PATH as it is now: you made it, or checked it
+    safezone trust                    list the project's policy and settings
+                                      files, what each widens, and the watched files
+    safezone trust FILE...            trust FILE as it is now: you made it, or checked it
+    safezone trust --revoke FILE...   forget that you trusted FILE
+
+A policy or settings file in the project directory (.safezone.yaml,
+.safezone.local.yaml, .claude/settings.json, .claude/settings.local.json)
+comes with the repository, or could: what it tightens applies at once, what
+it widens (allow rules, more directories, a looser mode, ...; README,
+"Layers") only once you trust its content. safezone trust FILE prints what
+the file widens and records its content as it is now, in $XDG_STATE_HOME/
+safezone (else ~/.local/state/safezone), where neither the agent nor a
+confined command can write; a change to the file needs trust again.
 
 When the hook runs a command confined, the kernel keeps safezone's policy
 files, .claude/, .mcp.json and the other hosts' hook files read-only, but it
 cannot stop the command from creating one that does not exist yet. The hook
-therefore watches those files (in $XDG_STATE_HOME/safezone, else
-~/.local/state/safezone), and while one of them has appeared since, every
-call in the project is denied. Look at the file; if it is yours, trust it;
-else delete it. A trusted file that changes again within 24 hours (a program
-started before it existed may still run) is reported again.
+therefore watches those files, and while one of them has appeared since,
+every call in the project is denied. Look at the file; if it is yours, trust
+it; else delete it. A trusted file that changes again within 24 hours (a
+program started before it existed may still run) is reported again.
 
-Exit status: 0, or 1 when a PATH was not watched or the list is unreadable.
+Exit status: 0, or 1 when a FILE is neither watched nor a policy or
+settings file of a project, cannot be loaded, or a list is unreadable.
 `
 
-// cmdTrust is `safezone trust`: it lists the project's watched files, or
-// removes PATHs (relative to the working directory) from every watch list.
+// cmdTrust is `safezone trust`: it lists the project's layers and watched
+// files, or trusts FILEs (relative to the working directory): it removes
+// them from every watch list and records the content of the policy and
+// settings files among them.
 func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
 	var paths []string
+	revoke := false
 	for _, a := range args {
 		switch {
 		case a == "-h" || a == "--help":
 			fmt.Fprint(stdout, trustUsage)
 			return 0
+		case a == "--revoke":
+			revoke = true
+			continue
 		case strings.HasPrefix(a, "-") && a != "-":
 			fmt.Fprintf(stderr, "safezone: trust: unknown flag %s\n%s", a, trustUsage)
 			return 2
@@ -43,12 +62,19 @@ func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
 		paths = append(paths, a)
 	}
 	if len(paths) == 0 {
+		if revoke {
+			fmt.Fprintf(stderr, "safezone: trust: --revoke needs a FILE\n%s", trustUsage)
+			return 2
+		}
 		return trustList(stdout, stderr, sys)
 	}
 	wd, err := sys.getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
 		return 1
+	}
+	if revoke {
+		return trustRevoke(paths, wd, stdout, stderr, sys)
 	}
 	var want []string
 	for _, p := range paths {
@@ -64,9 +90,125 @@ func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
 	}
 	code := 0
 	for _, p := range paths {
-		if !slices.ContainsFunc(watchedForm(sys, wd, p), func(w string) bool { return slices.Contains(found, w) }) {
-			fmt.Fprintf(stderr, "safezone: trust: %s is not watched (see safezone trust)\n", p)
+		abs := absPath(wd, p)
+		watched := slices.ContainsFunc(watchedForm(sys, wd, p), func(w string) bool { return slices.Contains(found, w) })
+		root, ok := layerRoot(abs)
+		switch {
+		case ok:
+			if trustLayer(abs, root, stdout, stderr, sys) != nil {
+				code = 1
+			}
+		case !watched:
+			fmt.Fprintf(stderr, "safezone: trust: %s is not watched, nor a policy or settings file of a project (see safezone trust)\n", p)
 			code = 1
+		}
+	}
+	return code
+}
+
+// absPath is p, relative to wd, made absolute and clean.
+func absPath(wd, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(wd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// layerRoot returns the project root of a file whose name makes it a layer
+// that comes with the repository (policy.Scope.FromRepository):
+// ROOT/.safezone.yaml, ROOT/.safezone.local.yaml,
+// ROOT/.claude/settings.json, ROOT/.claude/settings.local.json.
+func layerRoot(abs string) (string, bool) {
+	dir, base := filepath.Split(abs)
+	dir = filepath.Clean(dir)
+	switch {
+	case base == policy.ProjectFile || base == policy.LocalFile:
+		return dir, true
+	case (base == "settings.json" || base == "settings.local.json") && filepath.Base(dir) == ".claude":
+		return filepath.Dir(dir), true
+	}
+	return "", false
+}
+
+// trustLayer trusts the layer file abs of the project at root: it loads
+// the project's layers with the file's content as read now, prints what
+// that content widens and records it. A file that widens nothing is not
+// recorded: it applies whole already.
+func trustLayer(abs, root string, stdout, stderr io.Writer, sys *system) error {
+	data, err := policy.ReadCapped(abs)
+	if err != nil {
+		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
+		return err
+	}
+	held, err := widening(sys, root, abs, data)
+	if err != nil {
+		fmt.Fprintf(stderr, "safezone: trust: %s cannot be trusted: the policy does not load with it: %v\n", abs, err)
+		return err
+	}
+	if len(held) == 0 {
+		fmt.Fprintf(stdout, "%s widens nothing: all of it applies already; nothing recorded\n", abs)
+		return nil
+	}
+	if err := sys.recordTrust(abs, data); err != nil {
+		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
+		return err
+	}
+	fmt.Fprintf(stdout, "trusted the content of %s as it is now; what it widens applies:\n", abs)
+	for _, u := range held {
+		fmt.Fprintf(stdout, "  %s\n", untrustedLine(u))
+	}
+	fmt.Fprintf(stdout, "a change to it needs safezone trust again; safezone trust --revoke %s forgets it\n", abs)
+	return nil
+}
+
+// widening loads the layers of the project at root, the file abs read as
+// data and not trusted, the others as the hook finds them, and returns what
+// abs would widen.
+func widening(sys *system, root, abs string, data []byte) ([]policy.Untrusted, error) {
+	opts, err := parseFlags(nil, false)
+	if err != nil {
+		return nil, err
+	}
+	reads := newFileCache()
+	reads.files[abs] = cachedFile{data: data}
+	loc := policyLocations(opts, root, sys, reads)
+	loc.Trusted = func(path string, content []byte) bool {
+		return filepath.Clean(path) != abs && sys.trusted(path, content)
+	}
+	pol, err := mergeLayers(loc, opts)
+	if err != nil {
+		return nil, err
+	}
+	var out []policy.Untrusted
+	for _, u := range pol.Untrusted {
+		if u.Pos.File == abs {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// untrustedLine shows an entry held back until its file is trusted,
+// without the file's name: "sandbox.read_dirs: ../lib (line 4): adds ...".
+func untrustedLine(u policy.Untrusted) string {
+	return fmt.Sprintf("%s: %s (line %d): %s", u.Key, u.Value, u.Pos.Line, u.Why)
+}
+
+// trustRevoke forgets the trust of each path.
+func trustRevoke(paths []string, wd string, stdout, stderr io.Writer, sys *system) int {
+	code := 0
+	for _, p := range paths {
+		abs := absPath(wd, p)
+		ok, err := sys.revokeTrust(abs)
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
+			code = 1
+		case !ok:
+			fmt.Fprintf(stderr, "safezone: trust: %s is not trusted\n", abs)
+			code = 1
+		default:
+			fmt.Fprintf(stdout, "%s is no longer trusted: what it widens is ignored\n", abs)
 		}
 	}
 	return code
@@ -77,10 +219,7 @@ func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
 // hook records paths below resolved sandbox roots). The file itself is not
 // followed: it may be a link planted to point elsewhere.
 func watchedForm(sys *system, wd, p string) []string {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(wd, p)
-	}
-	p = filepath.Clean(p)
+	p = absPath(wd, p)
 	out := []string{p}
 	if r, err := classify.Resolve(sys.fsys, filepath.Dir(p)); err == nil && r.Exists {
 		if q := filepath.Join(r.Path, filepath.Base(p)); q != p {
@@ -90,10 +229,11 @@ func watchedForm(sys *system, wd, p string) []string {
 	return out
 }
 
-// trustList prints the project's watched paths: the ones that appeared
-// (and so deny every call) first.
+// trustList prints the project's layer files with their trust, then its
+// watched paths: the ones that appeared (and so deny every call) first.
 func trustList(stdout, stderr io.Writer, sys *system) int {
 	root := sys.projectRoot()
+	code := layerList(stdout, stderr, root, sys)
 	w, err := sys.readWatch(sys.watchPath(root))
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
@@ -101,7 +241,7 @@ func trustList(stdout, stderr io.Writer, sys *system) int {
 	}
 	if len(w.Paths) == 0 {
 		fmt.Fprintf(stdout, "no watched files for %s\n", root)
-		return 0
+		return code
 	}
 	var lines []string
 	for p, since := range w.Paths {
@@ -116,5 +256,58 @@ func trustList(stdout, stderr io.Writer, sys *system) int {
 	}
 	sort.Strings(lines)
 	fmt.Fprintf(stdout, "watched files for %s:\n  %s\n", root, strings.Join(lines, "\n  "))
+	return code
+}
+
+// layerList prints each policy or settings file of the project at root
+// that comes with the repository and exists: trusted, only tightening, or
+// what it widens that is ignored (and whether it changed since it was
+// trusted).
+func layerList(stdout, stderr io.Writer, root string, sys *system) int {
+	opts, err := parseFlags(nil, false)
+	if err != nil {
+		return 1
+	}
+	pol, err := loadPolicy(opts, root, sys, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "safezone: trust: the policy does not load: %v\n", err)
+		return 1
+	}
+	held := heldByFile(pol)
+	listed := false
+	for _, rel := range []string{policy.ProjectFile, policy.LocalFile, ".claude/settings.json", ".claude/settings.local.json"} {
+		f := filepath.Join(root, rel)
+		if _, err := os.Lstat(f); err != nil {
+			continue
+		}
+		if !listed {
+			fmt.Fprintf(stdout, "policy and settings files of %s:\n", root)
+			listed = true
+		}
+		switch us := held[f]; {
+		case slices.Contains(pol.Trusted, f):
+			fmt.Fprintf(stdout, "  %s  trusted: all of it applies\n", f)
+		case len(us) == 0:
+			fmt.Fprintf(stdout, "  %s  widens nothing: all of it applies\n", f)
+		default:
+			state := "not trusted"
+			if rec, err := sys.readTrust(sys.trustKey(f)); err == nil && rec != nil {
+				state = "changed since you trusted it on " + rec.Trusted.Format("2006-01-02 15:04")
+			}
+			fmt.Fprintf(stdout, "  %s  %s; ignored until you run safezone trust %s:\n", f, state, f)
+			for _, u := range us {
+				fmt.Fprintf(stdout, "      %s\n", untrustedLine(u))
+			}
+		}
+	}
 	return 0
+}
+
+// heldByFile groups a policy's untrusted entries by file.
+func heldByFile(pol *policy.Policy) map[string][]policy.Untrusted {
+	out := map[string][]policy.Untrusted{}
+	for _, u := range pol.Untrusted {
+		out[u.Pos.File] = append(out[u.Pos.File], u)
+	}
+	return out
 }

@@ -27,8 +27,17 @@ FILE it checks every layer found for the project (CLAUDE_PROJECT_DIR, else
 the working directory): managed, user, project and local policies, and
 Claude Code's managed, user, project and local settings.
 
+Once every file parses, the layers are checked together, over the embedded
+default: a remove: entry must name an entry of a lower layer (an error
+otherwise), each removal is noted with the entry it takes out, and what a
+file of the project's own (.safezone.yaml, .safezone.local.yaml,
+.claude/settings*.json) widens without your trust is a warning (safezone
+trust FILE applies it). A FILE given is layered over the embedded default
+alone.
+
 Each problem is printed as file:line:col: field: message; warnings say
-"warning:". The exit status is 1 when there is an error, else 0.
+"warning:", notes "note:". The exit status is 1 when there is an error,
+else 0.
 `
 
 // validated is one file validate looked at.
@@ -57,12 +66,16 @@ func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 0
 	}
 	all := checkFiles(files, fs.NArg() == 0)
+	if !slices.ContainsFunc(all, finding.isError) {
+		all = append(all, checkLayers(files, fs.NArg() == 0, root, sys)...)
+	}
 	errs, warns := 0, 0
 	for _, f := range all {
 		fmt.Fprintln(stdout, f)
-		if f.warning {
+		switch {
+		case f.warning:
 			warns++
-		} else {
+		case !f.note:
 			errs++
 		}
 	}
@@ -159,6 +172,61 @@ func checkFiles(files []checkedFile, scoped bool) []finding {
 		return cmp.Or(cmp.Compare(order[a.file], order[b.file]), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
 	})
 	return all
+}
+
+// checkLayers checks the layers together, over the embedded default: for
+// the project (every file found, trust as the hook sees it), or each named
+// policy file alone. It returns the removals that name nothing (errors),
+// what the project's files widen without trust (warnings) and each removal
+// (notes), in file order.
+func checkLayers(files []checkedFile, project bool, root string, sys *system) []finding {
+	var out []finding
+	var pols []*policy.Policy
+	if project {
+		opts, err := parseFlags(nil, false)
+		if err != nil {
+			return nil
+		}
+		pol, err := loadPolicy(opts, root, sys, nil)
+		if err != nil {
+			return findings(err, false)
+		}
+		pols = append(pols, pol)
+	} else {
+		for _, f := range files {
+			if f.claude != nil {
+				continue
+			}
+			l, err := policy.Load(f.path)
+			if err != nil {
+				continue // reported by checkFiles
+			}
+			l.Scope = policy.ScopeFile
+			pol := policy.Merge(embeddedDefault(), l)
+			for _, e := range pol.Errors {
+				out = append(out, findings(e, false)...)
+			}
+			pols = append(pols, pol)
+		}
+	}
+	for _, pol := range pols {
+		for _, u := range pol.Untrusted {
+			out = append(out, finding{file: u.Pos.File, line: u.Pos.Line, col: u.Pos.Col, field: u.Key, warning: true,
+				msg: fmt.Sprintf("%s widens the policy (%s): ignored until you trust this content with `safezone trust %s`", u.Value, u.Why, u.Pos.File)})
+		}
+		for _, r := range pol.Removed {
+			out = append(out, finding{file: r.By.File, line: r.By.Line, col: r.By.Col, field: "remove." + r.Key, note: true,
+				msg: fmt.Sprintf("removes %q (%s)", r.Value, r.Pos)})
+		}
+	}
+	order := map[string]int{}
+	for i, f := range files {
+		order[f.path] = i
+	}
+	slices.SortStableFunc(out, func(a, b finding) int {
+		return cmp.Or(cmp.Compare(order[a.file], order[b.file]), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
+	})
+	return out
 }
 
 // shadowedAllows finds allow rules that can never fire because a deny rule

@@ -276,6 +276,8 @@ func (j *judger) cacheDirs(pol *policy.Policy, project string) []string {
 // directory creates one, and could not); else it is left out.
 func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, namespaces bool) error {
 	var rs confine.Ruleset
+	// Off the live path, the directories the hook would have made.
+	would := map[string]string{}
 	home := j.sys.getenv("HOME")
 	addWrite := func(p string) {
 		if r, ok := j.resolvedDir(p); ok {
@@ -303,8 +305,9 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			}
 		}
 		for _, d := range j.cacheDirs(pol, project) {
-			j.makeDir(d)
-			addWrite(d)
+			if r, ok := j.madeDir(d, would); ok {
+				rs.Write = append(rs.Write, r)
+			}
 		}
 	}
 	rs.Write = append(rs.Write, confine.Devices()...)
@@ -341,8 +344,7 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	if home != "" {
 		for _, cc := range codeCaches {
 			p := filepath.Join(home, strings.TrimPrefix(cc, "~/"))
-			j.makeDir(p)
-			if r, ok := j.resolvedDir(p); ok && slices.ContainsFunc(rs.Write, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) }) {
+			if r, ok := j.madeDir(p, would); ok && slices.ContainsFunc(rs.Write, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) }) {
 				rs.Overlay = append(rs.Overlay, r)
 				c.Why[r] = "a cache of code that later unconfined programs run: changes stay the command's own"
 			}
@@ -456,15 +458,34 @@ func (j *judger) stateInside(writable []string) (string, bool) {
 // parent exists, on the live path only; errors are left to the caller's
 // lookup of p.
 func (j *judger) makeDir(p string) {
+	j.madeDir(p, nil)
+}
+
+// madeDir makes the directory p as makeDir does and returns it resolved,
+// and whether it exists; off the live path (explain, replay) it makes
+// nothing and returns where the hook would have made it, remembering that
+// in would (clean path to where) when it is not nil, so that a directory
+// below it would be made too.
+func (j *judger) madeDir(p string, would map[string]string) (string, bool) {
+	if r, ok := j.resolvedDir(p); ok {
+		return r, true
+	}
+	parent, ok := j.resolvedDir(filepath.Dir(p))
+	if !ok {
+		parent, ok = would[filepath.Dir(p)]
+	}
+	if !ok {
+		return "", false
+	}
 	if !j.live {
-		return
+		r := filepath.Join(parent, filepath.Base(p))
+		if would != nil {
+			would[p] = r
+		}
+		return r, true
 	}
-	if _, ok := j.resolvedDir(p); ok {
-		return
-	}
-	if _, ok := j.resolvedDir(filepath.Dir(p)); ok {
-		_ = os.Mkdir(p, 0o700)
-	}
+	_ = os.Mkdir(p, 0o700)
+	return j.resolvedDir(p)
 }
 
 // resolvedDir returns p with symlinks resolved, if it exists.
@@ -565,10 +586,13 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 			}
 		}
 	}
+	state := j.sys.stateDir()
 	for i := range pol.Protected {
 		p := &pol.Protected[i]
 		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
-			if prefix, rest := glob.LiteralPrefix(p.Glob); rest == "" || rest == "**" {
+			// The state directory is the hook's own to make and keep
+			// read-only (stateInside), not a file to watch.
+			if prefix, rest := glob.LiteralPrefix(p.Glob); (rest == "" || rest == "**") && prefix != state {
 				cands = append(cands, prefix)
 			}
 		}

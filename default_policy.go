@@ -11,88 +11,88 @@ func embeddedDefault() *policy.Layer {
 	return &policy.Layer{
 		Name: policy.EmbeddedName,
 		Mode: &policy.Setting[policy.Mode]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 30, Col: 7},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 34, Col: 7},
 		},
 		AutoApprove: &policy.Setting[bool]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 34, Col: 15},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 38, Col: 15},
 		},
 		SandboxEnabled: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 39, Col: 12},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 43, Col: 12},
 		},
 		OutsideRead: &policy.Setting[policy.Decision]{
 			Value: 1, /* ask */
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 50, Col: 17},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 54, Col: 17},
 		},
 		OutsideWrite: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 51, Col: 18},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 55, Col: 18},
 		},
 		OnError: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 11},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 11},
 		},
 		HostSettings: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 242, Col: 16},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 246, Col: 16},
 		},
 		Protected: []policy.Pattern{
 			policy.Pattern{
 				Text:   ".git/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 61, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 65, Col: 7},
 				Anchor: 1,
 				Glob:   ".git/**",
 			},
 			policy.Pattern{
 				Text:   "node_modules/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 62, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 66, Col: 7},
 				Anchor: 1,
 				Glob:   "node_modules/**",
 			},
 			policy.Pattern{
 				Text: ".env*",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 63, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 67, Col: 7},
 				Glob: ".env*",
 			},
 			policy.Pattern{
 				Text: "*.key",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 64, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 68, Col: 7},
 				Glob: "*.key",
 			},
 			policy.Pattern{
 				Text: "*.pem",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 65, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 69, Col: 7},
 				Glob: "*.pem",
 			},
 			policy.Pattern{
 				Text: "package-lock.json",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 66, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 70, Col: 7},
 				Glob: "package-lock.json",
 			},
 			policy.Pattern{
 				Text: "yarn.lock",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 67, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 71, Col: 7},
 				Glob: "yarn.lock",
 			},
 			policy.Pattern{
 				Text:   ".claude/settings*.json",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 70, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 74, Col: 7},
 				Anchor: 1,
 				Glob:   ".claude/settings*.json",
 			},
 			policy.Pattern{
 				Text: ".safezone.yaml",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 71, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 75, Col: 7},
 				Glob: ".safezone.yaml",
 			},
 			policy.Pattern{
 				Text: ".safezone.local.yaml",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 72, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 76, Col: 7},
 				Glob: ".safezone.local.yaml",
 			},
 		},
 		Warned: []policy.Pattern{
 			policy.Pattern{
 				Text:   "src/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 75, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 79, Col: 7},
 				Anchor: 1,
 				Glob:   "src/**",
 			},
@@ -100,19 +100,19 @@ func embeddedDefault() *policy.Layer {
 		Safe: []policy.Pattern{
 			policy.Pattern{
 				Text:   "docs/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 78, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 82, Col: 7},
 				Anchor: 1,
 				Glob:   "docs/**",
 			},
 			policy.Pattern{
 				Text:   "agent_sandbox/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 79, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 83, Col: 7},
 				Anchor: 1,
 				Glob:   "agent_sandbox/**",
 			},
 			policy.Pattern{
 				Text:   "tests/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 80, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 84, Col: 7},
 				Anchor: 1,
 				Glob:   "tests/**",
 			},
@@ -120,392 +120,392 @@ func embeddedDefault() *policy.Layer {
 		Templates: []policy.Setting[string]{
 			policy.Setting[string]{
 				Value: ".env.example",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 86, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 90, Col: 7},
 			},
 			policy.Setting[string]{
 				Value: ".env.sample",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 87, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 91, Col: 7},
 			},
 			policy.Setting[string]{
 				Value: ".env.template",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 88, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 92, Col: 7},
 			},
 			policy.Setting[string]{
 				Value: ".env.dist",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 89, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 93, Col: 7},
 			},
 		},
 		Deny: []policy.Rule{
 			policy.Rule{
 				Text:      "Read(.env*)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 99, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 103, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text: ".env*",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 99, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 103, Col: 7},
 					Glob: ".env*",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(*.pem)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 100, Col: 7},
-				Kind:      1,
-				Tool:      "Read",
-				AnyAccess: true,
-				Access:    1, /* read */
-				Path: policy.Pattern{
-					Text: "*.pem",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 100, Col: 7},
-					Glob: "*.pem",
-				},
-			},
-			policy.Rule{
-				Text:      "Read(*.key)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 101, Col: 7},
-				Kind:      1,
-				Tool:      "Read",
-				AnyAccess: true,
-				Access:    1, /* read */
-				Path: policy.Pattern{
-					Text: "*.key",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 101, Col: 7},
-					Glob: "*.key",
-				},
-			},
-			policy.Rule{
-				Text:      "Read(~/.ssh/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 104, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.ssh/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 104, Col: 7},
-					Anchor: 3,
-					Glob:   ".ssh/**",
+					Text: "*.pem",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 104, Col: 7},
+					Glob: "*.pem",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.aws/**)",
+				Text:      "Read(*.key)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 105, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.aws/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 105, Col: 7},
-					Anchor: 3,
-					Glob:   ".aws/**",
+					Text: "*.key",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 105, Col: 7},
+					Glob: "*.key",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.kube/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 106, Col: 7},
-				Kind:      1,
-				Tool:      "Read",
-				AnyAccess: true,
-				Access:    1, /* read */
-				Path: policy.Pattern{
-					Text:   "~/.kube/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 106, Col: 7},
-					Anchor: 3,
-					Glob:   ".kube/**",
-				},
-			},
-			policy.Rule{
-				Text:      "Read(~/.config/gh/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 107, Col: 7},
-				Kind:      1,
-				Tool:      "Read",
-				AnyAccess: true,
-				Access:    1, /* read */
-				Path: policy.Pattern{
-					Text:   "~/.config/gh/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 107, Col: 7},
-					Anchor: 3,
-					Glob:   ".config/gh/**",
-				},
-			},
-			policy.Rule{
-				Text:      "Read(~/.config/gcloud/**)",
+				Text:      "Read(~/.ssh/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 108, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.config/gcloud/**",
+					Text:   "~/.ssh/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 108, Col: 7},
 					Anchor: 3,
-					Glob:   ".config/gcloud/**",
+					Glob:   ".ssh/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.azure/**)",
+				Text:      "Read(~/.aws/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 109, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.azure/**",
+					Text:   "~/.aws/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 109, Col: 7},
 					Anchor: 3,
-					Glob:   ".azure/**",
+					Glob:   ".aws/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.docker/config.json)",
+				Text:      "Read(~/.kube/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 110, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.docker/config.json",
+					Text:   "~/.kube/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 110, Col: 7},
 					Anchor: 3,
-					Glob:   ".docker/config.json",
+					Glob:   ".kube/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.npmrc)",
+				Text:      "Read(~/.config/gh/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 111, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.npmrc",
+					Text:   "~/.config/gh/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 111, Col: 7},
 					Anchor: 3,
-					Glob:   ".npmrc",
+					Glob:   ".config/gh/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.pypirc)",
+				Text:      "Read(~/.config/gcloud/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 112, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.pypirc",
+					Text:   "~/.config/gcloud/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 112, Col: 7},
 					Anchor: 3,
-					Glob:   ".pypirc",
+					Glob:   ".config/gcloud/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.cargo/credentials*)",
+				Text:      "Read(~/.azure/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 113, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.cargo/credentials*",
+					Text:   "~/.azure/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 113, Col: 7},
 					Anchor: 3,
-					Glob:   ".cargo/credentials*",
+					Glob:   ".azure/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.git-credentials)",
+				Text:      "Read(~/.docker/config.json)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 114, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.git-credentials",
+					Text:   "~/.docker/config.json",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 114, Col: 7},
 					Anchor: 3,
-					Glob:   ".git-credentials",
+					Glob:   ".docker/config.json",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.netrc)",
+				Text:      "Read(~/.npmrc)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 115, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.netrc",
+					Text:   "~/.npmrc",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 115, Col: 7},
 					Anchor: 3,
-					Glob:   ".netrc",
+					Glob:   ".npmrc",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.gnupg/**)",
+				Text:      "Read(~/.pypirc)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 116, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.gnupg/**",
+					Text:   "~/.pypirc",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 116, Col: 7},
 					Anchor: 3,
-					Glob:   ".gnupg/**",
+					Glob:   ".pypirc",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.*_history)",
+				Text:      "Read(~/.cargo/credentials*)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 117, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.*_history",
+					Text:   "~/.cargo/credentials*",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 117, Col: 7},
 					Anchor: 3,
-					Glob:   ".*_history",
+					Glob:   ".cargo/credentials*",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.local/share/fish/fish_history)",
+				Text:      "Read(~/.git-credentials)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 118, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.local/share/fish/fish_history",
+					Text:   "~/.git-credentials",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 118, Col: 7},
 					Anchor: 3,
-					Glob:   ".local/share/fish/fish_history",
+					Glob:   ".git-credentials",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.claude/.credentials.json)",
+				Text:      "Read(~/.netrc)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 119, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.claude/.credentials.json",
+					Text:   "~/.netrc",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 119, Col: 7},
 					Anchor: 3,
-					Glob:   ".claude/.credentials.json",
+					Glob:   ".netrc",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.claude.json)",
+				Text:      "Read(~/.gnupg/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 120, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.claude.json",
+					Text:   "~/.gnupg/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 120, Col: 7},
 					Anchor: 3,
-					Glob:   ".claude.json",
+					Glob:   ".gnupg/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.config/github-copilot/**)",
+				Text:      "Read(~/.*_history)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 121, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.config/github-copilot/**",
+					Text:   "~/.*_history",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 121, Col: 7},
 					Anchor: 3,
-					Glob:   ".config/github-copilot/**",
+					Glob:   ".*_history",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.m2/settings.xml)",
+				Text:      "Read(~/.local/share/fish/fish_history)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 122, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.m2/settings.xml",
+					Text:   "~/.local/share/fish/fish_history",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 122, Col: 7},
 					Anchor: 3,
-					Glob:   ".m2/settings.xml",
+					Glob:   ".local/share/fish/fish_history",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.gradle/gradle.properties)",
+				Text:      "Read(~/.claude/.credentials.json)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 123, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.gradle/gradle.properties",
+					Text:   "~/.claude/.credentials.json",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 123, Col: 7},
 					Anchor: 3,
-					Glob:   ".gradle/gradle.properties",
+					Glob:   ".claude/.credentials.json",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.pgpass)",
+				Text:      "Read(~/.claude.json)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 124, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.pgpass",
+					Text:   "~/.claude.json",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 124, Col: 7},
 					Anchor: 3,
-					Glob:   ".pgpass",
+					Glob:   ".claude.json",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.vault-token)",
+				Text:      "Read(~/.config/github-copilot/**)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 125, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.vault-token",
+					Text:   "~/.config/github-copilot/**",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 125, Col: 7},
 					Anchor: 3,
-					Glob:   ".vault-token",
+					Glob:   ".config/github-copilot/**",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.terraform.d/credentials.tfrc.json)",
+				Text:      "Read(~/.m2/settings.xml)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 126, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.terraform.d/credentials.tfrc.json",
+					Text:   "~/.m2/settings.xml",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 126, Col: 7},
+					Anchor: 3,
+					Glob:   ".m2/settings.xml",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.gradle/gradle.properties)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.gradle/gradle.properties",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
+					Anchor: 3,
+					Glob:   ".gradle/gradle.properties",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.pgpass)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 128, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.pgpass",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 128, Col: 7},
+					Anchor: 3,
+					Glob:   ".pgpass",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.vault-token)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 129, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.vault-token",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 129, Col: 7},
+					Anchor: 3,
+					Glob:   ".vault-token",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.terraform.d/credentials.tfrc.json)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.terraform.d/credentials.tfrc.json",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
 					Anchor: 3,
 					Glob:   ".terraform.d/credentials.tfrc.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Write(/etc/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
 				Kind:      1,
 				Tool:      "Write",
 				AnyAccess: true,
 				Path: policy.Pattern{
 					Text:   "/etc/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
 					Anchor: 2,
 					Glob:   "/etc/**",
 				},
@@ -513,103 +513,103 @@ func embeddedDefault() *policy.Layer {
 		},
 		Audit: policy.AuditLayer{
 			Path: &policy.Setting[string]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 264, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 279, Col: 9},
 			},
 			All: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 266, Col: 8},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 281, Col: 8},
 			},
 			MaxBytes: &policy.Setting[int64]{
 				Value: 10485760,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 269, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 284, Col: 14},
 			},
 			Keep: &policy.Setting[int]{
 				Value: 5,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 270, Col: 9},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 285, Col: 9},
 			},
 			Required: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 273, Col: 13},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 288, Col: 13},
 			},
 			Syslog: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 276, Col: 11},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 291, Col: 11},
 			},
 			DryRun: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 280, Col: 12},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 295, Col: 12},
 			},
 		},
 		Guards: policy.GuardsLayer{
 			LoseWork: &policy.Setting[policy.Decision]{
 				Value: 1, /* ask */
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 138, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 14},
 			},
 			InstallOutside: &policy.Setting[policy.Decision]{
 				Value: 1, /* ask */
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 20},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 20},
 			},
 		},
 		Confine: policy.ConfineLayer{
 			Mode: &policy.Setting[policy.ConfineMode]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 158, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 162, Col: 9},
 			},
 			Write: []policy.Dir{
 				policy.Dir{
 					Path: "~/.cache",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 7},
-				},
-				policy.Dir{
-					Path: "~/go/pkg/mod",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 229, Col: 7},
-				},
-				policy.Dir{
-					Path: "~/.npm",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 230, Col: 7},
-				},
-				policy.Dir{
-					Path: "~/.cargo/registry",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 231, Col: 7},
-				},
-				policy.Dir{
-					Path: "~/.cargo/git",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 7},
 				},
 				policy.Dir{
-					Path: "~/.gradle/caches",
+					Path: "~/go/pkg/mod",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 233, Col: 7},
 				},
 				policy.Dir{
-					Path: "~/.m2/repository",
+					Path: "~/.npm",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 234, Col: 7},
+				},
+				policy.Dir{
+					Path: "~/.cargo/registry",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 235, Col: 7},
+				},
+				policy.Dir{
+					Path: "~/.cargo/git",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 236, Col: 7},
+				},
+				policy.Dir{
+					Path: "~/.gradle/caches",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 7},
+				},
+				policy.Dir{
+					Path: "~/.m2/repository",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 238, Col: 7},
 				},
 			},
 			ProgramWritable: []policy.Pattern{
 				policy.Pattern{
 					Text:   ".git/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 165, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 169, Col: 7},
 					Anchor: 1,
 					Glob:   ".git/**",
 				},
 				policy.Pattern{
 					Text:   "node_modules/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 166, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 170, Col: 7},
 					Anchor: 1,
 					Glob:   "node_modules/**",
 				},
 				policy.Pattern{
 					Text: "package-lock.json",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 167, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 171, Col: 7},
 					Glob: "package-lock.json",
 				},
 				policy.Pattern{
 					Text: "yarn.lock",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 168, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 172, Col: 7},
 					Glob: "yarn.lock",
 				},
 			},
 			Grants: []policy.Grant{
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 182, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git push:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 182, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git push",
@@ -618,13 +618,13 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 183, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 187, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 183, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 187, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -634,10 +634,10 @@ func embeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 185, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git fetch:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 185, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git fetch",
@@ -646,13 +646,13 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 190, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 190, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -662,10 +662,10 @@ func embeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 188, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git pull:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 188, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git pull",
@@ -674,13 +674,13 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 193, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 193, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -690,10 +690,10 @@ func embeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 191, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git clone:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 191, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git clone",
@@ -702,13 +702,13 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 196, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 196, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -718,10 +718,10 @@ func embeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 194, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git ls-remote:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 194, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git ls-remote",
@@ -730,13 +730,13 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 199, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 199, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -746,10 +746,10 @@ func embeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 197, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git submodule:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 197, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git submodule",
@@ -758,13 +758,13 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -774,10 +774,10 @@ func embeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 200, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(gh:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 200, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "gh",
@@ -786,17 +786,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.config/gh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 205, Col: 14},
 							Anchor: 3,
 							Glob:   ".config/gh/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 206, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(docker:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 206, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "docker",
@@ -805,7 +805,7 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.docker/config.json",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 203, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 207, Col: 14},
 							Anchor: 3,
 							Glob:   ".docker/config.json",
 						},
@@ -817,10 +817,10 @@ func embeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 205, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(npm publish:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 205, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "npm publish",
@@ -829,17 +829,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.npmrc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 206, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 210, Col: 14},
 							Anchor: 3,
 							Glob:   ".npmrc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 207, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(npm whoami:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 207, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "npm whoami",
@@ -848,17 +848,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.npmrc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 208, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 14},
 							Anchor: 3,
 							Glob:   ".npmrc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(aws:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "aws",
@@ -867,17 +867,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.aws/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 210, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 214, Col: 14},
 							Anchor: 3,
 							Glob:   ".aws/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(gcloud:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "gcloud",
@@ -886,17 +886,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.config/gcloud/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 14},
 							Anchor: 3,
 							Glob:   ".config/gcloud/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(az:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "az",
@@ -905,17 +905,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.azure/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 214, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 14},
 							Anchor: 3,
 							Glob:   ".azure/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(kubectl:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "kubectl",
@@ -924,17 +924,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.kube/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 14},
 							Anchor: 3,
 							Glob:   ".kube/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(helm:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "helm",
@@ -943,17 +943,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.kube/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 14},
 							Anchor: 3,
 							Glob:   ".kube/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(cargo publish:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "cargo publish",
@@ -962,17 +962,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.cargo/credentials*",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 14},
 							Anchor: 3,
 							Glob:   ".cargo/credentials*",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(twine upload:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "twine upload",
@@ -981,17 +981,17 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.pypirc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 226, Col: 14},
 							Anchor: 3,
 							Glob:   ".pypirc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(terraform:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "terraform",
@@ -1000,7 +1000,7 @@ func embeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.terraform.d/credentials.tfrc.json",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 14},
 							Anchor: 3,
 							Glob:   ".terraform.d/credentials.tfrc.json",
 						},

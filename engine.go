@@ -1,7 +1,6 @@
 package main
 
 import (
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,13 +18,6 @@ import (
 // The hook engine: the bytes of one hook input in, a verdict out. The hook,
 // `safezone explain`, `safezone replay` and `safezone test` all judge calls
 // through it.
-
-// defaultPolicy is the example policy: the embedded default (compiled to
-// Go in default_policy.go, see embeddedLayer) and what `safezone init`
-// writes.
-//
-//go:embed policy.example.yaml
-var defaultPolicy []byte
 
 //go:generate go run ./scripts/gendefault
 
@@ -228,6 +220,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	env.Session = j.sys.session(call, env.Home)
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	env.TmpDir = j.sys.getenv("TMPDIR")
+	env.StateDir = j.sys.stateDir()
 	env.Path = j.sys.getenv("PATH")
 	v := verdict{pol: pol, call: call, host: host, home: env.Home}
 	var why string
@@ -276,17 +269,30 @@ func (j *judger) policy(root string) (*policy.Policy, error) {
 	return l.pol, l.err
 }
 
-// loadPolicy returns the effective policy: every layer found (see
-// policy.LoadLayers), the embedded default when there is none, Claude
-// Code's settings, self-protection, and the flags on top. reads, when not
-// nil, reads the files (and remembers them).
+// loadPolicy returns the effective policy: the embedded default, every
+// layer found (see policy.LoadLayers; what the repository's files widen
+// only where the user trusted them, see trust.go), Claude Code's settings,
+// self-protection, and the flags on top. reads, when not nil, reads the
+// files (and remembers them).
 func loadPolicy(opts *options, projectRoot string, sys *system, reads *fileCache) (*policy.Policy, error) {
+	return mergeLayers(policyLocations(opts, projectRoot, sys, reads), opts)
+}
+
+// policyLocations are the layers' locations for projectRoot, as the hook
+// reads them.
+func policyLocations(opts *options, projectRoot string, sys *system, reads *fileCache) policy.Locations {
 	loc := policy.DefaultLocations(sys.getenv, projectRoot, sys.getenv("HOME"))
 	loc.Files = opts.policies
 	loc.Executable = sys.executable
+	loc.Trusted = sys.trusted
 	if reads != nil {
 		loc.ReadFile = reads.read
 	}
+	return loc
+}
+
+// mergeLayers loads the layers at loc and merges them.
+func mergeLayers(loc policy.Locations, opts *options) (*policy.Policy, error) {
 	layers, err := policy.LoadLayers(loc, embeddedLayer, opts.flags)
 	if err != nil {
 		return nil, err

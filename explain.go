@@ -43,6 +43,13 @@ type Explanation struct {
 	Notes   []string        `json:"notes,omitempty"`
 	// Ignored lists values that a managed lock kept out of the policy.
 	Ignored []string `json:"ignored,omitempty"`
+	// Untrusted lists what files that come with the repository would widen,
+	// left out until the user trusts them; Trust is the command for each
+	// such file.
+	Untrusted []string `json:"untrusted,omitempty"`
+	Trust     []string `json:"trust,omitempty"`
+	// Removed lists the entries remove: sections took out of the policy.
+	Removed []string `json:"removed,omitempty"`
 }
 
 // ExplainConfine is the kernel confinement of a shell command.
@@ -170,6 +177,10 @@ func explainResult(res *classify.Result, call *hookio.Call, pol *policy.Policy) 
 		e.Policy = pol.Sources
 		for _, ig := range pol.Ignored {
 			e.Ignored = append(e.Ignored, ig.String())
+		}
+		e.Untrusted, e.Trust = untrustedText(pol)
+		for _, r := range pol.Removed {
+			e.Removed = append(e.Removed, r.String())
 		}
 	}
 	if res.Err != nil {
@@ -453,6 +464,15 @@ func (e Explanation) writeFooter(w *trace) {
 	for _, n := range e.Ignored {
 		w.p("ignored    %s", n)
 	}
+	for _, n := range e.Removed {
+		w.p("removed    %s", n)
+	}
+	for _, n := range e.Untrusted {
+		w.p("untrusted  %s", n)
+	}
+	for _, n := range e.Trust {
+		w.p("trust      %s", n)
+	}
 	if e.Error != "" {
 		w.p("error      %s", e.Error)
 	}
@@ -463,6 +483,23 @@ func (e Explanation) writeFooter(w *trace) {
 	if e.Warning != "" {
 		w.p("warning    %s", e.Warning)
 	}
+}
+
+// untrustedText lists what the repository's files would widen, each entry
+// with its file and line, and for each such file the command that trusts
+// it.
+func untrustedText(pol *policy.Policy) (entries, commands []string) {
+	var files []string
+	for _, u := range pol.Untrusted {
+		entries = append(entries, u.String())
+		if !slices.Contains(files, u.Pos.File) {
+			files = append(files, u.Pos.File)
+		}
+	}
+	for _, f := range files {
+		commands = append(commands, fmt.Sprintf("%s widens the policy and is not trusted: check it, then run `safezone trust %s` to apply it", f, f))
+	}
+	return entries, commands
 }
 
 // shellQuoteArgv joins argv for display, quoting words that need it.

@@ -18,7 +18,11 @@ type finding struct {
 	field   string
 	msg     string
 	warning bool
+	note    bool // neither an error nor a warning: where something comes from
 }
+
+// isError reports whether f is an error, not a warning or a note.
+func (f finding) isError() bool { return !f.warning && !f.note }
 
 func (f finding) String() string {
 	loc := f.file
@@ -33,8 +37,11 @@ func (f finding) String() string {
 	if f.field != "" {
 		b.WriteString(f.field + ": ")
 	}
-	if f.warning {
+	switch {
+	case f.warning:
 		b.WriteString("warning: ")
+	case f.note:
+		b.WriteString("note: ")
 	}
 	b.WriteString(f.msg)
 	return b.String()

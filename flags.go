@@ -194,15 +194,16 @@ const usage = `Usage:
                                                 write .safezone.yaml and register
                                                 the hook
     safezone doctor                             check the set-up
-    safezone trust [PATH...]                    list, or stop watching, files
-                                                a confined command could make
+    safezone trust [--revoke] [FILE...]         trust what the project's policy and
+                                                settings files widen, or files a
+                                                confined command could make; list them
     safezone version
 
 Options:
     --policy FILE      A policy file layered over the managed, user, project
                        and local policies; repeatable (later files win for
-                       scalars, lists merge). With no policy file at all, the
-                       built-in default (policy.example.yaml) applies.
+                       scalars, lists merge). Every layer adds to the
+                       built-in default (policy.example.yaml).
     -r, --read         Read mode: deny every write.
     -w, --write        Write mode (the default): writes inside the sandbox
                        go to the host's prompt.

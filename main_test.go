@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -504,10 +505,16 @@ func FuzzHook(f *testing.F) {
 	})
 }
 
+// defaultPolicy is the example policy, which default_policy.go compiles to
+// Go: the embedded default.
+//
+//go:embed policy.example.yaml
+var defaultPolicy []byte
+
 // TestEmbeddedDefaultGenerated: the embedded default compiled to Go
 // (default_policy.go, by scripts/gendefault) is the policy parsing
 // policy.example.yaml gives, positions included (reasons cite
-// "<embedded default>:51"). After editing policy.example.yaml, run
+// "<embedded default>:55"). After editing policy.example.yaml, run
 // go generate.
 func TestEmbeddedDefaultGenerated(t *testing.T) {
 	parsed, err := policy.Parse(policy.EmbeddedName, defaultPolicy)

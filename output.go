@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -54,6 +55,29 @@ func (e *emitter) emit(v verdict) int {
 	out, code := e.host.Encode(o)
 	e.write(out)
 	return code
+}
+
+// untrustedNote says, for a call stopped at the sandbox's edge (row 6),
+// which of the repository's files would add directories or allow rules but
+// are not trusted, so that the user who reads the question knows why a
+// directory they expected is not in the sandbox; "" otherwise.
+func untrustedNote(r *classify.Result, pol *policy.Policy) string {
+	if pol == nil || r.Row != classify.RowOutside {
+		return ""
+	}
+	var files []string
+	for _, u := range pol.Untrusted {
+		switch u.Key {
+		case "sandbox.additional_directories", "permissions.additionalDirectories", "sandbox.read_dirs", "rules.allow", "permissions.allow":
+			if !slices.Contains(files, u.Pos.File) {
+				files = append(files, u.Pos.File)
+			}
+		}
+	}
+	if len(files) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s would add directories or allow rules, but a file that comes with the repository applies them only once the user has checked it and run safezone trust FILE", strings.Join(files, " and "))
 }
 
 // fail prints the on_error decision d for an error that stopped the call
@@ -119,8 +143,12 @@ func outcome(v verdict) (policy.Decision, string) {
 	if v.err != nil {
 		return failReason(v.onError, v.err)
 	}
-	if v.conf != nil {
-		return v.res.Decision, v.res.Reason + "; " + v.conf.describe(v.home)
+	reason := v.res.Reason
+	if note := untrustedNote(v.res, v.pol); note != "" {
+		reason += "; " + note
 	}
-	return v.res.Decision, v.res.Reason
+	if v.conf != nil {
+		reason += "; " + v.conf.describe(v.home)
+	}
+	return v.res.Decision, reason
 }

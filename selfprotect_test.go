@@ -9,7 +9,8 @@ import (
 
 // TestSelfProtectionEveryTool: a write to each self-protected file (README,
 // "Self-protection": the policy layers, Claude Code's settings, the other
-// hosts' hook files, hooks.json, the audit log, the binary) is denied
+// hosts' hook files, hooks.json, the audit log, the binary, the trust
+// records and watch lists in the state directory) is denied
 // through Write, Edit and Bash, in --agi mode with bypassPermissions, where
 // nothing else would stop it.
 func TestSelfProtectionEveryTool(t *testing.T) {
@@ -27,13 +28,19 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 		dir + "/xdg/safezone/policy.yaml", dir + "/etc/safezone/policy.yaml",
 		dir + "/etc/claude-code/managed-settings.json", dir + "/etc/claude-code/managed-settings.d/10-team.json",
 		sys.executable, audit, audit + ".1",
+		home + "/.local/state/safezone/trust/0123456789abcdef.json", home + "/.local/state/safezone/watch/0123456789abcdef.json",
 	}
 	for _, f := range files {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		content := "{}\n"
-		if strings.HasSuffix(f, ".yaml") {
+		switch {
+		case f == dir+"/xdg/safezone/policy.yaml":
+			// The user takes the embedded default's entries for these
+			// files out: self-protection alone holds.
+			content = "version: 1\nremove:\n  paths.protected: [\".claude/settings*.json\", \".safezone.yaml\", \".safezone.local.yaml\"]\n"
+		case strings.HasSuffix(f, ".yaml"):
 			content = "version: 1\n"
 		}
 		if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
@@ -69,6 +76,20 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 			if r.decision != "deny" || !strings.Contains(r.stdout, "self-protection") {
 				t.Errorf("%s %s: %s, want deny by self-protection\n%s", name, f, r.decision, r.stdout)
 			}
+		}
+	}
+	// safezone trust writes the state directory: the agent may not trust
+	// for the user, --agi included; listing what is trusted only reads.
+	for cmd, want := range map[string]string{
+		"safezone trust .safezone.yaml":                    "deny",
+		"safezone trust --revoke .claude/settings.json":    "deny",
+		"cd src && safezone trust ../.safezone.local.yaml": "deny",
+		"safezone trust": "allow",
+	} {
+		in := strings.Replace(input("Bash", proj, map[string]any{"command": cmd}), `"permission_mode":"default"`, `"permission_mode":"bypassPermissions"`, 1)
+		r := runHook(t, sys, strings.NewReader(in), args...)
+		if r.decision != want || want == "deny" && !strings.Contains(r.stdout, "self-protection") {
+			t.Errorf("Bash %s: %s, want %s\n%s", cmd, r.decision, want, r.stdout)
 		}
 	}
 	// Through the symlinked directory.

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // watchList is one project's file in the state directory.
@@ -55,15 +56,7 @@ const maxWatchFile = 1 << 20
 
 // stateDir is safezone's directory under $XDG_STATE_HOME, else
 // ~/.local/state; "" when neither is an absolute path.
-func (s *system) stateDir() string {
-	if d := s.getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "safezone")
-	}
-	if h := s.getenv("HOME"); filepath.IsAbs(h) {
-		return filepath.Join(h, ".local", "state", "safezone")
-	}
-	return ""
-}
+func (s *system) stateDir() string { return policy.StateDir(s.getenv) }
 
 // watchPath is the watch list of project (an absolute path): one file per
 // project, named by a hash of its path with symlinks resolved (every

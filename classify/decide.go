@@ -46,6 +46,9 @@ type Env struct {
 	Venv bool
 	// TmpDir is $TMPDIR ("" when unset): a shell command's $TMPDIR.
 	TmpDir string
+	// StateDir is safezone's state directory (trust records, watch lists;
+	// policy.StateDir), which "safezone trust FILE" writes.
+	StateDir string
 	// Path is $PATH: a program name a shell command runs is judged as an
 	// unknown program when $PATH finds it in a directory the agent may
 	// write (decider.lookPath).
@@ -239,7 +242,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r.Targets = targets(c, env.Home, fsys)
 	switch c.Kind {
 	case hookio.KindShell:
-		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir, TmpDir: env.TmpDir, ReadFile: d.readSourced, LookPath: d.lookPath})
+		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir, TmpDir: env.TmpDir, StateDir: env.StateDir, ReadFile: d.readSourced, LookPath: d.lookPath})
 		r.Targets = append(r.Targets, shellTargets(&sa, fsys)...)
 		d.shell, r.Shell = &sa, &sa
 	case hookio.KindPowerShell:

@@ -325,6 +325,9 @@ func runCase(t *testing.T, c *testCase, mode string, r *row) {
 		t.Fatal(err)
 	}
 	w, err := newWorldIn(base, c.files, c.links)
+	if err == nil {
+		err = w.trustPolicy()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

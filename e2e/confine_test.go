@@ -853,6 +853,9 @@ func runConfineCase(t *testing.T, base string, c *confineCase, policy, label str
 		}
 	}
 	w, err := newWorldIn(base, files, nil)
+	if err == nil {
+		err = w.trustPolicy()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

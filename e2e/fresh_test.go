@@ -127,7 +127,7 @@ func TestClaudeCodeFreshClone(t *testing.T) {
 	}
 	t.Logf("safezone init:\n%s", out)
 	for _, f := range []struct{ name, says string }{
-		{".safezone.yaml", "created from the example policy"},
+		{".safezone.yaml", "created: adds nothing to the built-in default yet"},
 		{".claude/settings.json", "created; registered " + installed},
 		{"agent_sandbox/.gitignore", "created"},
 		{".gitignore", "ignores .safezone.local.yaml"},
@@ -169,8 +169,9 @@ func TestClaudeCodeFreshClone(t *testing.T) {
 	id := toolUseID(probe)
 	tr, hasResult := s.toolResult[id]
 	t.Logf("Write ../outside.txt: %s: tool_result (is_error=%v): %s", got, tr.IsError, tr.Text)
-	// The rule and the policy file init wrote.
-	reason := "outside the sandbox (" + w.proj + "); sandbox.outside_write is deny (" + filepath.Join(w.proj, ".safezone.yaml") + ":"
+	// The rule, from the embedded default: the policy file init wrote adds
+	// nothing to it.
+	reason := "outside the sandbox (" + w.proj + "); sandbox.outside_write is deny (<embedded default>:"
 	// Both registrations give the same answer and the model gets one
 	// reason, so only Claude Code's debug log tells that the plugin's hook
 	// decided, and not init's alone. Its lines (Claude Code 2.1.330):

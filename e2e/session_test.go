@@ -86,6 +86,23 @@ func newWorldIn(dir string, files, links map[string]string) (*world, error) {
 	return w, nil
 }
 
+// trustPolicy trusts the project's .safezone.yaml, when the case wrote one,
+// as its user would (safezone trust, in the world's HOME): what it widens
+// (an additional directory, confine.mode off, mode agi) applies only then
+// (README, "Layers"). A policy that does not load (a case about a broken
+// policy) is left as it is.
+func (w *world) trustPolicy() error {
+	f := filepath.Join(w.proj, ".safezone.yaml")
+	if _, err := os.Stat(f); err != nil {
+		return nil
+	}
+	_, err := command(w.proj, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + w.home, "LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}, env.safezone, "trust", f)
+	if err != nil && strings.Contains(err.Error(), "the policy does not load") {
+		return nil
+	}
+	return err
+}
+
 // recorder is a hook that saves its stdin in the state directory and prints
 // nothing, so it never changes a decision.
 func recorder(state, prefix string) map[string]any {

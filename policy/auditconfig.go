@@ -160,10 +160,7 @@ func (p *parser) integer(n *yaml.Node, field string, lo, hi int64, want string) 
 func mergeAudit(open opener, dst *Audit, l *Layer) {
 	a := &l.Audit
 	if a.Path != nil {
-		s := *a.Path
-		if s.Value != "" && l.Dir != "" && !filepath.IsAbs(s.Value) && s.Value != "~" && !strings.HasPrefix(s.Value, "~/") {
-			s.Value = filepath.Join(l.Dir, s.Value)
-		}
+		s := layerAuditPath(l, *a.Path)
 		scalar(open, "audit.path", &dst.Path, &s)
 	}
 	scalar(open, "audit.all", &dst.All, a.All)

@@ -25,8 +25,8 @@ func TestMergeAudit(t *testing.T) {
 		return l
 	}
 	managed := parse("managed.yaml", "/etc/safezone", "version: 1\naudit:\n  path: audit.jsonl\n  required: true\nlocked: [audit.path, audit.required, audit.dry_run]\n", ScopeManaged)
-	project := parse("proj.yaml", "/p", "version: 1\naudit:\n  path: /dev/null\n  required: false\n  dry_run: true\n  all: true\n", ScopeProject)
-	p := Merge(managed, project)
+	user := parse("user.yaml", "/u", "version: 1\naudit:\n  path: /dev/null\n  required: false\n  dry_run: true\n  all: true\n", ScopeUser)
+	p := Merge(managed, user)
 	if p.Audit.Path.Value != "/etc/safezone/audit.jsonl" || p.Audit.Path.Pos.File != "managed.yaml" {
 		t.Errorf("a relative path is under its file's directory, and locked: %+v", p.Audit.Path)
 	}
@@ -34,10 +34,17 @@ func TestMergeAudit(t *testing.T) {
 		t.Errorf("locked required and dry_run keep the managed values: %+v", p.Audit)
 	}
 	if !p.Audit.All.Value {
-		t.Error("audit.all is not locked: the project's value applies")
+		t.Error("audit.all is not locked: the user's value applies")
 	}
 	if len(p.Ignored) != 3 {
 		t.Errorf("ignored: %v", p.Ignored)
+	}
+	// A project's file is kept out of a locked key by the lock, not by
+	// trust: the lock is what the user reads.
+	project := parse("proj.yaml", "/p", "version: 1\naudit:\n  path: /dev/null\n  dry_run: true\n  all: false\n", ScopeProject)
+	p = Merge(managed, project)
+	if len(p.Ignored) != 2 || len(p.Untrusted) != 0 || p.Audit.All.Value {
+		t.Errorf("locked keys of an untrusted project: ignored %v, untrusted %v", p.Ignored, p.Untrusted)
 	}
 
 	home := parse("user.yaml", "/home/u/.config/safezone", "version: 1\naudit:\n  path: ~/audit.jsonl\n", ScopeUser)

@@ -45,7 +45,7 @@ type ClaudeSource struct {
 // safezone cannot use (a pattern with "..", a bad glob) is left out with a
 // warning wrapping [ErrSkippedRule].
 func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, error) {
-	l := &Layer{Name: name, Scope: src.Scope, Dir: src.DirBase}
+	l := &Layer{Name: name, Scope: src.Scope, Dir: src.DirBase, ClaudeSettings: true}
 	perms, err := permissionsOf(name, data)
 	if err != nil || perms == nil {
 		if err != nil {
@@ -102,7 +102,11 @@ func loadClaudeSettings(read func(string) ([]byte, error), path string, src Clau
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSettings, err)
 	}
-	return ParseClaudeSettings(path, data, src)
+	l, err := ParseClaudeSettings(path, data, src)
+	if l != nil {
+		l.data = data
+	}
+	return l, err
 }
 
 // translateAnchor rewrites the one anchor whose meaning differs between

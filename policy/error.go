@@ -62,6 +62,9 @@ var (
 	// (a pattern with "..", a bad glob): reported and left out, as the
 	// host's file is not ours to refuse.
 	ErrSkippedRule = errors.New("rule skipped")
+	// ErrRemovesNothing marks an entry of a remove: section that names no
+	// entry of a lower layer.
+	ErrRemovesNothing = errors.New("removes nothing")
 )
 
 // Problems is the error Parse returns for a policy it refuses: every error

@@ -50,6 +50,14 @@ type Locations struct {
 	// CodexHome is Codex's home: $CODEX_HOME, else ~/.codex (Codex
 	// configuration reference).
 	CodexHome string
+	// State is safezone's state directory: $XDG_STATE_HOME/safezone, else
+	// ~/.local/state/safezone ("" when neither is absolute). It holds the
+	// trust records and watch lists, protected like the configuration.
+	State string
+	// Trusted reports whether the user trusted the file at path (a layer
+	// that comes with the repository) with exactly this content; nil trusts
+	// none. [LoadLayers] asks it only about a file with something to widen.
+	Trusted func(path string, content []byte) bool
 	// ReadFile reads a policy or settings file, at most MaxFileSize bytes
 	// of it, with an error satisfying errors.Is(err, fs.ErrNotExist) for a
 	// file that does not exist; nil reads the file system ([ReadCapped]).
@@ -89,6 +97,7 @@ func DefaultLocations(getenv func(string) string, projectRoot, home string) Loca
 	if loc.CodexHome == "" && home != "" {
 		loc.CodexHome = filepath.Join(home, ".codex")
 	}
+	loc.State = StateDir(getenv)
 	loc.ClaudeManaged = getenv("SAFEZONE_CLAUDE_MANAGED_SETTINGS")
 	if loc.ClaudeManaged == "" {
 		loc.ClaudeManaged = "/etc/claude-code/managed-settings.json"
@@ -99,26 +108,51 @@ func DefaultLocations(getenv func(string) string, projectRoot, home string) Loca
 	return loc
 }
 
+// StateDir is safezone's state directory from the environment (getenv):
+// $XDG_STATE_HOME/safezone, else $HOME/.local/state/safezone; "" when
+// neither variable is an absolute path.
+func StateDir(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "safezone")
+	}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "state", "safezone")
+	}
+	return ""
+}
+
 // LoadLayers reads every policy layer, lowest precedence first (README,
-// "Layers"): managed, user, project (.safezone.yaml), local
-// (.safezone.local.yaml), each --policy file; the embedded default only when
-// none of these exists. Unless the merged host_settings is false, Claude
-// Code's settings follow (managed, user, project, local), contributing their
-// permission rules and additionalDirectories. Then, unless the managed layer
-// turns it off, the self-protection layer, and last the flags (which may be
-// nil).
+// "Layers"): the embedded default, always, then managed, user, project
+// (.safezone.yaml), local (.safezone.local.yaml), each --policy file.
+// Unless the merged host_settings is false, Claude Code's settings follow
+// (managed, user, project, local), contributing their permission rules and
+// additionalDirectories. Then, unless the managed layer turns it off, the
+// self-protection layer, and last the flags (which may be nil).
+//
+// The layers that come with the repository (Scope.FromRepository) are
+// marked Trusted when loc.Trusted says the user trusted their content;
+// loc.Trusted is asked only about a file that has something to widen (see
+// [Restrict]), so that a project whose files only tighten costs no lookup.
 //
 // A missing --policy file is an error; a missing standard file is skipped.
 // Errors name the file; a layer setting what only the managed layer may is
-// an error too (see [CheckScope]).
+// an error too (see [CheckScope]), and so is a removal that names no entry
+// of a lower layer.
 //
-// embedded returns the embedded default; it is called only when no file
-// exists (the hook passes a Layer compiled at build time, so that a call
-// without a policy file never runs the YAML decoder; [EmbeddedParser] parses
-// YAML instead).
+// embedded returns the embedded default (the hook passes a Layer compiled
+// at build time, so that a call never runs the YAML decoder for it;
+// [EmbeddedParser] parses YAML instead).
 func LoadLayers(loc Locations, embedded func() (*Layer, error), flags *Layer) ([]*Layer, error) {
-	var layers []*Layer
+	base, err := embedded()
+	if err != nil {
+		return nil, err
+	}
+	base.Scope = ScopeDefault
+	layers := []*Layer{base}
 	var errs []error
+	if flags != nil {
+		flags.Scope = ScopeFlags
+	}
 	optional := []struct {
 		path  string
 		scope Scope
@@ -155,13 +189,6 @@ func LoadLayers(loc Locations, embedded func() (*Layer, error), flags *Layer) ([
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if len(layers) == 0 {
-		l, err := embedded()
-		if err != nil {
-			return nil, err
-		}
-		layers = append(layers, l)
-	}
 	for _, l := range layers {
 		if err := CheckScope(l); err != nil {
 			errs = append(errs, err)
@@ -170,13 +197,22 @@ func LoadLayers(loc Locations, embedded func() (*Layer, error), flags *Layer) ([
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	merged := Merge(append(slices.Clone(layers), flags)...)
+	merged := loc.settleTrust(layers, flags)
+	if err := merged.Err(); err != nil {
+		return nil, err
+	}
 	if merged.HostSettings.Value {
 		settings, err := loadClaudeLayers(loc)
 		if err != nil {
 			return nil, err
 		}
 		layers = append(layers, settings...)
+		// Settings files hold rules and directories only: they change
+		// nothing merged reports below, and need merging again only to
+		// settle the trust of one that could widen.
+		if slices.ContainsFunc(settings, pendingTrust) {
+			merged = loc.settleTrust(layers, flags)
+		}
 	}
 	if merged.SelfProtection.Value {
 		sp := SelfProtection(loc, layers)
@@ -184,10 +220,38 @@ func LoadLayers(loc Locations, embedded func() (*Layer, error), flags *Layer) ([
 		layers = append(layers, sp)
 	}
 	if flags != nil {
-		flags.Scope = ScopeFlags
 		layers = append(layers, flags)
 	}
 	return layers, nil
+}
+
+// settleTrust asks loc.Trusted about each layer that comes with the
+// repository and has something to widen, marks the trusted ones, and
+// returns the merge of layers and flags that follows. Trusting a lower
+// layer changes what a higher one widens (mostly less; an audit.path equal
+// to one held back below becomes a change), so it merges again until no
+// layer is left to ask about: each is asked at most once.
+func (loc Locations) settleTrust(layers []*Layer, flags *Layer) *Policy {
+	for {
+		merged := Merge(append(slices.Clone(layers), flags)...)
+		asked := false
+		for _, l := range layers {
+			if !pendingTrust(l) || !slices.ContainsFunc(merged.Untrusted, func(u Untrusted) bool { return u.Pos.File == l.Name }) {
+				continue
+			}
+			l.asked, asked = true, true
+			l.Trusted = loc.Trusted != nil && loc.Trusted(l.Name, l.data)
+		}
+		if !asked {
+			return merged
+		}
+	}
+}
+
+// pendingTrust reports whether l comes with the repository, could widen
+// (see [Layer.mayWiden]) and Locations.Trusted was not asked about it yet.
+func pendingTrust(l *Layer) bool {
+	return l.Scope.FromRepository() && !l.Trusted && !l.asked && l.mayWiden()
 }
 
 // EmbeddedParser returns the function [LoadLayers] calls for the embedded
@@ -214,6 +278,7 @@ func load(read func(string) ([]byte, error), path string) (*Layer, error) {
 	l, err := Parse(path, data)
 	if l != nil {
 		l.Dir = filepath.Dir(abs)
+		l.data = data
 	}
 	return l, err
 }
@@ -366,6 +431,9 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 		}
 	}
 	addAbs(loc.Executable)
+	// The trust records and watch lists: an agent that writes them trusts
+	// a repository's widening, or unwatches a file it made.
+	addAbs(loc.State)
 	return l
 }
 

@@ -47,6 +47,11 @@ var embedded = []byte("version: 1\nmode: read\n")
 func TestLoadLayersOrder(t *testing.T) {
 	loc := allLayers(t)
 	flags := &Layer{Name: "flags", SandboxEnabled: &Setting[bool]{Value: false, Pos: Pos{File: "--no-sandbox"}}}
+	var asked []string
+	loc.Trusted = func(path string, content []byte) bool {
+		asked = append(asked, strings.TrimPrefix(path, filepath.Dir(loc.ProjectRoot)+"/"))
+		return true
+	}
 	layers, err := LoadLayers(loc, EmbeddedParser(embedded), flags)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +61,7 @@ func TestLoadLayersOrder(t *testing.T) {
 		got = append(got, l.Scope.String()+" "+strings.TrimPrefix(l.Name, filepath.Dir(loc.ProjectRoot)+"/"))
 	}
 	want := []string{
+		"default <embedded default>",
 		"managed etc/safezone/policy.yaml",
 		"user xdg/safezone/policy.yaml",
 		"project proj/.safezone.yaml",
@@ -78,8 +84,13 @@ func TestLoadLayersOrder(t *testing.T) {
 	if !p.AutoApprove.Value || p.SandboxEnabled.Value {
 		t.Errorf("local auto_approve and the --no-sandbox flag apply: %v %v", p.AutoApprove.Value, p.SandboxEnabled.Value)
 	}
-	if p.Mode.Value != ModeWrite {
-		t.Error("the embedded default (mode: read) must not load when policy files exist")
+	if p.Mode.Value != ModeWrite || p.Mode.Pos.File != loc.Managed {
+		t.Errorf("the managed mode: write replaces the embedded default's read: %v", p.Mode)
+	}
+	// Asked about the repository's files with something to widen only
+	// (.claude/settings.json only tightens), each once.
+	if got := strings.Join(asked, " "); got != "proj/.safezone.yaml proj/.safezone.local.yaml proj/.claude/settings.local.json" {
+		t.Errorf("trust asked about: %s", got)
 	}
 	rules := func(rs []Rule) (out []string) {
 		for _, r := range rs {
@@ -105,6 +116,37 @@ func TestLoadLayersOrder(t *testing.T) {
 	}
 }
 
+// TestLoadLayersUntrusted: the repository's files are loaded, and what
+// they widen is left out until they are trusted.
+func TestLoadLayersUntrusted(t *testing.T) {
+	loc := allLayers(t)
+	layers, err := LoadLayers(loc, EmbeddedParser(embedded), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Merge(layers...)
+	var held []string
+	for _, u := range p.Untrusted {
+		held = append(held, u.Key+" "+u.Value)
+	}
+	// The project's outside_write: ask is kept out by the managed lock.
+	if got := strings.Join(held, ", "); got != "paths.safe docs/**, auto_approve true, permissions.allow Edit(src/**)" {
+		t.Errorf("held back: %s", got)
+	}
+	if p.AutoApprove.Value || len(p.Safe) != 0 || len(p.Trusted) != 0 {
+		t.Errorf("untrusted widening applied: auto_approve %v, safe %v", p.AutoApprove, p.Safe)
+	}
+	project := 0
+	for _, x := range p.Protected {
+		if x.Pos.File == loc.ProjectRoot+"/"+ProjectFile {
+			project++
+		}
+	}
+	if project != 2 || len(p.Deny) != 4 {
+		t.Errorf("the project's protected paths and deny rules apply at once: %d, %v", project, p.Deny)
+	}
+}
+
 func TestLoadLayersEmbeddedOnlyWithoutFiles(t *testing.T) {
 	dir := t.TempDir()
 	loc := DefaultLocations(func(k string) string {
@@ -125,16 +167,25 @@ func TestLoadLayersEmbeddedOnlyWithoutFiles(t *testing.T) {
 
 func TestLoadLayersHostSettingsOff(t *testing.T) {
 	loc := allLayers(t)
+	// From the project's own file, host_settings: false widens (the
+	// user's Claude Code deny rules would go): it needs trust.
 	if err := os.WriteFile(loc.ProjectRoot+"/.safezone.local.yaml", []byte("version: 1\nhost_settings: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	layers, err := LoadLayers(loc, EmbeddedParser(embedded), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range layers {
-		if strings.HasSuffix(l.Name, ".json") {
-			t.Errorf("host_settings: false, yet %s was loaded", l.Name)
+	for _, trusted := range []bool{false, true} {
+		loc.Trusted = func(string, []byte) bool { return trusted }
+		layers, err := LoadLayers(loc, EmbeddedParser(embedded), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, l := range layers {
+			if strings.HasSuffix(l.Name, ".json") {
+				n++
+			}
+		}
+		if trusted && n > 0 || !trusted && n != 5 {
+			t.Errorf("host_settings: false, trusted %v: %d settings files loaded", trusted, n)
 		}
 	}
 }
@@ -186,14 +237,21 @@ func names(ls []*Layer) (out []string) {
 }
 
 // BenchmarkLoadLayers measures loading every layer (managed, user, project,
-// local policies and the four kinds of Claude Code settings) against the
+// local policies and the four kinds of Claude Code settings; the project's
+// files untrusted, so that what they widen is held back) against the
 // embedded default alone; the difference is what layering costs a call.
+// The embedded default is parsed once, as the hook has it compiled to Go.
 // Target: under 200 µs.
 func BenchmarkLoadLayers(b *testing.B) {
 	example, err := os.ReadFile("../policy.example.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
+	base, err := Parse(EmbeddedName, example)
+	if err != nil {
+		b.Fatal(err)
+	}
+	embedded := func() (*Layer, error) { c := *base; return &c, nil }
 	b.Run("embedded-only", func(b *testing.B) {
 		dir := b.TempDir()
 		loc := DefaultLocations(func(k string) string {
@@ -201,7 +259,7 @@ func BenchmarkLoadLayers(b *testing.B) {
 		}, dir, dir)
 		b.ReportAllocs()
 		for b.Loop() {
-			layers, err := LoadLayers(loc, EmbeddedParser(example), nil)
+			layers, err := LoadLayers(loc, embedded, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -213,7 +271,7 @@ func BenchmarkLoadLayers(b *testing.B) {
 		os.WriteFile(loc.ProjectRoot+"/.safezone.yaml", example, 0o644)
 		b.ReportAllocs()
 		for b.Loop() {
-			layers, err := LoadLayers(loc, EmbeddedParser(example), nil)
+			layers, err := LoadLayers(loc, embedded, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Policy is the effective policy: every layer merged (see [Merge]). Every
@@ -43,8 +44,30 @@ type Policy struct {
 	// Ignored lists what lower layers and flags tried to set on a locked
 	// key: reported by explain and `safezone policy`, never applied.
 	Ignored []Ignored
+	// Untrusted lists what layers that come with the repository would
+	// widen: left out until the user trusts their content (see [Restrict]).
+	Untrusted []Untrusted
+	// Trusted names the layers that come with the repository whose content
+	// the user trusted: they apply whole.
+	Trusted []string
+	// Removed lists the entries of lower layers that remove: sections took
+	// out.
+	Removed []Removed
 
 	Warnings []*Error
+	// Errors are problems of the layers together that make the policy
+	// unusable: a removal that names no entry of a lower layer. See
+	// [Policy.Err].
+	Errors []*Error
+}
+
+// Err returns the policy's Errors joined, or nil.
+func (p *Policy) Err() error {
+	var errs []error
+	for _, e := range p.Errors {
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
 }
 
 // Ignored is one value that a lock kept out of the policy.
@@ -88,9 +111,15 @@ func Defaults() *Policy {
 
 // Merge combines layers, lowest precedence first: scalars take the highest
 // layer that sets them; lists (additional directories, path classes, rules)
-// are the union of all layers, in layer order. Precedence between rule lists
-// (a deny in any layer beats an allow in any layer) is applied when deciding,
-// not here.
+// are the union of all layers, in layer order, less the entries a higher
+// layer's remove: section names (each listed in Policy.Removed; a removal
+// that names no entry of a lower layer is listed in Policy.Errors).
+// Precedence between rule lists (a deny in any layer beats an allow in any
+// layer) is applied when deciding, not here.
+//
+// A layer that comes with the repository (Scope.FromRepository) and is not
+// Trusted adds only what does not widen the merge of the layers below it
+// (see [Restrict]); the rest is listed in Policy.Untrusted.
 //
 // A managed layer's locked keys are closed to every later layer of scope
 // user, project, local, file or flags: their values for a locked key are
@@ -101,6 +130,11 @@ func Defaults() *Policy {
 func Merge(layers ...*Layer) *Policy {
 	p := Defaults()
 	locks := map[string]Pos{}
+	// What removals may name, kept only when some layer removes.
+	var seen *written
+	if slices.ContainsFunc(layers, func(l *Layer) bool { return l != nil && len(l.Remove) > 0 }) {
+		seen = newWritten()
+	}
 	for _, l := range layers {
 		if l == nil {
 			continue
@@ -113,6 +147,25 @@ func Merge(layers ...*Layer) *Policy {
 				return false
 			}
 			return true
+		}
+		whole := l
+		for _, r := range l.Remove {
+			if err := seen.check(r); err != nil {
+				p.Errors = append(p.Errors, err)
+			}
+		}
+		switch {
+		case l.Scope.FromRepository() && l.Trusted:
+			p.Trusted = append(p.Trusted, l.Name)
+		case l.Scope.FromRepository():
+			var held []Untrusted
+			l, held = Restrict(p, l)
+			p.Untrusted = append(p.Untrusted, held...)
+		}
+		for _, r := range l.Remove {
+			if seen.check(r) == nil && open(r.Key, func() string { return "remove " + r.Value }, r.Pos) {
+				p.Removed = append(p.Removed, p.applyRemoval(r)...)
+			}
 		}
 		scalar(open, "mode", &p.Mode, l.Mode)
 		scalar(open, "auto_approve", &p.AutoApprove, l.AutoApprove)
@@ -141,6 +194,9 @@ func Merge(layers ...*Layer) *Policy {
 		mergeAudit(open, &p.Audit, l)
 		mergeExtras(open, p, l)
 		p.Warnings = append(p.Warnings, l.Warnings...)
+		if seen != nil {
+			whole.listEntries(seen.add)
+		}
 		if l.Scope == ScopeManaged {
 			for _, k := range l.Locked {
 				locks[k.Value] = k.Pos

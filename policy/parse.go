@@ -41,6 +41,15 @@ type Layer struct {
 	Name  string // the file's path, or EmbeddedName
 	Dir   string // the file's directory; "" for the embedded default
 	Scope Scope  // where the layer sits in the precedence order
+	// ClaudeSettings marks a layer read from a Claude Code settings file
+	// (permission rules and additionalDirectories only; see
+	// [ParseClaudeSettings]).
+	ClaudeSettings bool
+	// Trusted says the user trusted this content of a layer that comes with
+	// the repository (Scope.FromRepository): what it widens applies. Other
+	// layers are the user's and apply whole; [LoadLayers] sets it through
+	// Locations.Trusted.
+	Trusted bool
 
 	Mode           *Setting[Mode]
 	AutoApprove    *Setting[bool]
@@ -72,9 +81,18 @@ type Layer struct {
 	Guards   GuardsLayer
 	Confine  ConfineLayer
 
+	// Remove lists the entries of lower layers this layer takes out of the
+	// policy (the remove: section).
+	Remove []Removal
+
 	// Warnings are problems that do not stop the policy from loading
 	// (duplicate entries, rules for tools safezone does not know).
 	Warnings []*Error
+
+	// data is the file's content as read, which a trust record must equal
+	// (see Locations.Trusted); asked says Locations.Trusted was asked.
+	data  []byte
+	asked bool
 }
 
 // Parse decodes and validates one policy file, schema version 1 (README,
@@ -162,6 +180,7 @@ type rawFile struct {
 	Audit          *rawAudit   `yaml:"audit"`
 	Guards         *rawGuards  `yaml:"guards"`
 	Confine        *rawConfine `yaml:"confine"`
+	Remove         *rawRemove  `yaml:"remove"`
 }
 
 type rawSandbox struct {
@@ -203,8 +222,10 @@ func knownKeys(typ string) (field, keys string) {
 		return "rules", "deny, ask, allow"
 	case "rawAudit":
 		return "audit", auditKeys
+	case "rawRemove":
+		return "remove", strings.Join(RemovableKeys, ", ")
 	}
-	return "", "version, mode, auto_approve, sandbox, paths, rules, guards, confine, on_error, host_settings, self_protection, locked, audit"
+	return "", "version, mode, auto_approve, sandbox, paths, rules, guards, confine, on_error, host_settings, self_protection, locked, audit, remove"
 }
 
 // lineOf splits a yaml.v3 message "line N: text" into N and text.
@@ -402,6 +423,9 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 	}
 	if r.Audit != nil {
 		p.audit(r.Audit)
+	}
+	if r.Remove != nil {
+		p.remove(r.Remove)
 	}
 }
 

@@ -12,41 +12,70 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/invalid/*.err from the current errors")
 
-// TestParseValid parses every file in testdata/valid without error.
+// TestParseValid parses every file in testdata/valid without error, and
+// layers it over the embedded default without error.
 func TestParseValid(t *testing.T) {
 	files, _ := filepath.Glob("testdata/valid/*.yaml")
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Parse(filepath.Base(f), data); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
-	}
-}
-
-// TestParseInvalid parses every file in testdata/invalid and compares the
-// error text, one problem a line, with the .err file beside it.
-func TestParseInvalid(t *testing.T) {
-	files, _ := filepath.Glob("testdata/invalid/*.yaml")
-	if len(files) == 0 {
-		t.Fatal("no fixtures")
-	}
+	base := exampleLayer(t)
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		l, err := Parse(filepath.Base(f), data)
-		if err == nil {
-			t.Errorf("%s: parsed without error", f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if l != nil {
+		l.Scope = ScopeFile
+		if err := Merge(base, l).Err(); err != nil {
+			t.Errorf("%s over the embedded default: %v", f, err)
+		}
+	}
+}
+
+// exampleLayer is the embedded default, parsed from policy.example.yaml.
+func exampleLayer(t *testing.T) *Layer {
+	t.Helper()
+	data, err := os.ReadFile("../policy.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Parse(EmbeddedName, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestParseInvalid parses every file in testdata/invalid and compares the
+// error text, one problem a line, with the .err file beside it. A file that
+// parses is layered over the embedded default (policy.example.yaml), as a
+// --policy file: its error is what merging finds (a removal that names
+// nothing).
+func TestParseInvalid(t *testing.T) {
+	files, _ := filepath.Glob("testdata/invalid/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	base := exampleLayer(t)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Parse(filepath.Base(f), data)
+		switch {
+		case err == nil:
+			l.Scope = ScopeFile
+			if err = Merge(base, l).Err(); err == nil {
+				t.Errorf("%s: parsed and layered without error", f)
+				continue
+			}
+		case l != nil:
 			t.Errorf("%s: non-nil layer with an error", f)
 		}
 		var pe *Error

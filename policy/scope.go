@@ -3,10 +3,10 @@ package policy
 import "slices"
 
 // Scope places a layer in the precedence order, lowest first (README,
-// "Layers"): the embedded default (only when no policy file exists), managed,
-// user, project, local, each --policy file, then the flags. Claude Code's
-// settings files contribute rules and directories at the scope of the level
-// they come from.
+// "Layers"): the embedded default (always the base), managed, user,
+// project, local, each --policy file, then the flags. Claude Code's settings
+// files contribute rules and directories at the scope of the level they come
+// from.
 type Scope uint8
 
 const (
@@ -21,6 +21,13 @@ const (
 )
 
 var scopeNames = [...]string{"default", "managed", "user", "project", "local", "file", "flags", "builtin"}
+
+// FromRepository reports whether a layer of this scope lies in the project
+// directory, where a clone, an archive or a program run there can put it:
+// the project and local scopes (.safezone.yaml, .safezone.local.yaml,
+// .claude/settings.json, .claude/settings.local.json). What such a layer
+// widens applies only once the user trusts its content (see [Restrict]).
+func (s Scope) FromRepository() bool { return s == ScopeProject || s == ScopeLocal }
 
 func (s Scope) String() string {
 	if int(s) < len(scopeNames) {

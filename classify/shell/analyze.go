@@ -62,6 +62,9 @@ type Env struct {
 	ProjectDir string // $CLAUDE_PROJECT_DIR
 	// TmpDir is the hook's $TMPDIR; empty leaves $TMPDIR unknown.
 	TmpDir string
+	// StateDir is safezone's state directory (policy.StateDir), which
+	// "safezone trust FILE" writes; empty when unknown.
+	StateDir string
 	// ReadFile, when set, returns the contents of a file the line sources
 	// ("source ./env.sh", ". ./x"): its commands are then judged like a
 	// script's, in the directory and with the variables in force. It must

@@ -35,8 +35,10 @@ func safezoneFlagsRead(c *cmdCtx) bool {
 
 // safezoneCmd: "safezone init" writes the project's policy, the host's hook
 // registration and .gitignore files (or, with --user, the user's); "safezone
-// trust FILE" accepts a file the watch list reported, which only the user
-// may do: unknown (confined, it cannot write safezone's state); the hook
+// trust FILE" accepts a file the watch list reported, or what a project's
+// policy file widens, which only the user may do: unknown, and a write of
+// safezone's state directory (which self-protection denies in every mode;
+// confined, the command cannot write it either); the hook
 // itself (no subcommand) and safezoneReads only read; any other subcommand
 // (the launcher of confined commands) is unknown.
 func safezoneCmd(c *cmdCtx) {
@@ -61,7 +63,10 @@ func safezoneCmd(c *cmdCtx) {
 		return
 	case sub.lit == "trust":
 		c.cmd.ReadOnly = false
-		c.unknown("safezone trust accepts files the watch list reported: the user runs it, not the agent")
+		if d := c.a.env.StateDir; strings.HasPrefix(d, "/") {
+			c.add(sword{lit: d, pat: glob.Escape(d), src: d}, Write)
+		}
+		c.unknown("safezone trust accepts what the user checked (files the watch list reported, a project's policy or settings file): the user runs it, not the agent")
 		return
 	case sub.lit != "init":
 		c.cmd.ReadOnly = false
