@@ -52,6 +52,7 @@ type system struct {
 	// the work is stuck in a system call. Tests leave it nil.
 	exit func(code int)
 	uid  int // the user's id, -1 where there is none
+
 	// confine says whether the kernel can confine commands, computed at
 	// most once (confine.Available; tests replace it). Copies of a system
 	// share it.
@@ -239,7 +240,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		}
 	}
 	if v.res.Confine {
-		conf, err := j.confinementFor(v.res, call, pol, data, root)
+		conf, err := j.confinementFor(v.res, call, host, pol, data, root)
 		if err != nil {
 			// The command cannot be confined: it is judged as where
 			// there is no kernel confinement.

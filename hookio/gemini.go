@@ -29,10 +29,25 @@ package hookio
 //     plain text at exit 0 counts as "allow": so stdout is never left
 //     empty. There is no fail-closed setting; a timeout or crash lets the
 //     tool run.
+//     hookSpecificOutput.tool_input replaces the tool's arguments, with or
+//     without a decision (the scheduler's evaluateBeforeToolHook builds the
+//     call from it alone; executeToolWithHooks merges it): verified under
+//     0.61.0, Gemini ran the rewritten command only, and told the model
+//     "[System] Tool input parameters (command) were modified by a hook
+//     before execution". BeforeTool has no additionalContext (only
+//     AfterTool's reaches the model).
+//   - run_shell_command runs `bash -c SCRIPT` on Linux and macOS
+//     (getShellConfiguration), whatever $SHELL is, the command inside a
+//     subshell of SCRIPT; it refuses a command holding $(), backticks or
+//     process substitution before running it.
 //   - Hooks run with GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set to the
 //     session's cwd. Registration: "hooks"."BeforeTool" in
 //     .gemini/settings.json or ~/.gemini/settings.json, Claude Code's
-//     matcher-group shape, "timeout" in milliseconds.
+//     matcher-group shape, "timeout" in milliseconds. Project settings,
+//     hooks included, are read only in a trusted folder (folder trust is
+//     on by default in 0.61.0; GEMINI_CLI_TRUST_WORKSPACE=true trusts the
+//     folder; --skip-trust drops the project's hooks, see
+//     testdata/hosts/gemini/README.md).
 
 import (
 	"fmt"
@@ -41,13 +56,22 @@ import (
 	"github.com/safezonehq/safezone/policy"
 )
 
-// Gemini is Gemini CLI's protocol (see the facts above). A deny forced by an
-// error exits 2 with the deny also on stdout; nothing ever exits 1, which
-// Gemini treats as "run the tool".
+// Gemini is Gemini CLI's protocol (see the facts above). A rewritten
+// command goes in hookSpecificOutput.tool_input, with allow, ask or no
+// decision; never with a deny. A deny forced by an error exits 2 with the
+// deny also on stdout; nothing ever exits 1, which Gemini treats as "run
+// the tool".
 type Gemini struct{}
 
 func (Gemini) Name() string                      { return "gemini" }
 func (Gemini) Decode(data []byte) (*Call, error) { return DecodeGemini(data) }
+
+// RewritesShell reports that Gemini CLI runs a rewritten shell command
+// (hookSpecificOutput.tool_input, see the facts above).
+func (Gemini) RewritesShell() bool { return true }
+
+// CommandShell is ShellBash: Gemini CLI runs run_shell_command with bash.
+func (Gemini) CommandShell() CommandShell { return ShellBash }
 
 func (Gemini) Encode(o Output) ([]byte, int) {
 	var decision, reason, msg string
@@ -66,11 +90,19 @@ func (Gemini) Encode(o Output) ([]byte, int) {
 	if o.Warning != "" {
 		msg = joinNonEmpty(msg, o.Warning)
 	}
-	b := make([]byte, 0, 64+len(reason)+len(msg))
+	b := make([]byte, 0, 128+len(reason)+len(msg)+len(o.UpdatedInput))
 	b = append(b, '{')
 	b = appendField(b, "decision", decision)
 	b = appendField(b, "reason", reason)
 	b = appendField(b, "systemMessage", msg)
+	if o.UpdatedInput != nil && decision != "deny" {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, `"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":`...)
+		b = append(b, o.UpdatedInput...)
+		b = append(b, '}')
+	}
 	b = append(b, "}\n"...)
 	code := 0
 	if o.Error && decision == "deny" {
