@@ -125,17 +125,25 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 
 // confinementFor builds the ruleset of a confined call and rewrites its
 // command in the form the host's shell runs (confine.Rewrite for bash,
-// confine.RewritePOSIX for a shell the hook cannot name). data is the hook
-// input (for the tool input to carry the new command).
+// confine.RewritePOSIX for a shell the hook cannot name). hostSandbox names
+// the host's own sandbox the command will run in ("" for none): read-only
+// paths then cannot be kept by the kernel. data is the hook input (for the
+// tool input to carry the new command).
 // The project's watch list gets the read-only paths that are missing (see
 // watch.go); an error writing it is an error: the command is then not
 // confined.
-func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host hookio.Host, pol *policy.Policy, data []byte, project string) (*confinement, error) {
+func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host hookio.Host, hostSandbox string, pol *policy.Policy, data []byte, project string) (*confinement, error) {
 	if j.sys.executable == "" || !filepath.IsAbs(j.sys.executable) {
 		return nil, errors.New("cannot tell where this safezone binary is: the launcher needs its absolute path")
 	}
 	c := &confinement{}
 	roErr := j.sys.confineStatus().ReadOnly
+	if roErr == nil && hostSandbox != "" {
+		// The hook runs outside the host's sandbox, the command inside,
+		// where a new user namespace is refused (Codex 0.171.0's
+		// read-only and workspace-write sandboxes: EPERM).
+		roErr = fmt.Errorf("the command runs inside %s, where user namespaces are not available", hostSandbox)
+	}
 	c.Ruleset, c.Missing = j.ruleset(res, pol)
 	if roErr != nil {
 		c.ReadOnlyOff = roErr.Error()

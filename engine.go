@@ -52,7 +52,9 @@ type system struct {
 	// the work is stuck in a system call. Tests leave it nil.
 	exit func(code int)
 	uid  int // the user's id, -1 where there is none
-
+	// pid is this process's id: the host's own process is found among its
+	// ancestors (hostrun.go). Tests leave it 0: no process is looked at.
+	pid int
 	// confine says whether the kernel can confine commands, computed at
 	// most once (confine.Available; tests replace it). Copies of a system
 	// share it.
@@ -82,6 +84,7 @@ func osSystem() *system {
 		deadline:   deadlineFor(registeredTimeout),
 		exit:       os.Exit,
 		uid:        os.Getuid(),
+		pid:        os.Getpid(),
 		confine:    &onceStatus{get: confine.Available},
 	}
 }
@@ -219,6 +222,16 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if inErr != nil {
 		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
 	}
+	// How the host runs the call, where its input does not say: for a
+	// live call, or explain, whose host process is this one's ancestor.
+	var hr hostRun
+	if j.cache == nil {
+		hr = j.sys.hostRun(call, host, root)
+		if hr.modeFrom != "" {
+			call.PermissionMode, call.PermissionFrom = hr.mode, hr.modeFrom
+		}
+		env.NoAsk = hr.noAsk
+	}
 	env.Session = j.sys.session(call, env.Home)
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	env.TmpDir = j.sys.getenv("TMPDIR")
@@ -240,7 +253,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		}
 	}
 	if v.res.Confine {
-		conf, err := j.confinementFor(v.res, call, host, pol, data, root)
+		conf, err := j.confinementFor(v.res, call, host, hr.sandbox, pol, data, root)
 		if err != nil {
 			// The command cannot be confined: it is judged as where
 			// there is no kernel confinement.

@@ -55,6 +55,10 @@ type Env struct {
 	// it, the host runs a rewritten command, the shell is bash); the
 	// policy's confine.mode says whether it is.
 	Confinable bool
+	// NoAsk, when set, says why no person can answer an ask in this
+	// session (Gemini CLI's headless run): an ask is answered deny, the
+	// reason saying that a person must approve.
+	NoAsk string
 }
 
 // Root is one sandbox root: the project root, an additional directory, or a
@@ -242,7 +246,19 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r.Decision = policy.Strictest(outcomes...)
 	d.confine(r)
 	d.explainDecision(r)
+	d.noAsk(r)
 	return r
+}
+
+// noAsk turns an ask into a deny where no person can answer it
+// (Env.NoAsk), keeping its reason and saying why.
+func (d *decider) noAsk(r *Result) {
+	if r.Decision != policy.Ask || d.env.NoAsk == "" {
+		return
+	}
+	r.Decision = policy.Deny
+	r.Confine = false
+	r.Reason = hookio.AskAsDenyReason(r.Reason, d.env.NoAsk)
 }
 
 // fail decides a call that cannot be judged at all (row 1).
