@@ -121,6 +121,20 @@ func readGeminiSettings(file string) (geminiSettings, bool, error) {
 	return s, true, json.Unmarshal(v.Pack(), &s)
 }
 
+// geminiHooks returns the commands of a Gemini CLI settings file's hooks
+// for event that run safezone (ours).
+func geminiHooks(s geminiSettings, event string, ours func(string) bool) []string {
+	var cmds []string
+	for _, g := range s.Hooks[event] {
+		for _, h := range g.Hooks {
+			if ours(h.Command) {
+				cmds = append(cmds, h.Command)
+			}
+		}
+	}
+	return cmds
+}
+
 // gemini checks Gemini CLI's registrations of safezone (the project's
 // .gemini/settings.json and ~/.gemini/settings.json) and reports whether
 // one is found.
@@ -135,16 +149,9 @@ func (d *doctor) gemini(root, home string, sys *system) bool {
 			d.fix("%s cannot be read as Gemini CLI settings (%v): Gemini CLI refuses it", f, err)
 		}
 	}
-	registered := func(s geminiSettings) []string {
-		var cmds []string
-		for _, g := range s.Hooks["BeforeTool"] {
-			for _, h := range g.Hooks {
-				if ours(h.Command) {
-					cmds = append(cmds, h.Command)
-				}
-			}
-		}
-		return cmds
+	registered := func(s geminiSettings) []string { return geminiHooks(s, "BeforeTool", ours) }
+	if len(registered(user)) > 0 && len(geminiHooks(user, "AfterTool", ours)) == 0 {
+		d.info("%s registers safezone for BeforeTool only: the model is not told when a command runs confined; `safezone init --host gemini` adds the AfterTool entry", userFile)
 	}
 	inUser, inProj := registered(user), registered(proj)
 	if len(inUser)+len(inProj) == 0 {

@@ -136,6 +136,12 @@ type verdict struct {
 	// the raw input when it was (for the audit record).
 	call  *hookio.Call
 	input []byte
+
+	// after is set for a host event after the tool ran (Gemini CLI's
+	// AfterTool): nothing is decided or recorded; afterContext is what
+	// the model is told ("" for nothing).
+	after        bool
+	afterContext string
 }
 
 // judger turns the bytes of one hook input into a verdict: the one path by
@@ -186,6 +192,9 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	var call *hookio.Call
 	if inErr == nil {
 		call, inErr = host.Decode(data)
+	}
+	if call != nil && call.Event == "AfterTool" {
+		return verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.sys.getenv("HOME"))}
 	}
 	if projectDir == "" {
 		projectDir = j.sys.getenv("CLAUDE_PROJECT_DIR")

@@ -36,6 +36,11 @@ func (e *emitter) emit(v verdict) int {
 	if v.err != nil {
 		return e.fail(v.onError, v.err)
 	}
+	if v.after {
+		out, code := e.host.Encode(hookio.Output{Decision: policy.Abstain, Event: v.call.Event, Context: v.afterContext})
+		e.write(out)
+		return code
+	}
 	r := v.res
 	if e.explain {
 		return e.printExplain(explanation(v))
@@ -51,10 +56,9 @@ func (e *emitter) emit(v verdict) int {
 		if v.call != nil {
 			home = e.home
 		}
-		what := c.describe(home)
 		o.UpdatedInput = c.Input
-		o.Reason += "; " + what
-		o.Context = "safezone: this command " + strings.TrimPrefix(what, "it ") + "; an access beyond that fails with \"Permission denied\" or \"Read-only file system\": do not work around it, ask the user if the command needs more"
+		o.Reason += "; " + c.describe(home)
+		o.Context = c.modelContext(home)
 	}
 	out, code := e.host.Encode(o)
 	e.write(out)

@@ -23,6 +23,7 @@ package e2e
 // what the model saw.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -49,6 +50,7 @@ type fakeHostAPI struct {
 	mu      sync.Mutex
 	outputs []string // every tool output sent back, in order of first sight
 	seen    map[string]bool
+	bodies  []string // every request body
 	srv     *http.Server
 }
 
@@ -76,6 +78,13 @@ func (a *fakeHostAPI) results() []string {
 	return append([]string(nil), a.outputs...)
 }
 
+// requests returns every request body the host sent.
+func (a *fakeHostAPI) requests() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.bodies...)
+}
+
 // saw records one tool output under its id, once.
 func (a *fakeHostAPI) saw(id, output string) {
 	a.mu.Lock()
@@ -96,6 +105,9 @@ func (a *fakeHostAPI) turn(n int) hostTurn {
 
 func (a *fakeHostAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	a.mu.Lock()
+	a.bodies = append(a.bodies, string(body))
+	a.mu.Unlock()
 	var req map[string]any
 	_ = json.Unmarshal(body, &req)
 	switch {
@@ -188,12 +200,15 @@ func (a *fakeHostAPI) gemini(w http.ResponseWriter, path string, req map[string]
 			pm, _ := p.(map[string]any)
 			if fr, ok := pm["functionResponse"].(map[string]any); ok {
 				n++
-				out, _ := json.Marshal(fr["response"])
+				var out bytes.Buffer
+				enc := json.NewEncoder(&out)
+				enc.SetEscapeHTML(false) // as sent: "<hook_context>" stays readable
+				enc.Encode(fr["response"])
 				id, _ := fr["id"].(string)
 				if id == "" {
 					id = fmt.Sprintf("%v#%d", fr["name"], n)
 				}
-				a.saw(id, string(out))
+				a.saw(id, strings.TrimSuffix(out.String(), "\n"))
 			}
 		}
 	}
@@ -209,7 +224,7 @@ func (a *fakeHostAPI) gemini(w http.ResponseWriter, path string, req map[string]
 // JSON.
 func geminiReply(w http.ResponseWriter, part map[string]any, stream bool) {
 	chunk, _ := json.Marshal(map[string]any{
-		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+		"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
 		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
 		"modelVersion":  "gemini-2.5-flash",
 	})

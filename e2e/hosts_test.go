@@ -101,6 +101,7 @@ type hostRun struct {
 	host    string
 	w       *world
 	results []string // the tool outputs the host sent back to the model
+	bodies  []string // every request the host sent to the model
 	stdout  string   // the host's JSON event stream
 	stderr  string
 	exit    int
@@ -161,10 +162,14 @@ func (r *hostRun) wantFile(rel, text string) {
 }
 
 // wantConfined checks that the host ran the shell call through safezone's
-// launcher: Codex reports the command it ran in its --json stream; Gemini
-// CLI tells the model that a hook modified the command.
+// launcher (Codex reports the command it ran in its --json stream; Gemini
+// CLI tells the model that a hook modified the command), and that the
+// model was told it ran confined (Codex: safezone's additionalContext, a
+// developer message in the next request; Gemini: the AfterTool hook's, in
+// the tool output).
 func (r *hostRun) wantConfined() {
 	r.t.Helper()
+	r.wantTold()
 	switch r.host {
 	case "codex":
 		for _, c := range r.codexCommands() {
@@ -175,6 +180,23 @@ func (r *hostRun) wantConfined() {
 		r.errorf("Codex ran no confined command; it ran %q", r.codexCommands())
 	case "gemini":
 		r.wantResult(0, "were modified by a hook before execution")
+	}
+}
+
+// wantTold checks that the model was told the command runs confined.
+func (r *hostRun) wantTold() {
+	r.t.Helper()
+	const told = "safezone: this command runs confined by the kernel: it may write only in "
+	switch r.host {
+	case "codex":
+		for _, b := range r.bodies {
+			if strings.Contains(b, told) {
+				return
+			}
+		}
+		r.errorf("the model was not told that the command runs confined")
+	case "gemini":
+		r.wantResult(0, "<hook_context>"+told)
 	}
 }
 
@@ -208,7 +230,9 @@ func codexShell(cmd string) func(*world) hostTurn {
 }
 
 func geminiShell(cmd string) func(*world) hostTurn {
-	return func(*world) hostTurn { return hostTurn{Tool: "run_shell_command", Args: map[string]any{"command": cmd}} }
+	return func(*world) hostTurn {
+		return hostTurn{Tool: "run_shell_command", Args: map[string]any{"command": cmd}}
+	}
 }
 
 // hostCases are the cases of each host; shared ones are built by both.
@@ -291,8 +315,10 @@ func hostCases(host string) []hostCase {
 				check: func(r *hostRun) { r.wantAbsent("outside-patch.txt"); r.wantResult(0, "safezone: deny Edit") },
 			},
 			hostCase{
-				name:  "workdir-outside",
-				turn:  func(w *world) hostTurn { return hostTurn{Tool: "exec_command", Args: map[string]any{"cmd": "echo x > outside-wd.txt", "workdir": w.root}} },
+				name: "workdir-outside",
+				turn: func(w *world) hostTurn {
+					return hostTurn{Tool: "exec_command", Args: map[string]any{"cmd": "echo x > outside-wd.txt", "workdir": w.root}}
+				},
 				check: func(r *hostRun) { r.wantAbsent("outside-wd.txt"); r.wantResult(0, "safezone: deny Bash write") },
 			},
 			hostCase{
@@ -300,7 +326,9 @@ func hostCases(host string) []hostCase {
 				// in it.
 				name:  "script-writes-outside-in-sh",
 				files: map[string]string{"proj/build.sh": "echo pwned > ../outside-sh.txt\necho inside > in.txt\n"},
-				turn:  func(*world) hostTurn { return hostTurn{Tool: "exec_command", Args: map[string]any{"cmd": "sh build.sh", "shell": "/bin/sh"}} },
+				turn: func(*world) hostTurn {
+					return hostTurn{Tool: "exec_command", Args: map[string]any{"cmd": "sh build.sh", "shell": "/bin/sh"}}
+				},
 				check: func(r *hostRun) {
 					r.wantConfined()
 					r.wantAbsent("outside-sh.txt")
@@ -319,6 +347,7 @@ func hostCases(host string) []hostCase {
 				files: map[string]string{"proj/build.sh": "echo built > out.txt\ncat \"$HOME/.ssh/id_rsa\"\n", "home/.ssh/id_rsa": sshKey},
 				turn:  shell("sh build.sh"),
 				check: func(r *hostRun) {
+					r.wantTold()
 					r.wantFile("proj/out.txt", "built")
 					r.wantNoResult(keyMaterial)
 					r.wantResult(0, "id_rsa: Permission denied")
@@ -351,9 +380,11 @@ func hostCases(host string) []hostCase {
 				check: func(r *hostRun) { r.wantAbsent("outside-tool.txt"); r.wantResult(0, "safezone: deny Write") },
 			},
 			hostCase{
-				name: "file-tool-reads-pem",
+				name:  "file-tool-reads-pem",
 				files: map[string]string{"proj/certs/app.pem": "-----BEGIN PRIVATE KEY-----\n" + hostSecret + "\n"},
-				turn:  func(*world) hostTurn { return hostTurn{Tool: "read_file", Args: map[string]any{"file_path": "certs/app.pem"}} },
+				turn: func(*world) hostTurn {
+					return hostTurn{Tool: "read_file", Args: map[string]any{"file_path": "certs/app.pem"}}
+				},
 				check: func(r *hostRun) { r.wantNoResult(hostSecret); r.wantResult(0, "safezone: deny") },
 			},
 			hostCase{
@@ -544,6 +575,7 @@ func runHost(t *testing.T, host, bin, mode, roots string, c hostCase) *hostRun {
 	}
 	r.exit = cmd.ProcessState.ExitCode()
 	r.results = api.results()
+	r.bodies = api.requests()
 	return r
 }
 

@@ -45,6 +45,10 @@ type Output struct {
 	// Context is for the model only: hookSpecificOutput.additionalContext
 	// (after Warning's).
 	Context string
+	// Event is the host event the output answers when it is not the one
+	// before a tool runs: Gemini CLI's "AfterTool", which only carries
+	// Context (see [Gemini]).
+	Event string
 }
 
 // Decision values under short names for the host adapters.
