@@ -216,6 +216,12 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if root == "" {
 		root, _ = j.sys.getwd()
 	}
+	// How the host runs the call, where its input does not say: for a
+	// live call, or explain, whose host process is this one's ancestor.
+	var hr hostRun
+	if j.cache == nil {
+		hr = j.sys.hostRun(call, host, root)
+	}
 	pol, err := j.policy(root)
 	if err != nil {
 		return verdict{err: fmt.Errorf("%w: %w", errUnusablePolicy, err), onError: policy.Deny, input: data, host: host}
@@ -229,18 +235,16 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		}
 	}
 	if inErr != nil {
-		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
-	}
-	// How the host runs the call, where its input does not say: for a
-	// live call, or explain, whose host process is this one's ancestor.
-	var hr hostRun
-	if j.cache == nil {
-		hr = j.sys.hostRun(call, host, root)
-		if hr.modeFrom != "" {
-			call.PermissionMode, call.PermissionFrom = hr.mode, hr.modeFrom
+		err, onErr := fmt.Errorf("unusable hook input: %w", inErr), pol.OnError.Value
+		if onErr == policy.Ask && hr.noAsk != "" {
+			err, onErr = fmt.Errorf("%w; on_error is ask (%s), and %s cannot ask, so this is a deny", err, pol.OnError.Pos, hr.noAsk), policy.Deny
 		}
-		env.NoAsk = hr.noAsk
+		return verdict{err: err, onError: onErr, input: data, host: host}
 	}
+	if hr.modeFrom != "" {
+		call.PermissionMode, call.PermissionFrom = hr.mode, hr.modeFrom
+	}
+	env.NoAsk = hr.noAsk
 	env.Session = j.sys.session(call, env.Home)
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	env.TmpDir = j.sys.getenv("TMPDIR")

@@ -53,13 +53,15 @@ type proc struct {
 }
 
 // hostRun finds out how the host runs call (see hostRun), for the hosts
-// that need it: codex and gemini. project is the project root.
+// that need it: codex and gemini. project is the project root; call is
+// nil for an input that could not be decoded (whether an ask can be shown
+// still matters for on_error: ask).
 func (s *system) hostRun(call *hookio.Call, host hookio.Host, project string) hostRun {
-	if call == nil {
-		return hostRun{}
-	}
 	switch host.Name() {
 	case "codex":
+		if call == nil {
+			call = &hookio.Call{}
+		}
 		return s.codexRun(call, project)
 	case "gemini":
 		return s.geminiRun(project)

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
 )
 
@@ -244,4 +249,107 @@ func TestGeminiRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// procOverlay is the file system with a /proc of the test's own: the hook
+// finds its host's process in it, and everything else on disk.
+type procOverlay struct {
+	real fs.ReadLinkFS
+	proc fstest.MapFS
+}
+
+func (o procOverlay) pick(name string) fs.ReadLinkFS {
+	if strings.HasPrefix(name, "proc/") {
+		return o.proc
+	}
+	return o.real
+}
+func (o procOverlay) Open(name string) (fs.File, error)      { return o.pick(name).Open(name) }
+func (o procOverlay) Lstat(name string) (fs.FileInfo, error) { return o.pick(name).Lstat(name) }
+func (o procOverlay) ReadLink(name string) (string, error)   { return o.pick(name).ReadLink(name) }
+
+// TestHostRunDecides: the hook, started by a host's process, judges with
+// what that process runs: under codex exec -s workspace-write an opaque
+// command runs confined in the form any shell runs, without read-only
+// paths (no user namespace in Codex's sandbox); under gemini --yolo -p an
+// ask is a deny, an on_error ask too.
+func TestHostRunDecides(t *testing.T) {
+	// Not under the temporary directory, which a confined command may
+	// write: safezone's state directory there could not be kept
+	// read-only without a user namespace, and nothing would be confined.
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no cache directory for a root outside $TMPDIR:", err)
+	}
+	root, err := os.MkdirTemp(cache, "safezone-hostrun-test-")
+	if err != nil {
+		t.Skip("cannot make a root outside $TMPDIR:", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	root, err = filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, dir := testSystemAt(t, root)
+	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "SHELL": "/usr/bin/zsh"})
+	sys.getwd = func() (string, error) { return dir + "/proj", nil }
+	sys.confine = &onceStatus{get: func() confine.Status { return confine.Status{LandlockABI: 6} }}
+	for name, content := range map[string]string{"proj/build.sh": "echo x > out.txt\n", "proj/.safezone.yaml": "version: 1\non_error: ask\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	host := func(argv ...string) fs.ReadLinkFS {
+		p := fstest.MapFS{}
+		procTree(p, nil, []string{"/bin/sh", "-c", "safezone"}, argv)
+		return procOverlay{real: sys.fsys, proc: p}
+	}
+	sys.pid = 100
+
+	codex := *sys
+	codex.fsys = host("/opt/codex/bin/codex", "exec", "-s", "workspace-write", "build it")
+	in := `{"session_id":"s","turn_id":"t","cwd":"` + dir + `/proj","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"sh build.sh"},"tool_use_id":"c"}`
+	r := runHook(t, &codex, strings.NewReader(in), "--host", "codex")
+	var out struct {
+		HSO struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+			Updated  struct {
+				Command string `json:"command"`
+			} `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v: %q, stderr %q", err, r.stdout, r.stderr)
+	}
+	if out.HSO.Decision != "allow" || !strings.HasPrefix(out.HSO.Updated.Command, "exec '") || !strings.HasSuffix(out.HSO.Updated.Command, `"$0" -c 'sh build.sh'`) ||
+		strings.Contains(out.HSO.Updated.Command, "readonly") ||
+		!strings.Contains(out.HSO.Reason, "host permission_mode bypassPermissions (codex exec: approval never (codex exec never asks), sandbox workspace-write (-s workspace-write))") {
+		t.Errorf("codex exec -s workspace-write: %s", r.stdout)
+	}
+
+	gemini := *sys
+	gemini.fsys = host("/usr/bin/node", "/n/node_modules/.bin/gemini", "--yolo", "-p", "do it")
+	in = `{"session_id":"s","transcript_path":"/t","cwd":"` + dir + `/proj","hook_event_name":"BeforeTool","timestamp":"x","tool_name":"read_file","tool_input":{"file_path":"../outside/x"}}`
+	stdout, code := runGemini(&gemini, in)
+	if !strings.HasPrefix(stdout, `{"decision":"deny"`) || code != 0 || !strings.Contains(stdout, "Gemini CLI in a headless run (gemini -p) cannot ask for that") {
+		t.Errorf("an ask in gemini -p: exit %d: %s", code, stdout)
+	}
+	stdout, code = runGemini(&gemini, "{not json")
+	if !strings.HasPrefix(stdout, `{"decision":"deny"`) || code != 2 || !strings.Contains(stdout, "on_error is ask") {
+		t.Errorf("on_error ask in gemini -p: exit %d: %s", code, stdout)
+	}
+	// The benign neighbour: an interactive run asks.
+	gemini.fsys = host("/usr/bin/node", "/n/node_modules/.bin/gemini", "-i", "start")
+	if stdout, _ = runGemini(&gemini, "{not json"); !strings.HasPrefix(stdout, `{"decision":"ask"`) {
+		t.Errorf("on_error ask in an interactive run: %s", stdout)
+	}
+}
+
+// runGemini runs the hook with --host gemini on stdin and returns what it
+// printed and its exit status.
+func runGemini(sys *system, stdin string) (string, int) {
+	var out, errb bytes.Buffer
+	code := run([]string{"--host", "gemini"}, strings.NewReader(stdin), &out, &errb, sys)
+	return out.String(), code
 }
