@@ -409,7 +409,6 @@ type geminiArgs struct {
 	prompt      bool   // -p/--prompt
 	interactive bool   // -i/--prompt-interactive, --acp, --experimental-acp
 	query       bool   // a positional prompt
-	subcommand  bool   // mcp, extensions, skills, hooks: no session
 }
 
 func parseGeminiArgs(args []string) geminiArgs {
@@ -421,9 +420,6 @@ func parseGeminiArgs(args []string) geminiArgs {
 			break
 		}
 		if !strings.HasPrefix(arg, "-") || arg == "-" {
-			if i == 0 && (arg == "mcp" || arg == "extensions" || arg == "skills" || arg == "hooks" || arg == "gemma") {
-				a.subcommand = true
-			}
 			a.query = true
 			continue
 		}

@@ -86,8 +86,8 @@ type hostCase struct {
 	args func(w *world) []string
 	env  []string
 	// trust is how Gemini CLI is told to trust the folder: "env"
-	// (GEMINI_CLI_TRUST_WORKSPACE=true, the default) or "flag"
-	// (--skip-trust, the documented headless switch).
+	// (GEMINI_CLI_TRUST_WORKSPACE=true, the default), "flag"
+	// (--skip-trust, the documented headless switch) or "none".
 	trust string
 	// noTrust leaves out the step init's last line names (Codex): what a
 	// newcomer who skips it gets.
@@ -402,6 +402,19 @@ func hostCases(host string) []hostCase {
 				},
 			},
 			hostCase{
+				// A newcomer's headless run in a folder Gemini CLI does
+				// not trust: Gemini itself refuses to start, and says why.
+				name:  "untrusted-folder-refused",
+				trust: "none",
+				turn:  shell("echo pwned > ../outside-untrusted.txt"),
+				check: func(r *hostRun) {
+					r.wantAbsent("outside-untrusted.txt")
+					if r.exit != 55 || !strings.Contains(r.stderr, "Gemini CLI is not running in a trusted directory") {
+						r.errorf("gemini exit %d, stderr %q; want 55 and its message", r.exit, tail(r.stderr, 300))
+					}
+				},
+			},
+			hostCase{
 				// --skip-trust (the documented headless switch) drops a
 				// project's hooks; init's user-level registration holds.
 				name:  "script-writes-outside-skip-trust",
@@ -536,9 +549,11 @@ func runHost(t *testing.T, host, bin, mode, roots string, c hostCase) *hostRun {
 		}
 		hostEnv = append(hostEnv, "GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL="+base)
 		args = []string{"-m", "gemini-2.5-flash", "-o", "stream-json", "--yolo"}
-		if c.trust == "flag" {
+		switch c.trust {
+		case "flag":
 			args = append(args, "--skip-trust")
-		} else {
+		case "none":
+		default:
 			hostEnv = append(hostEnv, "GEMINI_CLI_TRUST_WORKSPACE=true")
 		}
 	}
