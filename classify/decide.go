@@ -52,8 +52,8 @@ type Env struct {
 	Path string
 	// Confinable is true when a shell command of this call can be run
 	// inside the kernel sandbox built from the policy (the kernel supports
-	// it, the host runs a rewritten command, the shell is bash); the
-	// policy's confine.mode says whether it is.
+	// it, the host runs a rewritten command, in a shell that can run the
+	// rewritten form); the policy's confine.mode says whether it is.
 	Confinable bool
 	// NoAsk, when set, says why no person can answer an ask in this
 	// session (Gemini CLI's headless run): an ask is answered deny, the
