@@ -21,7 +21,10 @@ const doctorUsage = `Usage:
 Checks the set-up for the project (CLAUDE_PROJECT_DIR, else the working
 directory), one line each, OK or what to do:
   - where the hook is registered (Claude Code's settings, its plugin, the
-    other hosts' hook files), with "onFailure": "block";
+    other hosts' hook files), with "onFailure": "block", and whether the
+    host will run it (Codex: the hook and the project trusted, hooks on;
+    Gemini CLI: a project's hooks need a trusted folder and are dropped
+    with --skip-trust);
   - whether the safezone on PATH is this binary;
   - which policy files load, and from where; what the project's files
     would widen but do not until you trust them (safezone trust FILE);
@@ -72,7 +75,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *system) int {
 	d.registration(root, home, sys)
 	d.binary(sys)
 	pol := d.policy(opts, root, sys)
-	d.confinement(sys)
+	d.confinement(sys, opts.host)
 	if pol != nil {
 		d.sample(opts, root, sys)
 	}
@@ -104,17 +107,8 @@ func (d *doctor) registration(root, home string, sys *system) {
 		found = true
 		d.ok("the safezone Claude Code plugin is installed (%s)", filepath.Join(dir, "plugins"))
 	}
-	for _, host := range []string{"codex", "gemini", "copilot", "cursor"} {
-		for _, user := range []bool{false, true} {
-			p, err := hookio.ConfigPath(host, root, home, user)
-			if err != nil {
-				continue
-			}
-			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "safezone") {
-				found = true
-				d.ok("registered in %s (%s)", p, host)
-			}
-		}
+	if d.hostRegistrations(root, home, sys) {
+		found = true
 	}
 	if !found {
 		d.fix("safezone is not registered as a hook for this project: run `safezone init` here (or `safezone init --user`), or install the Claude Code plugin (README, \"Register it\")")
@@ -192,14 +186,14 @@ func (d *doctor) policy(opts *options, root string, sys *system) *policy.Policy 
 
 // confinement says whether the kernel can confine commands here, and what
 // holds where it cannot.
-func (d *doctor) confinement(sys *system) {
+func (d *doctor) confinement(sys *system, host hookio.Host) {
 	st := sys.confineStatus()
 	if !st.Confine() {
 		d.info("kernel confinement is off here: %v", st.Landlock)
 		d.info("so a program whose own accesses safezone cannot see (npm test, make, python3 -c) is judged by what it names only: inline code asks; scripts and build tools run as they are where the mode allows (README, \"What the kernel enforces\")")
 		return
 	}
-	if sh := sys.getenv("SHELL"); sh != "" && filepath.Base(sh) != "bash" {
+	if sh := sys.getenv("SHELL"); hookio.ShellOf(host) == hookio.ShellUser && sh != "" && filepath.Base(sh) != "bash" {
 		d.info("kernel confinement works (Landlock ABI %d), but the Bash tool runs %s: a confined command needs bash, so commands are judged as without it", st.LandlockABI, sh)
 		return
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 const initUsage = `Usage:
-    safezone init [--user] [--host NAME] [--dry-run]
+    safezone init [--user] [--host NAME] [--trust] [--dry-run]
 
 Sets safezone up for the project (CLAUDE_PROJECT_DIR, else the working
 directory):
@@ -36,10 +36,18 @@ With --user it registers in the user configuration instead
 ($XDG_CONFIG_HOME/safezone/policy.yaml, the same starting point) unless one
 exists; the project is not touched. A second run changes nothing.
 
+Codex CLI and Gemini CLI drop a project's hooks without a word (Codex until
+the project is trusted, Gemini in an untrusted folder or with --skip-trust),
+so for them the hook is always registered in the user configuration
+($CODEX_HOME/hooks.json, ~/.gemini/settings.json). Codex also runs a hook
+only once it is trusted: --trust writes that trust for safezone's own hook
+into $CODEX_HOME/config.toml (a backup kept), as Codex's /hooks would.
+
 Options:
     --user          Register for every project of this user.
     --host NAME     claude (the default), codex, gemini, copilot, cursor or
                     vscode.
+    --trust         Codex: trust safezone's hook in $CODEX_HOME/config.toml.
     --dry-run       Print the changes as a unified diff; write nothing.
 `
 
@@ -62,6 +70,7 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 	user := fl.Bool("user", 0)
 	host := fl.String("host", "claude")
 	dry := fl.Bool("dry-run", 0)
+	trust := fl.Bool("trust", 0)
 	help := fl.Bool("help", 'h')
 	if err := fl.parse(args); err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n%s", err, initUsage)
@@ -88,8 +97,12 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 			fmt.Fprintf(stdout, "safezone: init: setting up the repository's root, %s (you are in %s)\n", top, wd)
 		}
 	}
+	if *trust && *host != "codex" {
+		fmt.Fprintf(stderr, "safezone: init: --trust is for --host codex (the one host that must trust a hook before it runs it)\n%s", initUsage)
+		return 2
+	}
 	home := sys.getenv("HOME")
-	changes, notes, err := planInit(root, home, *host, *user, sys)
+	p, err := planInit(root, home, *host, *user, *trust, sys)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n", err)
 		if errors.Is(err, errBadHost) {
@@ -98,33 +111,54 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 1
 	}
 	if *dry {
-		printInitDiff(stdout, changes, notes)
+		notes := p.notes
+		if p.pending != "" {
+			notes = append(notes, p.pending)
+		}
+		printInitDiff(stdout, p.changes, notes)
 		return 0
 	}
-	if err := applyInit(stdout, changes, sys); err != nil {
+	if err := applyInit(stdout, p.changes, sys); err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n", err)
 		return 1
 	}
-	for _, n := range notes {
+	for _, n := range p.notes {
 		fmt.Fprintln(stdout, n)
 	}
-	if len(changes) == 0 {
+	if len(p.changes) == 0 {
 		fmt.Fprintln(stdout, "safezone: already set up; nothing changed")
 	}
-	fmt.Fprint(stdout, nextSteps(root, *user))
+	fmt.Fprint(stdout, nextSteps(*host, root, *user, p.pending))
 	return 0
 }
 
-// nextSteps is what init prints last: how to check the set-up and use it.
-func nextSteps(root string, user bool) string {
-	where := "Claude Code in " + root
-	if user {
-		where = "Claude Code in any project"
+// hostNames are the hosts as init names them to the user.
+var hostNames = map[string]string{"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
+	"copilot": "GitHub Copilot CLI", "cursor": "Cursor", "vscode": "VS Code"}
+
+// nextSteps is what init prints last: how to check the set-up and use it,
+// the last line saying what to do for the host to run the hook: pending
+// when a step is left (the exact command), else how to start the host.
+func nextSteps(host, root string, user bool, pending string) string {
+	where := " in " + root
+	if user || host == "codex" || host == "gemini" {
+		where = " in " + root + " (or any project)"
+	}
+	start := "then start " + hostNames[host] + where
+	switch host {
+	case "codex":
+		start = "then run codex (or codex exec)" + where
+	case "gemini":
+		start = "then run gemini (or gemini -p)" + where
+	}
+	last := start + ": every tool call goes through safezone\n"
+	if pending != "" {
+		last = pending + "\n"
 	}
 	return "next:\n" +
 		"  safezone validate    check the policy and settings files\n" +
 		"  safezone doctor      check the registration, the binary and kernel confinement\n" +
-		"  then start " + where + ": every tool call goes through safezone\n"
+		last
 }
 
 // repositoryRoot returns the root of the git repository that holds dir
@@ -145,31 +179,35 @@ func repositoryRoot(dir string) string {
 var errBadHost = errors.New("bad host")
 
 // planInit computes what init changes, without writing: the files with
-// their old and new content, and notes on what is kept as it is.
-func planInit(root, home, host string, user bool, sys *system) ([]fileChange, []string, error) {
+// their old and new content, notes on what is kept as it is, and the step
+// left for the user, if any.
+func planInit(root, home, host string, user, trust bool, sys *system) (*initPlan, error) {
 	if !filepath.IsAbs(root) {
-		return nil, nil, fmt.Errorf("project directory %q is not absolute", root)
+		return nil, fmt.Errorf("project directory %q is not absolute", root)
 	}
-	p := &initPlan{root: root, home: home, host: host, user: user, sys: sys}
+	p := &initPlan{root: root, home: home, host: host, user: user, trust: trust, sys: sys}
 	steps := []func() error{p.policyFile, p.registration}
 	if !user {
 		steps = append(steps, p.scratchArea, p.gitignore)
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return p.changes, p.notes, nil
+	return p, nil
 }
 
 // initPlan is what init will change, built a file at a time.
 type initPlan struct {
 	root, home, host string
-	user             bool
+	user, trust      bool
 	sys              *system
 	changes          []fileChange
 	notes            []string
+	// pending is what the user must still run for the host to run the
+	// hook (init's last line); "" when nothing is left.
+	pending string
 }
 
 // display shows p relative to the project (project set-up) or the home
@@ -228,11 +266,25 @@ func (p *initPlan) policyFile() error {
 	return nil
 }
 
-// registration registers the hook in the host's configuration file.
+// registration registers the hook in the host's configuration file: the
+// project's, the user's with --user, and always the user's for Codex and
+// Gemini CLI, which drop a project's hooks without a word (see
+// hostConfigPath).
 func (p *initPlan) registration() error {
-	cfg, err := hookio.ConfigPath(p.host, p.root, p.home, p.user)
+	cfg, why, err := hostConfigPath(p.host, p.root, p.home, p.user, p.sys.getenv)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errBadHost, err)
+	}
+	if why != "" && !p.user {
+		p.notes = append(p.notes, p.display(cfg)+": registered for every project of this user, since "+why)
+	}
+	if why != "" {
+		// An older init registered in the project: the host would run both.
+		if proj, err := hookio.ConfigPath(p.host, p.root, p.home, false); err == nil && proj != cfg {
+			if b, err := os.ReadFile(proj); err == nil && bytes.Contains(b, []byte("safezone")) {
+				p.notes = append(p.notes, p.display(proj)+" registers safezone too: where "+hostNames[p.host]+" loads it, every call runs the hook twice; remove that entry")
+			}
+		}
 	}
 	command := shellQuote(p.sys.executable)
 	if p.sys.executable == "" {
@@ -257,13 +309,82 @@ func (p *initPlan) registration() error {
 	}
 	if bytes.Equal(old, updated) {
 		p.notes = append(p.notes, p.display(cfg)+": safezone is registered already")
+	} else {
+		what := "registered " + command
+		if old == nil {
+			what = "created; registered " + command
+		}
+		p.changes = append(p.changes, fileChange{path: cfg, display: p.display(cfg), old: old, new: updated, mode: mode, what: what, backup: true})
+	}
+	if p.host == "codex" {
+		return p.codexTrust(cfg, updated)
+	}
+	return nil
+}
+
+// hostConfigPath returns the file init registers the hook in, and, when it
+// is the user's although a project's was asked for, why: Codex reads a
+// project's .codex folder only once the project is trusted, and Gemini CLI
+// a project's settings, hooks included, only in a trusted folder and not
+// with --skip-trust; both skip them without a word. Codex's user file is
+// $CODEX_HOME/hooks.json (~/.codex when unset).
+func hostConfigPath(host, root, home string, user bool, getenv func(string) string) (string, string, error) {
+	switch host {
+	case "codex":
+		dir := policy.DefaultLocations(getenv, root, home).CodexHome
+		if dir == "" {
+			return "", "", errors.New("no home directory (HOME or CODEX_HOME) to register in")
+		}
+		return filepath.Join(dir, "hooks.json"), "Codex ignores a project's .codex/ until the project is trusted, without a word", nil
+	case "gemini":
+		cfg, err := hookio.ConfigPath(host, root, home, true)
+		return cfg, "Gemini CLI drops a project's hooks in an untrusted folder and with --skip-trust, without a word", err
+	}
+	cfg, err := hookio.ConfigPath(host, root, home, user)
+	return cfg, "", err
+}
+
+// codexTrust plans Codex's trust of the safezone hooks in cfg (the
+// hooks.json content hooks, as init leaves it): with --trust, their
+// hooks.state in $CODEX_HOME/config.toml (see withCodexTrust); without,
+// the command that does it becomes init's last line, unless Codex trusts
+// them already.
+func (p *initPlan) codexTrust(cfg string, hooks []byte) error {
+	ours, err := codexHooks(cfg, hooks, runsSafezone(p.sys.executable))
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(filepath.Dir(cfg), "config.toml")
+	old, mode, err := p.read(file)
+	if err != nil {
+		return err
+	}
+	st, err := parseCodexState(old)
+	if err != nil {
+		return fmt.Errorf("%s is not valid TOML: %v; fix it first (Codex refuses to start with it)", p.display(file), err)
+	}
+	var untrusted []codexHook
+	for _, h := range ours {
+		if ok, _ := st.trusted(h); !ok {
+			untrusted = append(untrusted, h)
+		}
+	}
+	switch {
+	case len(untrusted) == 0:
+		p.notes = append(p.notes, p.display(file)+": Codex trusts safezone's hook already")
+		return nil
+	case !p.trust:
+		p.pending = "Codex skips this hook, without a word, until you trust it: run `safezone init --host codex --trust`, or trust it in codex's /hooks"
 		return nil
 	}
-	what := "registered " + command
-	if old == nil {
-		what = "created; registered " + command
+	updated := old
+	for _, h := range untrusted {
+		if updated, err = withCodexTrust(updated, h); err != nil {
+			return fmt.Errorf("%s: %w; trust the hook in codex's /hooks instead", p.display(file), err)
+		}
 	}
-	p.changes = append(p.changes, fileChange{path: cfg, display: p.display(cfg), old: old, new: updated, mode: mode, what: what, backup: true})
+	p.changes = append(p.changes, fileChange{path: file, display: p.display(file), old: old, new: updated, mode: mode,
+		what: "Codex trusts safezone's hook (hooks.state, as codex's /hooks writes it)", backup: true})
 	return nil
 }
 

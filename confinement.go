@@ -87,9 +87,11 @@ type confinement struct {
 }
 
 // confinable says whether a shell command of call could run confined here:
-// the host runs a rewritten command (Claude Code's updatedInput), the shell
-// that runs it is bash, and the kernel confines (confine.Available). Its
-// second result says why not.
+// the host runs a rewritten command (Claude Code's updatedInput, Codex's
+// and Gemini CLI's equivalents), the shell that runs it can run the
+// rewritten form (bash where the host runs the user's $SHELL; see
+// hookio.ShellOf), and the kernel confines (confine.Available). Its second
+// result says why not.
 func (s *system) confinable(call *hookio.Call, host hookio.Host) (bool, string) {
 	if ok, why := s.confinableHere(call, host); !ok {
 		return false, why
@@ -106,7 +108,7 @@ func (s *system) confinableHere(call *hookio.Call, host hookio.Host) (bool, stri
 	if r, ok := host.(hookio.Rewriter); !ok || !r.RewritesShell() {
 		return false, "the host " + host.Name() + " cannot run a rewritten command"
 	}
-	if sh := s.getenv("SHELL"); sh != "" && path.Base(sh) != "bash" {
+	if sh := s.getenv("SHELL"); hookio.ShellOf(host) == hookio.ShellUser && sh != "" && path.Base(sh) != "bash" {
 		return false, "the Bash tool runs " + sh + ", and a confined command needs bash"
 	}
 	return true, ""
@@ -138,19 +140,28 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 }
 
 // confinementFor builds the ruleset of a confined call and rewrites its
-// command. data is the hook input (for the tool input to carry the new
-// command).
+// command in the form the host's shell runs (confine.Rewrite for bash,
+// confine.RewritePOSIX for a shell the hook cannot name). hostSandbox names
+// the host's own sandbox the command will run in ("" for none): read-only
+// paths then cannot be kept by the kernel. data is the hook input (for the
+// tool input to carry the new command).
 // The project's watch list gets the read-only paths that are missing (see
 // watch.go); an error writing it is an error: the command is then not
 // confined. So is a ruleset the kernel cannot enforce here: files to hide
 // where there are no user namespaces, a search of the sandbox roots that
 // did not finish.
-func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *policy.Policy, data []byte, project string) (*confinement, error) {
+func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host hookio.Host, hostSandbox string, pol *policy.Policy, data []byte, project string) (*confinement, error) {
 	if j.sys.executable == "" || !filepath.IsAbs(j.sys.executable) {
 		return nil, errors.New("cannot tell where this safezone binary is: the launcher needs its absolute path")
 	}
 	c := &confinement{}
 	roErr := j.sys.confineStatus().ReadOnly
+	if roErr == nil && hostSandbox != "" {
+		// The hook runs outside the host's sandbox, the command inside,
+		// where a new user namespace is refused (Codex 0.171.0's
+		// read-only and workspace-write sandboxes: EPERM).
+		roErr = fmt.Errorf("the command runs inside %s, where user namespaces are not available", hostSandbox)
+	}
 	if err := j.ruleset(c, res, pol, roErr == nil); err != nil {
 		return nil, err
 	}
@@ -183,7 +194,11 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, pol *po
 	if err := c.Ruleset.Validate(); err != nil {
 		return nil, err
 	}
-	cmd, err := confine.Rewrite(call.Command, j.sys.executable, c.Ruleset)
+	rewrite := confine.Rewrite
+	if hookio.ShellOf(host) == hookio.ShellPOSIX {
+		rewrite = confine.RewritePOSIX
+	}
+	cmd, err := rewrite(call.Command, j.sys.executable, c.Ruleset)
 	if err != nil {
 		return nil, err
 	}

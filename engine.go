@@ -44,6 +44,9 @@ type system struct {
 	// the work is stuck in a system call. Tests leave it nil.
 	exit func(code int)
 	uid  int // the user's id, -1 where there is none
+	// pid is this process's id: the host's own process is found among its
+	// ancestors (hostrun.go). Tests leave it 0: no process is looked at.
+	pid int
 	// confine says whether the kernel can confine commands, computed at
 	// most once (confine.Available; tests replace it). Copies of a system
 	// share it.
@@ -77,6 +80,7 @@ func osSystem() *system {
 		deadline:   deadlineFor(registeredTimeout),
 		exit:       os.Exit,
 		uid:        os.Getuid(),
+		pid:        os.Getpid(),
 		confine:    &onceStatus{get: confine.Available},
 		startIndex: startIndex(exe),
 	}
@@ -131,6 +135,12 @@ type verdict struct {
 	input []byte
 	// home is $HOME, to shorten paths in messages.
 	home string
+
+	// after is set for a host event after the tool ran (Gemini CLI's
+	// AfterTool): nothing is decided or recorded; afterContext is what
+	// the model is told ("" for nothing).
+	after        bool
+	afterContext string
 }
 
 // judger turns the bytes of one hook input into a verdict: the one path by
@@ -182,6 +192,9 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if inErr == nil {
 		call, inErr = host.Decode(data)
 	}
+	if call != nil && call.Event == "AfterTool" {
+		return verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.sys.getenv("HOME"))}
+	}
 	if projectDir == "" {
 		projectDir = j.sys.getenv("CLAUDE_PROJECT_DIR")
 	}
@@ -202,6 +215,12 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	if root == "" {
 		root, _ = j.sys.getwd()
 	}
+	// How the host runs the call, where its input does not say: for a
+	// live call, or explain, whose host process is this one's ancestor.
+	var hr hostRun
+	if j.cache == nil {
+		hr = j.sys.hostRun(call, host, root)
+	}
 	pol, err := j.policy(root)
 	if err != nil {
 		return verdict{err: fmt.Errorf("%w: %w", errUnusablePolicy, err), onError: policy.Deny, input: data, host: host}
@@ -215,8 +234,16 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		}
 	}
 	if inErr != nil {
-		return verdict{err: fmt.Errorf("unusable hook input: %w", inErr), onError: pol.OnError.Value, input: data, host: host}
+		err, onErr := fmt.Errorf("unusable hook input: %w", inErr), pol.OnError.Value
+		if onErr == policy.Ask && hr.noAsk != "" {
+			err, onErr = fmt.Errorf("%w; on_error is ask (%s), and %s cannot ask, so this is a deny", err, pol.OnError.Pos, hr.noAsk), policy.Deny
+		}
+		return verdict{err: err, onError: onErr, input: data, host: host}
 	}
+	if hr.modeFrom != "" {
+		call.PermissionMode, call.PermissionFrom = hr.mode, hr.modeFrom
+	}
+	env.NoAsk = hr.noAsk
 	env.Session = j.sys.session(call, env.Home)
 	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
 	env.TmpDir = j.sys.getenv("TMPDIR")
@@ -242,7 +269,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		}
 	}
 	if v.res.Confine {
-		conf, err := j.confinementFor(v.res, call, pol, data, root)
+		conf, err := j.confinementFor(v.res, call, host, hr.sandbox, pol, data, root)
 		if err != nil {
 			// The command cannot be confined: where it would have run
 			// without a question, it is asked instead.

@@ -75,6 +75,9 @@ type ExplainConfine struct {
 // ExplainMode is the effective mode and where each part came from.
 type ExplainMode struct {
 	PermissionMode string `json:"permission_mode"`
+	// PermissionFrom says where the hook found the permission mode when
+	// the input does not carry the real one (Codex, Gemini CLI).
+	PermissionFrom string `json:"permission_from,omitempty"`
 	Read           bool   `json:"read"`
 	ReadSource     string `json:"read_source,omitempty"`
 	AutoApprove    bool   `json:"auto_approve"`
@@ -172,6 +175,7 @@ func explainResult(res *classify.Result, call *hookio.Call, pol *policy.Policy) 
 	if call != nil {
 		e.Tool, e.Kind = call.Tool, call.Kind.String()
 		e.Mode.PermissionMode = call.PermissionMode.String()
+		e.Mode.PermissionFrom = call.PermissionFrom
 	}
 	if pol != nil {
 		e.Policy = pol.Sources
@@ -284,7 +288,11 @@ func (e Explanation) writeHeader(w *trace) {
 	if e.Mode.Read {
 		mode = "read (" + e.Mode.ReadSource + ")"
 	}
-	w.p("mode       %s; host permission_mode %s", mode, e.Mode.PermissionMode)
+	if e.Mode.PermissionFrom != "" {
+		w.p("mode       %s; host permission_mode %s, from %s", mode, e.Mode.PermissionMode, e.Mode.PermissionFrom)
+	} else {
+		w.p("mode       %s; host permission_mode %s", mode, e.Mode.PermissionMode)
+	}
 	if e.Mode.AutoApprove {
 		w.p("approve    writes inside the sandbox are auto-approved (%s)", e.Mode.AutoSource)
 	} else {

@@ -3,6 +3,7 @@ module github.com/safezonehq/safezone
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/go-json-experiment/json v1.27.2
 	github.com/pborman/getopt/v2 v2.2.0

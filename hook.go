@@ -188,7 +188,7 @@ func (w *watchdog) finish(v verdict) int {
 // writes the would-be decision on stderr and in the record.
 func conclude(v verdict, k *known, out *emitter, expired <-chan struct{}, sys *system) int {
 	stderr := out.stderr
-	if out.explain {
+	if out.explain || v.after {
 		return out.emit(v)
 	}
 	a := k.audit.Load()

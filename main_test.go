@@ -258,6 +258,12 @@ func testSystem(t testing.TB) (*system, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return testSystemAt(t, dir)
+}
+
+// testSystemAt is testSystem rooted at dir (proj/, home/, outside/ made in
+// it).
+func testSystemAt(t testing.TB, dir string) (*system, string) {
 	for _, d := range []string{"proj/src", "home", "outside"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)

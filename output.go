@@ -37,6 +37,11 @@ func (e *emitter) emit(v verdict) int {
 	if v.err != nil {
 		return e.fail(v.onError, v.err)
 	}
+	if v.after {
+		out, code := e.host.Encode(hookio.Output{Decision: policy.Abstain, Event: v.call.Event, Context: v.afterContext})
+		e.write(out)
+		return code
+	}
 	r := v.res
 	if e.explain {
 		return e.printExplain(explanation(v))
@@ -50,7 +55,7 @@ func (e *emitter) emit(v verdict) int {
 	o := hookio.Output{Decision: r.Decision, Reason: reason, Warning: r.Warning, Error: isErr}
 	if c := v.conf; c != nil {
 		o.UpdatedInput = c.Input
-		o.Context = "safezone: this command " + strings.TrimPrefix(c.describe(v.home), "it ") + "; an access beyond that fails with \"Permission denied\" or \"Read-only file system\": do not work around it, ask the user if the command needs more"
+		o.Context = c.modelContext(v.home)
 	}
 	out, code := e.host.Encode(o)
 	e.write(out)

@@ -55,8 +55,8 @@ type Env struct {
 	Path string
 	// Confinable is true when a shell command of this call can be run
 	// inside the kernel sandbox built from the policy (the kernel supports
-	// it, the host runs a rewritten command, the shell is bash); the
-	// policy's confine.mode says whether it is.
+	// it, the host runs a rewritten command, in a shell that can run the
+	// rewritten form); the policy's confine.mode says whether it is.
 	Confinable bool
 	// Unconfinable, when not empty, says why a shell command that would run
 	// without a question cannot run confined here although the kernel
@@ -76,6 +76,10 @@ type Env struct {
 	// to it (Claude Code runs cat, ls and grep so in default mode): such a
 	// command is allowed, confined, instead (see decider.confine).
 	RunsUnasked func(mode hookio.PermissionMode, a *shell.Analysis) bool
+	// NoAsk, when set, says why no person can answer an ask in this
+	// session (Gemini CLI's headless run): an ask is answered deny, the
+	// reason saying that a person must approve.
+	NoAsk string
 }
 
 // Root is one sandbox root: the project root, an additional directory, or a
@@ -285,7 +289,19 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	d.confine(r)
 	d.grants(r)
 	d.explainDecision(r)
+	d.noAsk(r)
 	return r
+}
+
+// noAsk turns an ask into a deny where no person can answer it
+// (Env.NoAsk), keeping its reason and saying why.
+func (d *decider) noAsk(r *Result) {
+	if r.Decision != policy.Ask || d.env.NoAsk == "" {
+		return
+	}
+	r.Decision = policy.Deny
+	r.Confine = false
+	r.Reason = hookio.AskAsDenyReason(r.Reason, d.env.NoAsk)
 }
 
 // fail decides a call that cannot be judged at all (row 1).

@@ -385,3 +385,42 @@ func TestSelfProtectionFollowsSymlinks(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAsk: where no person can answer an ask (Env.NoAsk, a headless
+// Gemini CLI run), an ask is answered deny, its reason kept and the reason
+// for the deny added; deny and allow are left as they are.
+func TestNoAsk(t *testing.T) {
+	env := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", NoAsk: "Gemini CLI in a headless run (gemini -p)"}
+	r := runDecide(t, decideCase{fs: []string{"outside/secret"}, tool: "Read", input: read("/outside/secret"), env: env})
+	if r.Decision != policy.Deny || !strings.HasPrefix(r.Reason, `safezone: ask Read "/outside/secret"`) ||
+		!strings.Contains(r.Reason, "a person must approve this call, and Gemini CLI in a headless run (gemini -p) cannot ask for that, so safezone denies it") {
+		t.Errorf("a read outside: %s %q", r.Decision, r.Reason)
+	}
+	// The benign neighbours: a deny and an allow are the same with or without NoAsk.
+	for _, c := range []decideCase{
+		{tool: "Read", input: read("/proj/.env")},
+		{tool: "Write", input: write("/proj/docs/a.md")},
+		{fs: []string{"shared/notes"}, tool: "Read", input: read("/shared/notes")},
+	} {
+		plain := runDecide(t, c)
+		c.env = env
+		got := runDecide(t, c)
+		if got.Decision != plain.Decision || got.Reason != plain.Reason || got.Decision == policy.Ask {
+			t.Errorf("%s %v: %s %q with NoAsk, %s %q without", c.tool, c.input, got.Decision, got.Reason, plain.Decision, plain.Reason)
+		}
+	}
+}
+
+// TestPermissionFrom: a permission mode the hook found outside the input
+// (hookio.Call.PermissionFrom) is named in the reason.
+func TestPermissionFrom(t *testing.T) {
+	call, err := hookio.DecodeClaude([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi > notes.txt"},"cwd":"/proj"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call.PermissionMode, call.PermissionFrom = hookio.PermBypass, "codex exec: approval never (codex exec never asks), sandbox workspace-write (-s workspace-write)"
+	r := Decide(call, policy.Merge(mustLayer(t, "ref.yaml", refPolicy)), Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22"}, makefs(baseFS...))
+	if r.Decision != policy.Allow || !strings.Contains(r.Reason, "auto-approve (host permission_mode bypassPermissions (codex exec: approval never") {
+		t.Errorf("%s %q", r.Decision, r.Reason)
+	}
+}

@@ -12,7 +12,7 @@ func modesOf(p *policy.Policy, c *hookio.Call) Modes {
 	m.AGI = p.Mode.Value == policy.ModeAGI
 	switch {
 	case c.PermissionMode == hookio.PermPlan:
-		m.Read = Mode{true, "host permission_mode plan"}
+		m.Read = Mode{true, hostMode(c)}
 		m.AGI = false
 	case p.Mode.Value == policy.ModeRead:
 		m.Read = Mode{true, origin("mode: read", p.Mode.Pos)}
@@ -24,7 +24,7 @@ func modesOf(p *policy.Policy, c *hookio.Call) Modes {
 	case p.AutoApprove.Value:
 		m.AutoApprove = Mode{true, origin("auto_approve: true", p.AutoApprove.Pos)}
 	case c.PermissionMode == hookio.PermAcceptEdits || c.PermissionMode == hookio.PermBypass:
-		m.AutoApprove = Mode{true, "host permission_mode " + c.PermissionMode.String()}
+		m.AutoApprove = Mode{true, hostMode(c)}
 	}
 	switch {
 	case p.Mode.Value == policy.ModeAGI:
@@ -44,4 +44,14 @@ func origin(setting string, pos policy.Pos) string {
 		return pos.File
 	}
 	return setting + " at " + pos.String()
+}
+
+// hostMode names the host's permission mode and, where the hook found it
+// outside the input, where (hookio.Call.PermissionFrom).
+func hostMode(c *hookio.Call) string {
+	s := "host permission_mode " + c.PermissionMode.String()
+	if c.PermissionFrom != "" {
+		s += " (" + c.PermissionFrom + ")"
+	}
+	return s
 }

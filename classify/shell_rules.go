@@ -211,7 +211,7 @@ func (d *decider) shellFallback() (policy.Decision, string, string) {
 // approveSource says what auto-approves a shell command.
 func (d *decider) approveSource() string {
 	if d.call.PermissionMode == hookio.PermBypass && !d.modes.AGI && !d.pol.AutoApprove.Value {
-		return "host permission_mode bypassPermissions"
+		return hostMode(d.call)
 	}
 	return d.modes.AutoApprove.Source
 }

@@ -56,8 +56,9 @@ var ErrCommand = errors.New("command cannot be confined")
 // $BASH_EXECUTION_STRING is the launcher's script. Claude Code's own
 // rewrites of the command (`>nul` on Windows, its watch of a long `sleep`)
 // do not apply, since Claude Code sees only the wrapper. The outer shell
-// must be bash 4.4 or later (mapfile -d); under another shell (zsh) the
-// wrapper prints why and exits 126 without running the command.
+// must be bash 4.4 or later (mapfile -d); another shell does not run the
+// command: dash and mksh print why and exit 126, zsh (which parses the
+// whole text before running any of it) fails on its syntax and exits 1.
 //
 // The wrapper contains no here-document and no `<` that Claude Code's
 // stdin check (which leaves out the `< /dev/null` when a command reads
@@ -119,6 +120,53 @@ func rewrite(command, launcher string, rs Ruleset, token string) (string, error)
 		return "", fmt.Errorf("%w: it is %d bytes long, and %d bytes once confined, over the %d a shell argument can hold", ErrCommand, len(command), s.Len(), maxRewritten)
 	}
 	return s.String(), nil
+}
+
+// RewritePOSIX returns a command that runs command, byte for byte, under
+// the ruleset rs, for a host whose shell the hook cannot name: Codex CLI
+// (0.171.0) runs exec_command's command as `SHELL -c COMMAND`, SHELL being
+// the user's default shell or any one the model names in the call's shell
+// argument (/bin/bash, /bin/sh, zsh), and the hook input carries only the
+// command. Every POSIX shell (sh, dash, bash, zsh, ksh) reads the returned
+// command as the same one simple command,
+//
+//	exec LAUNCHER __confine exec RULESET "$0" -c COMMAND
+//
+// every word single-quoted but "$0", the name the shell was started by:
+// the launcher (see [Main]'s exec mode) restricts itself and execs that
+// shell again with -c and the command, so the command runs in the shell
+// the host chose, with its $0, the environment, the working directory,
+// stdin, stdout, stderr and every other descriptor, and its exit status
+// (128+N in the shell's own convention, if a signal N killed it). What it
+// does not keep: the outer shell's non-exported variables, functions,
+// aliases and options (a login shell's profile ran in the outer shell; the
+// confined one reads only what a non-interactive shell of its kind reads),
+// and a $0 the launcher cannot start (a login shell's "-sh"): then it
+// prints why and exits 126 without running the command. A cd in the
+// command ends with it, as it does for Codex anyway (each call is a new
+// shell in the call's workdir).
+//
+// The limits and errors are [Rewrite]'s (the command is carried as it is,
+// not base64-encoded, so the limit is about 124 KiB).
+func RewritePOSIX(command, launcher string, rs Ruleset) (string, error) {
+	if strings.IndexByte(command, 0) >= 0 {
+		return "", fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
+	}
+	if !filepath.IsAbs(launcher) {
+		return "", fmt.Errorf("launcher %q is not an absolute path", launcher)
+	}
+	if err := rs.Validate(); err != nil {
+		return "", err
+	}
+	rules, err := rs.MarshalText()
+	if err != nil {
+		return "", err
+	}
+	s := "exec " + shellQuote(launcher) + " " + Subcommand + " exec " + shellQuote(string(rules)) + ` "$0" -c ` + shellQuote(command)
+	if len(s) > maxRewritten {
+		return "", fmt.Errorf("%w: it is %d bytes long, and %d bytes once confined, over the %d a shell argument can hold", ErrCommand, len(command), len(s), maxRewritten)
+	}
+	return s, nil
 }
 
 // shellQuote quotes s as one single-quoted shell word.

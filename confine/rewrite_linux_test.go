@@ -328,7 +328,8 @@ func comm(pid int) string {
 }
 
 // TestRewriteNeedsBash checks that a shell other than bash refuses the
-// rewritten command instead of running part of it.
+// rewritten command instead of running part of it: dash and mksh say why
+// and exit 126; zsh parses the whole text first and fails on it.
 func TestRewriteNeedsBash(t *testing.T) {
 	f := newFixture(t)
 	rewritten, err := Rewrite("touch ran", launcherPath, f.rules(false))
@@ -344,11 +345,141 @@ func TestRewriteNeedsBash(t *testing.T) {
 		cmd := exec.Command(sh, "-c", "eval '"+strings.ReplaceAll(rewritten, "'", `'"'"'`)+"'")
 		cmd.Dir = f.proj
 		r := runCmd(t, cmd)
+		if sh == "/bin/zsh" {
+			if r.code == 0 || !strings.Contains(r.stderr, "parse error") || exists(f.proj+"/ran") {
+				t.Errorf("%s: exit %d, stderr %q; want a parse error and the command not run", sh, r.code, r.stderr)
+			}
+			continue
+		}
 		if r.code != ExitCannotRun || !strings.Contains(r.stderr, "needs bash") || exists(f.proj+"/ran") {
 			t.Errorf("%s: exit %d, stderr %q; want %d, a message, and the command not run", sh, r.code, r.stderr, ExitCannotRun)
 		}
 	}
 	if tried == 0 {
 		t.Skip("needs dash, zsh or mksh")
+	}
+}
+
+// posixShells are the shells TestRewritePOSIXBehavesAlike runs commands
+// in, as Codex CLI would (`SHELL -c COMMAND`), where they are installed.
+var posixShells = []string{"/bin/bash", "/bin/sh", "/usr/bin/dash", "/usr/bin/zsh", "/bin/zsh", "/usr/bin/mksh", "/bin/ksh"}
+
+// runShell runs command as Codex CLI 0.171.0 runs exec_command's command:
+// `SHELL -c COMMAND` in the call's working directory, stdin from the
+// caller (here empty).
+func runShell(t *testing.T, shell, dir string, env []string, command string) claudeResult {
+	t.Helper()
+	cmd := exec.Command(shell, "-c", command)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	code := cmd.ProcessState.ExitCode()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		code = 128 + int(ws.Signal())
+	}
+	return claudeResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+}
+
+// TestRewritePOSIXBehavesAlike runs each command in each installed POSIX
+// shell as Codex CLI does, once as it is and once as RewritePOSIX writes
+// it, and compares stdout, stderr and the exit status.
+func TestRewritePOSIXBehavesAlike(t *testing.T) {
+	needLandlock(t)
+	commands := []struct{ name, command string }{
+		{"quotes and expansions", `echo "it's" 'a"b' "$HOME" '$x' ` + "`echo bq` $((6*7))"},
+		{"newlines and unicode", "printf '%s\\n' 'ünïcødé ✓ 日本'\necho 'line 2'\n\n"},
+		{"binary-looking bytes", "printf '%s' '\x01\x02\x1b[0m\x7f\xfe\xff'; echo"},
+		{"single quotes everywhere", `echo 'a'\''b' "'" ''`},
+		{"a here-document", "cat <<'EOF'\n$x 'y' \"z\"\nEOF\ncat <<EOF\n$HOME\nEOF"},
+		{"exit status", "false"},
+		{"exit status of a subshell", "(exit 42)"},
+		{"exit", "echo before; exit 3; echo after"},
+		{"killed by a signal", "kill -TERM $$; echo after"},
+		{"stdout and stderr", "echo out; echo err >&2; echo out2"},
+		{"command not found", "nosuchcommand_xyz arg"},
+		{"syntax error", "echo ("},
+		{"positional parameters and the shell name", `echo "$#" "$@" "$0"`},
+		{"cd", "mkdir -p sub && cd sub && pwd"},
+		{"stdin", `cat; read -r x; echo "[$x] $?"`},
+		{"background job", "(sleep 0.1; echo bg) & wait; echo done"},
+		{"environment", `echo "$EXPORTED" "${NOT_SET-unset}"`},
+		{"options", "echo $-"},
+		{"limits and umask", "ulimit -n; umask"},
+	}
+	found := 0
+	for _, shell := range posixShells {
+		if _, err := os.Stat(shell); err != nil {
+			continue
+		}
+		found++
+		for _, tc := range commands {
+			t.Run(filepath.Base(shell)+"/"+tc.name, func(t *testing.T) {
+				f := newFixture(t)
+				// zsh, mksh and ksh write here-documents in a temporary
+				// directory: one in the project here (the fixture's own
+				// directory is on the way to ~/.ssh, so a file created
+				// in it could not be read back; see the package doc).
+				tmp := filepath.Join(f.proj, "tmp")
+				if err := os.Mkdir(tmp, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				env := []string{"HOME=" + f.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "EXPORTED=yes",
+					"TMPDIR=" + tmp, "TMPPREFIX=" + tmp + "/zsh"}
+				want := runShell(t, shell, f.proj, env, tc.command)
+				rewritten, err := RewritePOSIX(tc.command, launcherPath, f.rules(false))
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.RemoveAll(filepath.Join(f.proj, "sub"))
+				got := runShell(t, shell, f.proj, env, rewritten)
+				if got != want {
+					t.Errorf("%s -c %q\nas is:     %+v\nrewritten: %+v", shell, tc.command, want, got)
+				}
+			})
+		}
+	}
+	if found == 0 {
+		t.Skip("no POSIX shell found")
+	}
+}
+
+// TestRewritePOSIXConfines checks, in each installed POSIX shell, that the
+// command RewritePOSIX writes runs confined, read-only paths included.
+func TestRewritePOSIXConfines(t *testing.T) {
+	needLandlock(t)
+	for _, shell := range posixShells {
+		if _, err := os.Stat(shell); err != nil {
+			continue
+		}
+		for _, readOnly := range []bool{false, true} {
+			name := filepath.Base(shell)
+			if readOnly {
+				name += " with read-only paths"
+			}
+			t.Run(name, func(t *testing.T) {
+				if readOnly {
+					needNamespaces(t)
+				}
+				f := newFixture(t)
+				env := []string{"HOME=" + f.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+				rewritten, err := RewritePOSIX("cat ../home/.ssh/id_rsa; echo x > ../outside/new; echo y > inside; cat inside; echo z >> .git/config", launcherPath, f.rules(readOnly))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := runShell(t, shell, f.proj, env, rewritten)
+				if strings.Contains(got.stdout, "SECRET") || exists(f.outside+"/new") || got.stdout != "y\n" {
+					t.Errorf("stdout %q, stderr %q: want the secret unread, no write outside, and the write inside done", got.stdout, got.stderr)
+				}
+				if err := content(f.proj+"/.git/config", "cfg"); readOnly && err != nil {
+					t.Errorf("with read-only paths: %v", err)
+				}
+			})
+		}
 	}
 }

@@ -56,3 +56,42 @@ func TestRewriteRefuses(t *testing.T) {
 		t.Error("two rewrites share a state file name")
 	}
 }
+
+// TestRewritePOSIXText checks the one simple command RewritePOSIX writes:
+// the launcher and every argument single-quoted but "$0", the command
+// carried as it is.
+func TestRewritePOSIXText(t *testing.T) {
+	rs := Ruleset{Write: []string{"/p", "/it's"}, NoRead: []string{"/h/.ssh"}}
+	for _, cmd := range []string{"echo hi", "cat <<'EOF'\nx\nEOF", "a 'b' \"$c\" `d`", ""} {
+		got, err := RewritePOSIX(cmd, "/usr/local/bin/safe zone", rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "exec '/usr/local/bin/safe zone' " + Subcommand + ` exec '{"write":["/p","/it'\''s"],"noread":["/h/.ssh"]}' "$0" -c ` + shellQuote(cmd)
+		if got != want {
+			t.Errorf("RewritePOSIX(%q)\n got %s\nwant %s", cmd, got, want)
+		}
+	}
+}
+
+func TestRewritePOSIXRefuses(t *testing.T) {
+	rs := Ruleset{Write: []string{"/p"}}
+	if _, err := RewritePOSIX("echo a\x00b", "/bin/safezone", rs); !errors.Is(err, ErrCommand) {
+		t.Errorf("a NUL byte: %v, want ErrCommand", err)
+	}
+	if _, err := RewritePOSIX(strings.Repeat("x", 125<<10), "/bin/safezone", rs); !errors.Is(err, ErrCommand) {
+		t.Errorf("a 125 KiB command: %v, want ErrCommand", err)
+	}
+	if _, err := RewritePOSIX(strings.Repeat("'", 40<<10), "/bin/safezone", rs); !errors.Is(err, ErrCommand) {
+		t.Errorf("40 KiB of quotes (160 KiB quoted): %v, want ErrCommand", err)
+	}
+	if _, err := RewritePOSIX(strings.Repeat("x", 120<<10), "/bin/safezone", rs); err != nil {
+		t.Errorf("a 120 KiB command: %v", err)
+	}
+	if _, err := RewritePOSIX("true", "safezone", rs); err == nil {
+		t.Error("a relative launcher path is accepted")
+	}
+	if _, err := RewritePOSIX("true", "/bin/safezone", Ruleset{Write: []string{"p"}}); !errors.Is(err, ErrBadRuleset) {
+		t.Errorf("a bad ruleset: %v, want ErrBadRuleset", err)
+	}
+}

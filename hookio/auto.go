@@ -53,7 +53,7 @@ var errUnknownShape = errors.New("cannot tell which host sent this input")
 //
 //	toolName or toolArgs                      copilot (Copilot CLI, camelCase)
 //	hookEventName                             vscode
-//	hook_event_name "BeforeTool"              gemini
+//	hook_event_name "BeforeTool", "AfterTool"  gemini
 //	hook_event_name "preToolUse",             cursor
 //	  "beforeShellExecution", "beforeReadFile",
 //	  "beforeMCPExecution"
@@ -80,7 +80,7 @@ func DetectHost(data []byte) (Host, error) {
 		return nil, err
 	}
 	switch {
-	case ev == "BeforeTool":
+	case ev == "BeforeTool" || ev == "AfterTool":
 		return Gemini{}, nil
 	case ev == "preToolUse" || ev == "beforeShellExecution" || ev == "beforeReadFile" || ev == "beforeMCPExecution":
 		return &Cursor{}, nil

@@ -121,8 +121,12 @@ type Call struct {
 	// moves it when the agent runs cd, so it never anchors the sandbox.
 	Cwd string
 	// PermissionMode is the host's mode; RawPermissionMode the string sent.
+	// PermissionFrom, when set, says where PermissionMode was found
+	// instead, for a host whose input does not carry its real mode (the
+	// hook reads Codex's and Gemini CLI's command line and settings).
 	PermissionMode    PermissionMode
 	RawPermissionMode string
+	PermissionFrom    string
 
 	Tool string // tool_name, verbatim
 	Kind Kind

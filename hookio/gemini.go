@@ -29,10 +29,28 @@ package hookio
 //     plain text at exit 0 counts as "allow": so stdout is never left
 //     empty. There is no fail-closed setting; a timeout or crash lets the
 //     tool run.
+//     hookSpecificOutput.tool_input replaces the tool's arguments, with or
+//     without a decision (the scheduler's evaluateBeforeToolHook builds the
+//     call from it alone; executeToolWithHooks merges it): verified under
+//     0.61.0, Gemini ran the rewritten command only, and told the model
+//     "[System] Tool input parameters (command) were modified by a hook
+//     before execution". BeforeTool has no additionalContext; AfterTool's
+//     hookSpecificOutput.additionalContext is appended to the tool's
+//     result for the model, as "<hook_context>...</hook_context>"
+//     (executeToolWithHooks), and the AfterTool input's tool_input is the
+//     rewritten one.
+//   - run_shell_command runs `bash -c SCRIPT` on Linux and macOS
+//     (getShellConfiguration), whatever $SHELL is, the command inside a
+//     subshell of SCRIPT; it refuses a command holding $(), backticks or
+//     process substitution before running it.
 //   - Hooks run with GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set to the
 //     session's cwd. Registration: "hooks"."BeforeTool" in
 //     .gemini/settings.json or ~/.gemini/settings.json, Claude Code's
-//     matcher-group shape, "timeout" in milliseconds.
+//     matcher-group shape, "timeout" in milliseconds. Project settings,
+//     hooks included, are read only in a trusted folder (folder trust is
+//     on by default in 0.61.0; GEMINI_CLI_TRUST_WORKSPACE=true trusts the
+//     folder; --skip-trust drops the project's hooks, see
+//     testdata/hosts/gemini/README.md).
 
 import (
 	"fmt"
@@ -41,15 +59,34 @@ import (
 	"github.com/safezonehq/safezone/policy"
 )
 
-// Gemini is Gemini CLI's protocol (see the facts above). A deny forced by an
-// error exits 2 with the deny also on stdout; nothing ever exits 1, which
-// Gemini treats as "run the tool".
+// Gemini is Gemini CLI's protocol (see the facts above). A rewritten
+// command goes in hookSpecificOutput.tool_input, with allow, ask or no
+// decision; never with a deny. The model is told of the rewrite after the
+// tool ran: safezone is also registered for AfterTool, where its output
+// (Event "AfterTool") is only additionalContext. A deny forced by an error
+// exits 2 with the deny also on stdout; nothing ever exits 1, which Gemini
+// treats as "run the tool".
 type Gemini struct{}
 
 func (Gemini) Name() string                      { return "gemini" }
 func (Gemini) Decode(data []byte) (*Call, error) { return DecodeGemini(data) }
 
+// RewritesShell reports that Gemini CLI runs a rewritten shell command
+// (hookSpecificOutput.tool_input, see the facts above).
+func (Gemini) RewritesShell() bool { return true }
+
+// CommandShell is ShellBash: Gemini CLI runs run_shell_command with bash.
+func (Gemini) CommandShell() CommandShell { return ShellBash }
+
 func (Gemini) Encode(o Output) ([]byte, int) {
+	if o.Event == "AfterTool" && o.Decision == policyAbstain {
+		if o.Context == "" {
+			return []byte("{}\n"), 0
+		}
+		b := []byte(`{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":`)
+		b = appendJSONString(b, o.Context)
+		return append(b, "}}\n"...), 0
+	}
 	var decision, reason, msg string
 	switch o.Decision {
 	case policyAbstain:
@@ -66,11 +103,19 @@ func (Gemini) Encode(o Output) ([]byte, int) {
 	if o.Warning != "" {
 		msg = joinNonEmpty(msg, o.Warning)
 	}
-	b := make([]byte, 0, 64+len(reason)+len(msg))
+	b := make([]byte, 0, 128+len(reason)+len(msg)+len(o.UpdatedInput))
 	b = append(b, '{')
 	b = appendField(b, "decision", decision)
 	b = appendField(b, "reason", reason)
 	b = appendField(b, "systemMessage", msg)
+	if o.UpdatedInput != nil && decision != "deny" {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, `"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":`...)
+		b = append(b, o.UpdatedInput...)
+		b = append(b, '}')
+	}
 	b = append(b, "}\n"...)
 	code := 0
 	if o.Error && decision == "deny" {
@@ -106,16 +151,22 @@ func joinNonEmpty(a, b string) string {
 // DecodeGemini decodes Gemini CLI's BeforeTool hook input (see the facts at
 // the top of this file) with [DecodeClaude]'s strictness: tool_name,
 // tool_input (an object) and an absolute cwd are required;
-// hook_event_name, when present, must be "BeforeTool". Tools map to
-// families in [geminiTools]. Every error is an [*InputError].
+// hook_event_name, when present, must be "BeforeTool", or "AfterTool":
+// the call then only carries the tool's name, cwd and, for
+// run_shell_command, the command as it ran (Call.Event "AfterTool"; it is
+// not judged). Tools map to families in [geminiTools]. Every error is an
+// [*InputError].
 func DecodeGemini(data []byte) (*Call, error) {
 	o, err := decodeTop(data)
 	if err != nil {
 		return nil, err
 	}
 	c := &Call{Host: "gemini"}
-	if c.Event, err = o.event("hook_event_name", true, "BeforeTool"); err != nil {
+	if c.Event, err = o.event("hook_event_name", true, "BeforeTool", "AfterTool"); err != nil {
 		return nil, err
+	}
+	if c.Event == "AfterTool" {
+		return decodeGeminiAfter(o, c)
 	}
 	err = o.optionalStrings(strField{"session_id", &c.SessionID}, strField{"transcript_path", &c.TranscriptPath},
 		strField{"timestamp", nil}, strField{"original_request_name", nil})
@@ -149,6 +200,28 @@ func DecodeGemini(data []byte) (*Call, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// decodeGeminiAfter decodes the AfterTool input: the tool's name, cwd and,
+// for run_shell_command, tool_input.command.
+func decodeGeminiAfter(o obj, c *Call) (*Call, error) {
+	var err error
+	if c.Tool, err = o.toolName("tool_name"); err != nil {
+		return nil, err
+	}
+	if c.Cwd, err = o.cwd("cwd"); err != nil {
+		return nil, err
+	}
+	if c.Tool != "run_shell_command" {
+		return c, nil
+	}
+	ti, err := o.object("tool_input")
+	if err != nil {
+		return nil, err
+	}
+	c.Kind = KindShell
+	c.Command, _, err = ti.str("command", false)
+	return c, err
 }
 
 // geminiTool judges a call by [geminiTools]. A tool no row names is an MCP

@@ -33,6 +33,35 @@ type Rewriter interface {
 // RewritesShell reports that Claude Code runs a rewritten Bash command.
 func (Claude) RewritesShell() bool { return true }
 
+// CommandShell is the shell a host runs a shell tool's command with, as far
+// as its hook can tell: it decides the form of a rewritten command.
+type CommandShell uint8
+
+const (
+	// ShellUser is the user's $SHELL, which evaluates the command after
+	// the host's own set-up in the same shell (Claude Code 2.1.330: bash
+	// or zsh, `eval '<command>'` after its shell snapshot). A rewritten
+	// command needs bash there.
+	ShellUser CommandShell = iota
+	// ShellBash is bash whatever $SHELL says (Gemini CLI 0.61.0 on Linux
+	// and macOS: `bash -c`, the command inside a subshell of its own
+	// script).
+	ShellBash
+	// ShellPOSIX is a POSIX shell the hook cannot name (Codex CLI 0.171.0:
+	// the user's default shell, or the one the model names in the call,
+	// run as `SHELL -c COMMAND`; the hook input carries only the command).
+	ShellPOSIX
+)
+
+// ShellOf returns the shell h runs a shell tool's command with: ShellUser
+// unless h says otherwise (a CommandShell method).
+func ShellOf(h Host) CommandShell {
+	if s, ok := h.(interface{ CommandShell() CommandShell }); ok {
+		return s.CommandShell()
+	}
+	return ShellUser
+}
+
 // Hosts lists the names HostByName knows, for usage texts.
 func Hosts() []string {
 	return []string{"claude", "codex", "gemini", "copilot", "cursor", "vscode", "auto"}

@@ -114,6 +114,12 @@ var goldenOutputs = []struct {
 	{"error", Output{Decision: policy.Deny, Reason: "safezone: deny: unusable hook input: malformed hook input: not JSON; safezone fails closed on errors (on_error: deny)", Error: true}},
 	{"error with on_error ask", Output{Decision: policy.Ask, Reason: "safezone: ask: unusable hook input: not JSON; safezone fails closed on errors (on_error: ask)", Error: true}},
 	{"out-of-range decision", Output{Decision: policy.Decision(9), Reason: "r"}},
+	{"allow confined", Output{Decision: policy.Allow, Reason: "safezone: allow Bash: auto-approve; it runs confined by the kernel: it may write only in /p",
+		UpdatedInput: json.RawMessage(`{"command":"'/bin/safezone' __confine ...","description":"d"}`), Context: "safezone: this command runs confined by the kernel"}},
+	{"abstain confined", Output{Decision: policy.Abstain, UpdatedInput: json.RawMessage(`{"command":"'/bin/safezone' __confine ..."}`), Context: "safezone: this command runs confined by the kernel"}},
+	{"ask confined", Output{Decision: policy.Ask, Reason: "safezone: ask Bash: targets safezone cannot know; it runs confined by the kernel",
+		UpdatedInput: json.RawMessage(`{"command":"'/bin/safezone' __confine ..."}`), Context: "safezone: this command runs confined by the kernel"}},
+	{"deny with a rewritten input", Output{Decision: policy.Deny, Reason: "safezone: deny Bash", UpdatedInput: json.RawMessage(`{"command":"x"}`)}},
 }
 
 // encodeAll renders every golden output for one host value (made fresh per

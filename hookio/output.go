@@ -45,6 +45,10 @@ type Output struct {
 	// Context is for the model only: hookSpecificOutput.additionalContext
 	// (after Warning's).
 	Context string
+	// Event is the host event the output answers when it is not the one
+	// before a tool runs: Gemini CLI's "AfterTool", which only carries
+	// Context (see [Gemini]).
+	Event string
 }
 
 // Decision values under short names for the host adapters.
@@ -61,11 +65,15 @@ const (
 // fixed, so it is written directly and only its strings go through
 // encoding/json (a reflective encode of the whole struct costs a cold
 // process some 80 µs).
-func EncodeClaude(o Output) []byte {
+func EncodeClaude(o Output) []byte { return encodeClaude(o, o.Warning) }
+
+// encodeClaude is EncodeClaude with the top-level systemMessage (for the
+// user) given: "" for none.
+func encodeClaude(o Output, sysMsg string) []byte {
 	var decision, reason string
 	switch o.Decision {
 	case policy.Abstain:
-		if o.Warning == "" && o.UpdatedInput == nil && o.Context == "" {
+		if o.Warning == "" && o.UpdatedInput == nil && o.Context == "" && sysMsg == "" {
 			return nil
 		}
 	case policy.Allow, policy.Ask:
@@ -76,7 +84,7 @@ func EncodeClaude(o Output) []byte {
 			reason = "denied by safezone"
 		}
 	}
-	b := make([]byte, 0, 128+len(reason)+2*len(o.Warning)+len(o.UpdatedInput)+len(o.Context))
+	b := make([]byte, 0, 128+len(reason)+len(o.Warning)+len(sysMsg)+len(o.UpdatedInput)+len(o.Context))
 	b = append(b, `{"hookSpecificOutput":{"hookEventName":"PreToolUse"`...)
 	if decision != "" {
 		b = append(b, `,"permissionDecision":`...)
@@ -95,9 +103,9 @@ func EncodeClaude(o Output) []byte {
 		b = appendJSONString(b, context)
 	}
 	b = append(b, '}')
-	if o.Warning != "" {
+	if sysMsg != "" {
 		b = append(b, `,"systemMessage":`...)
-		b = appendJSONString(b, o.Warning)
+		b = appendJSONString(b, sysMsg)
 	}
 	return append(b, "}\n"...)
 }

@@ -90,7 +90,8 @@ func ConfigPath(host string, projectRoot, home string, user bool) (string, error
 //
 //	claude   hooks.PreToolUse: {matcher, hooks: [{type, command, timeout 10, onFailure "block"}]}
 //	codex    hooks.PreToolUse: {matcher "*", hooks: [{type, command, timeout 10}]}
-//	gemini   hooks.BeforeTool: {matcher "*", hooks: [{name "safezone", type, command, timeout 10000}]}
+//	gemini   hooks.BeforeTool: {matcher "*", hooks: [{name "safezone", type, command, timeout 10000}]},
+//	         hooks.AfterTool: the same with matcher "run_shell_command"
 //	copilot, vscode
 //	         version 1, hooks.preToolUse (or an existing PreToolUse):
 //	         [{type, command, bash, powershell, timeoutSec 10}]
@@ -143,8 +144,14 @@ func registerHost(host string, root *hujson.Object, command string) error {
 			"matcher", estr("*"),
 			"hooks", earr(eobj("type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout)))), ours)
 	case "gemini":
-		return registerGroups(root, "BeforeTool", eobj(
+		if err := registerGroups(root, "BeforeTool", eobj(
 			"matcher", estr("*"),
+			"hooks", earr(eobj("name", estr("safezone"), "type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout+"000")))), ours); err != nil {
+			return err
+		}
+		// After a shell command ran, to tell the model it ran confined.
+		return registerGroups(root, "AfterTool", eobj(
+			"matcher", estr("run_shell_command"),
 			"hooks", earr(eobj("name", estr("safezone"), "type", estr("command"), "command", estr(command), "timeout", enum(hookTimeout+"000")))), ours)
 	case "copilot", "vscode":
 		return registerFlat(root, [][]string{{"preToolUse", "PreToolUse"}},
