@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -570,9 +571,10 @@ func (c *cmdCtx) copyRecursive() bool {
 }
 
 // joinDest adds DEST/BASE, the place of a source in the directory dest; a
-// glob source's names are a pattern there.
+// glob source's names are a pattern there, written in the policy's syntax
+// for each set of shell options it may expand with (glob.FromShell).
 func (c *cmdCtx) joinDest(dest, src sword, base string, recursive bool) {
-	if !src.glob || !hasGlobMeta(src.pat) {
+	if !src.glob || !hasGlobMeta(src.pat) || noGlobAll(c.a.globOpts(src)) {
 		c.addT(literal(path.Join(dest.lit, base)), Write, recursive)
 		return
 	}
@@ -584,7 +586,18 @@ func (c *cmdCtx) joinDest(dest, src sword, base string, recursive bool) {
 	basePat := path.Base(strings.TrimSuffix(src.pat, "/"))
 	for _, t := range ts {
 		p := strings.TrimSuffix(glob.Escape(path.Clean(t.Path)), "/") + "/" + basePat
-		c.cmd.Targets = append(c.cmd.Targets, Target{Path: p, Given: path.Join(t.Given, base), Access: Write, Pattern: true, Recursive: recursive})
+		var seen []string
+		for _, o := range c.a.globOpts(src) {
+			if o.NoGlob {
+				o = glob.ShellOptions{} // the word as it is: its escapes are the pattern's
+			}
+			for _, g := range glob.FromShell(p, o) {
+				if !slices.Contains(seen, g) {
+					seen = append(seen, g)
+					c.cmd.Targets = append(c.cmd.Targets, Target{Path: g, Given: path.Join(t.Given, base), Access: Write, Pattern: true, Recursive: recursive})
+				}
+			}
+		}
 	}
 }
 

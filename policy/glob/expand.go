@@ -697,3 +697,16 @@ func splitIgnore(v string) []string {
 	}
 	return out
 }
+
+// PatternListLen returns the length in bytes of the pattern list of an
+// extended glob that s starts with (what follows its "("), through the
+// ")" bash's matcher closes it with, brackets and nested lists skipped
+// (lib/glob/sm_loop.c PATSCAN); -1 when s does not close it.
+func PatternListLen(s string) int {
+	p := []rune(s)
+	end := patscan(p, 0, len(p), 0)
+	if end < 0 {
+		return -1
+	}
+	return len(string(p[:end]))
+}

@@ -376,3 +376,22 @@ func bracketSkip(p []rune, i int) int {
 	}
 	return len(p)
 }
+
+// Matches reports whether the path p, taken literally, matches the glob g
+// (this package's syntax). A malformed glob matches everything.
+func Matches(g, p string) bool { return intersects(Escape(p), g) }
+
+// MayMatchName reports whether the bash pattern element pat may match the
+// name under some shell options (dotglob, nocaseglob and extglob on: the
+// widest), or cannot be evaluated: for checks that must not miss a match.
+func MayMatchName(pat, name string) bool {
+	if pat == "**" {
+		return true
+	}
+	ok, err := strmatch(pat, name, fnmPathname|fnmDotDot|fnmCaseFold|fnmExtMatch)
+	if err != nil || ok {
+		return true
+	}
+	ok, err = strmatch(pat, name, fnmPathname|fnmDotDot)
+	return err != nil || ok
+}
