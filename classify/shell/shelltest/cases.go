@@ -481,6 +481,8 @@ var Cases = []Case{
 	{Name: "a glob followed by ..", In: []string{"cat */../.env"}, Want: []string{"rg /p/*/../.env"}},
 	{Name: "a glob's copies land in the destination under the names it matches", In: []string{"cp *.txt d", "cp -- *.txt d"}, Want: []string{"rg /p/*.txt", "w /p/d", "wp /p/d/[!.]*.txt"}},
 	{Name: "a bracket glob's copies", In: []string{"cp .e[a-z]v d/"}, Want: []string{"rg /p/.e[a-z]v", "w /p/d", "wp /p/d/.e[a-z]v"}},
+	{Name: "a class's colons are no host: the glob is a local destination", In: []string{"cp x [[:lower:]]ey.pem"}, Want: []string{"r /p/x", "wgR /p/[[:lower:]]ey.pem"}},
+	{Name: "cp, mv and install take a colon as part of a local name", In: []string{"cp x a:b", "install x a:b"}, Want: []string{"r /p/x", "w /p/a:b", "w /p/a:b/x"}},
 	{Name: "an unquoted variable's value is a glob, its backslashes quote", In: []string{"X='.e\\nv*'; cat $X"}, Want: []string{"rg /p/.e\\nv*"}},
 	{Name: "a variable's value does not brace-expand", In: []string{"X='{a,b}*'; cat $X"}, Want: []string{"rg /p/\\{a,b\\}*"}},
 	{Name: "an extended glob expands with extglob on, which parsing it needs", In: []string{"cat @(.env|x)"}, Want: []string{"rg /p/@(.env|x) {extglob}|{}"}},
