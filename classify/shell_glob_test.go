@@ -52,6 +52,8 @@ func TestShellGlobForms(t *testing.T) {
 		{"shopt -s dotglob in a function called", "f() { shopt -s dotglob; }; f; cat *", policy.Deny},
 		{"shopt -s dotglob that may not run", "test -f x && shopt -s dotglob; cat *", policy.Deny},
 		{"shopt -u dotglob turns it off", "shopt -s dotglob; shopt -u dotglob; cat *", policy.Allow},
+		{"a function's argument expanded with dotglob", `f() { shopt -u dotglob; cat "$1"; }; shopt -s dotglob; f *`, policy.Deny},
+		{"a function's argument expanded without", `f() { shopt -s dotglob; cat "$1"; }; f *`, policy.Allow},
 		{"dotglob in another shell", "bash -c 'shopt -s dotglob; cat *'", policy.Deny},
 		{"another shell starts without it", "shopt -s dotglob; bash -c 'cat *'", policy.Allow},
 		{"nocaseglob reaches .env in capitals", "shopt -s nocaseglob; cat .ENV*", policy.Deny},

@@ -88,7 +88,7 @@ func (a *analyzer) callFunction(name string, fn *funcDef, words []sword, depth i
 	undo := a.applyPrefix()
 	defer undo()
 	pos, posKnown := a.pos, a.posKnown
-	a.pos, a.posKnown = words[1:], true
+	a.pos, a.posKnown = a.expandedHere(words[1:]), true
 	a.active = append(a.active, name)
 	a.frames = append(a.frames, nil)
 	// After a "return", the rest of the body may not run: what it assigns

@@ -292,6 +292,21 @@ func (a *analyzer) globOpts(w sword) []glob.ShellOptions {
 	return out
 }
 
+// expandedHere returns the words of a call (a function's or a shell's
+// arguments) with the shell options they expand with here recorded on
+// each glob: "$1" names one of its matches wherever it is used, after any
+// shopt in the function.
+func (a *analyzer) expandedHere(words []sword) []sword {
+	out := make([]sword, len(words))
+	for i, w := range words {
+		if w.glob && w.varOpts == nil {
+			w.varOpts = a.globOpts(w)
+		}
+		out[i] = w
+	}
+	return out
+}
+
 // noGlobAll reports whether pathname expansion is off in every set.
 func noGlobAll(ws []glob.ShellOptions) bool {
 	for _, o := range ws {

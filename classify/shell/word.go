@@ -469,7 +469,7 @@ func (a *analyzer) param(p *syntax.ParamExp) (shellVar, string) {
 		if w.unknown != "" {
 			return shellVar{}, "$" + name + " is " + w.src + ", which is not static"
 		}
-		return shellVar{value: w.lit, known: true, glob: w.glob && hasGlobMeta(w.pat), pat: w.pat}, ""
+		return shellVar{value: w.lit, known: true, glob: w.glob && hasGlobMeta(w.pat), pat: w.pat, opts: w.varOpts}, ""
 	}
 	if v := a.envParam(name); v != "" {
 		return shellVar{value: v, known: true}, ""

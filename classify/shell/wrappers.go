@@ -366,7 +366,7 @@ func (a *analyzer) nestedShell(w sword, pos []sword, posKnown bool, depth int, s
 		a.vars[p.name] = v
 	}
 	a.prefix = nil
-	a.pos, a.posKnown = pos, posKnown
+	a.pos, a.posKnown = a.expandedHere(pos), posKnown
 	a.startShell(shell)
 	uncertain := a.uncertain
 	a.uncertain = 0

@@ -493,6 +493,8 @@ var Cases = []Case{
 	{Name: "shopt -u turns an option off again", In: []string{"shopt -s dotglob; shopt -u dotglob; cat *", "cat *"}, Want: []string{"rg /p/*"}},
 	{Name: "a shopt in a subshell, a pipe or another shell stays there", In: []string{"(shopt -s dotglob); cat *", "shopt -s dotglob | cat; cat *", "bash -c 'shopt -s dotglob'; cat *", "f() { shopt -s dotglob; }; cat *"}, Want: []string{"rg /p/*"}},
 	{Name: "a shopt in a function holds once it is called", In: []string{"f() { shopt -s dotglob; }; f; cat *"}, Want: []string{"rg /p/* {dotglob}"}},
+	{Name: "a function's arguments expand where it is called", In: []string{"f() { shopt -u dotglob; cat \"$1\"; }; shopt -s dotglob; f *"}, Want: []string{"rg /p/* {dotglob}"}},
+	{Name: "a shell's arguments expand in the shell that runs it", In: []string{"shopt -s dotglob; bash -c 'cat \"$1\"' sh *"}, Want: []string{"r /p", "rg /p/* {dotglob}"}},
 	{Name: "a shopt that may not have run leaves both", In: []string{"test -f x && shopt -s dotglob; cat *", "if test -f x; then shopt -s dotglob; fi; cat *"}, Want: []string{"rg /p/* {dotglob}|{}"}},
 	{Name: "nocaseglob", In: []string{"shopt -s nocaseglob; cat .ENV*"}, Want: []string{"rg /p/.ENV* {nocaseglob}"}},
 	{Name: "globstar", In: []string{"shopt -s globstar && rm **/x", "shopt -s globstar; rm **/x"}, Want: []string{"wg /p/**/x {globstar}"}},
