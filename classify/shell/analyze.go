@@ -211,6 +211,7 @@ func Analyze(cmd string, env Env) (res Analysis) {
 func analyze(cmd string, env Env) Analysis {
 	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:], walks: maxWalks}
 	a.cwd = []string{env.Cwd}
+	a.setWorlds([]glob.ShellOptions{{}}) // bash's defaults
 	a.shellScript(cmd, 0)
 	return Analysis{Commands: a.cmds, Unknown: a.unknown}
 }
@@ -243,6 +244,9 @@ func (a *analyzer) runTraps(start int) {
 		a.later = a.laterEver
 		// Any options set by then may be in force when it runs.
 		a.glob = append([]glob.ShellOptions(nil), a.globEver...)
+		if len(a.globEver) >= maxGlobEver {
+			a.later = "the shell options a trap runs with cannot be followed"
+		}
 		a.uncertain++
 		a.script(t.script.lit, t.depth+1)
 		a.uncertain--

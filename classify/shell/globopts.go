@@ -22,8 +22,12 @@ import (
 // holds the user's shopt lines).
 
 // maxGlobWorlds bounds the sets of options followed at once; past it the
-// commands after are unknown.
-const maxGlobWorlds = 16
+// commands after are unknown. maxGlobEver bounds the sets met in the
+// whole line, which a trap may run with; past it the traps are unknown.
+const (
+	maxGlobWorlds = 16
+	maxGlobEver   = 4 * maxGlobWorlds
+)
 
 // globWorlds returns the option sets that may be in force now.
 func (a *analyzer) globWorlds() []glob.ShellOptions {
@@ -62,7 +66,7 @@ func (a *analyzer) setWorlds(ws []glob.ShellOptions) {
 	}
 	a.glob = out
 	for _, o := range out {
-		if !slices.Contains(a.globEver, o) && len(a.globEver) < 4*maxGlobWorlds {
+		if !slices.Contains(a.globEver, o) && len(a.globEver) < maxGlobEver {
 			a.globEver = append(a.globEver, o)
 		}
 	}
@@ -315,14 +319,4 @@ func noGlobAll(ws []glob.ShellOptions) bool {
 		}
 	}
 	return len(ws) > 0
-}
-
-// anyExtGlob reports whether extglob may be on.
-func anyExtGlob(ws []glob.ShellOptions) bool {
-	for _, o := range ws {
-		if o.ExtGlob {
-			return true
-		}
-	}
-	return false
 }

@@ -495,6 +495,7 @@ var Cases = []Case{
 	{Name: "a shopt in a function holds once it is called", In: []string{"f() { shopt -s dotglob; }; f; cat *"}, Want: []string{"rg /p/* {dotglob}"}},
 	{Name: "a function's arguments expand where it is called", In: []string{"f() { shopt -u dotglob; cat \"$1\"; }; shopt -s dotglob; f *"}, Want: []string{"rg /p/* {dotglob}"}},
 	{Name: "a shell's arguments expand in the shell that runs it", In: []string{"shopt -s dotglob; bash -c 'cat \"$1\"' sh *"}, Want: []string{"r /p", "rg /p/* {dotglob}"}},
+	{Name: "a trap runs with any options set before it runs", In: []string{"trap 'cat *' EXIT; shopt -s dotglob"}, Want: []string{"rg /p/* {dotglob}|{}"}},
 	{Name: "a shopt that may not have run leaves both", In: []string{"test -f x && shopt -s dotglob; cat *", "if test -f x; then shopt -s dotglob; fi; cat *"}, Want: []string{"rg /p/* {dotglob}|{}"}},
 	{Name: "nocaseglob", In: []string{"shopt -s nocaseglob; cat .ENV*"}, Want: []string{"rg /p/.ENV* {nocaseglob}"}},
 	{Name: "globstar", In: []string{"shopt -s globstar && rm **/x", "shopt -s globstar; rm **/x"}, Want: []string{"wg /p/**/x {globstar}"}},
