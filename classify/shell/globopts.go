@@ -201,6 +201,10 @@ func (a *analyzer) globIgnore(v shellVar, set bool) {
 		a.setWorlds(next)
 	case v.value == "":
 		a.setGlob(func(o *glob.ShellOptions) { o.Ignore = "" })
+	case strings.ContainsAny(v.value, "'\"\\$`"):
+		// bash splits such a value at its ":"s with its own quoting
+		// rules (skip_to_delim); not filtering is the wider answer.
+		a.setGlob(func(o *glob.ShellOptions) { o.Ignore, o.DotGlob = "", true })
 	default:
 		a.setGlob(func(o *glob.ShellOptions) { o.Ignore, o.DotGlob = v.value, true })
 	}

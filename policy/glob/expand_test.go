@@ -295,7 +295,7 @@ func randomCase(r *rand.Rand) expandCase {
 		KeepDots:   r.IntN(10) == 0,
 	}
 	if r.IntN(8) == 0 {
-		o.Ignore = []string{"x", ".env", "*.pem", "src/*", ".*", "README.md:*.txt", "[!.]*"}[r.IntN(7)]
+		o.Ignore = []string{"x", ".env", "*.pem", "src/*", ".*", "README.md:*.txt", "[!.]*", "[:]x:README.md", "[]]x:*.go", "@(x|*.md):a", "*(.e*):b"}[r.IntN(11)]
 		o.DotGlob = true
 	}
 	var els []string
