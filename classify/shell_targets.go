@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify/shell"
-	"github.com/safezonehq/safezone/policy/glob"
-
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // maxGlobMatches bounds the expansion of one glob in a shell command; past
@@ -29,8 +27,8 @@ var (
 	errTooManyDirs    = errors.New("too many directories")
 )
 
-// budgetFS counts the directories a glob expansion reads (ReadDir), and
-// fails past the budget.
+// budgetFS counts the directories a walk of a policy pattern reads
+// (ReadDir), and fails past the budget.
 type budgetFS struct {
 	fs.ReadLinkFS
 	left *int
@@ -44,18 +42,108 @@ func (b budgetFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return fs.ReadDir(b.ReadLinkFS, name)
 }
 
+// shellDirFS is the file system a shell glob expands against
+// (glob.DirFS): the names bash builds, relative to dir or absolute, are
+// resolved as the kernel walks them ([Resolve]), so "src/../.env" goes
+// through src; every directory read counts against the command's budget.
+type shellDirFS struct {
+	fsys fs.ReadLinkFS
+	dir  string
+	left *int
+}
+
+func (s shellDirFS) abs(name string) string {
+	if strings.HasPrefix(name, "/") {
+		return name
+	}
+	return strings.TrimSuffix(s.dir, "/") + "/" + name
+}
+
+// ReadDir lists a directory (opendir follows links), within the budget.
+func (s shellDirFS) ReadDir(name string) ([]string, error) {
+	if *s.left <= 0 {
+		return nil, fmt.Errorf("%w: %w", glob.ErrStop, errTooManyDirs)
+	}
+	res, err := Resolve(s.fsys, s.abs(name))
+	switch {
+	case err != nil:
+		return nil, err
+	case !res.Exists || !res.Dir:
+		return nil, fs.ErrNotExist
+	}
+	*s.left--
+	rel := strings.TrimPrefix(res.Path, "/")
+	if rel == "" {
+		rel = "."
+	}
+	ents, err := fs.ReadDir(s.fsys, rel)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	return names, nil
+}
+
+// Stat is stat(2): the file the name leads to.
+func (s shellDirFS) Stat(name string) (fs.FileMode, error) {
+	res, err := Resolve(s.fsys, s.abs(name))
+	switch {
+	case err != nil:
+		return 0, err
+	case !res.Exists:
+		return 0, fs.ErrNotExist
+	case res.Dir:
+		return fs.ModeDir, nil
+	}
+	return 0, nil
+}
+
+// Lstat is lstat(2): the name itself, its directory resolved.
+func (s shellDirFS) Lstat(name string) (fs.FileMode, error) {
+	abs := s.abs(name)
+	i := strings.LastIndexByte(abs, '/')
+	parent, base := abs[:i], abs[i+1:]
+	if base == "" || base == "." || base == ".." {
+		return s.Stat(name)
+	}
+	if parent == "" {
+		parent = "/"
+	}
+	res, err := Resolve(s.fsys, parent)
+	switch {
+	case err != nil:
+		return 0, err
+	case !res.Exists || !res.Dir:
+		return 0, fs.ErrNotExist
+	}
+	fi, err := s.fsys.Lstat(strings.TrimPrefix(strings.TrimSuffix(res.Path, "/")+"/"+base, "/"))
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode(), nil
+}
+
 // shellTargets turns the analysis of a shell command into targets: plain
 // paths are resolved like any file tool's; a glob is expanded against the
-// file system as bash does (bounded; without dotglob, so "*" does not match
-// a leading "."), each match becoming a target judged like any path ("cat
-// .e*" reads .env), and its literal directory is a target too (so a glob
-// in a directory outside is outside). A glob that matches nothing, or that
-// is not a valid pattern ("notes[*"), is passed on as it is, as bash does: a
-// literal file name. One that matches too much makes its command unknown.
+// file system as bash 5.2 does (glob.Expand: bracket expressions, classes,
+// extended globs, with the shell options the analysis found in force
+// there; bounded), each name becoming a target judged like any path ("cat
+// .e[a-z]v" reads .env, "cat */../.env" reads it through each directory),
+// and its literal directory is a target too (so a glob in a directory
+// outside is outside). A glob that matches nothing is passed on as it is,
+// as bash does: a literal file name (unless nullglob may drop it, which
+// shifts the operands after it: unknown). A glob that matches nothing, or
+// in a line where another command may create files before it expands, is
+// also a pattern target (glob.FromShell), judged against deny, ask and
+// protected patterns: "cat .e*" names .env even when it does not exist
+// yet. One that matches too much, or whose answer would depend on the
+// locale, makes its command unknown.
 func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 	var out []Target
 	dirs := maxGlobDirs
-	globFS := budgetFS{fsys, &dirs}
 	for ci := range sa.Commands {
 		cmd := &sa.Commands[ci]
 		for _, st := range cmd.Targets {
@@ -63,7 +151,7 @@ func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 			case st.Pattern:
 				out = append(out, Target{Field: "command", Given: st.Given, Access: accessOf(st.Access), Abs: st.Path, Globs: []string{st.Path}, Cmd: ci})
 			case st.Glob:
-				ts, why := expandShellGlob(st, ci, globFS)
+				ts, why := expandShellGlob(st, ci, fsys, &dirs, othersWrite(sa, ci))
 				if why != "" && cmd.Unknown == "" {
 					cmd.Unknown = why
 				}
@@ -78,61 +166,107 @@ func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 	return out
 }
 
-func expandShellGlob(st shell.Target, ci int, fsys budgetFS) ([]Target, string) {
-	// Without bash's globstar, "**" is "*".
-	pat := st.Path
-	for strings.Contains(pat, "**") {
-		pat = strings.ReplaceAll(pat, "**", "*")
+// othersWrite reports whether a command of the line other than the ci-th
+// may create files: it writes, or runs a program whose own accesses are
+// not known.
+func othersWrite(sa *shell.Analysis, ci int) bool {
+	for i := range sa.Commands {
+		c := &sa.Commands[i]
+		if i == ci || c.ReadOnly && c.Runs == "" {
+			continue
+		}
+		if c.Runs != "" {
+			return true
+		}
+		for _, t := range c.Targets {
+			if t.Access == shell.Write {
+				return true
+			}
+		}
 	}
-	literal := func() ([]Target, string) {
-		t := newTarget(fsys, "command", st.Given, glob.Unescape(st.Path), accessOf(st.Access))
+	return false
+}
+
+// expandShellGlob expands the glob target st with each set of options
+// that may be in force (shell.Target.GlobOpts); others: another command
+// of the line may create files before it.
+func expandShellGlob(st shell.Target, ci int, fsys fs.ReadLinkFS, dirs *int, others bool) ([]Target, string) {
+	target := func(given, abs string) Target {
+		t := newTarget(fsys, "command", given, abs, accessOf(st.Access))
 		t.Cmd, t.Recursive, t.Members = ci, st.Recursive, st.Members
-		return []Target{t}, ""
+		return t
 	}
-	if !doublestar.ValidatePattern(pat) {
-		return literal()
-	}
-	prefix, rest := glob.LiteralPrefix(pat)
+	prefix, _ := glob.LiteralPrefix(st.Path)
 	dir := newTarget(fsys, "command", path.Dir(st.Given)+" (the directory of "+st.Given+")", prefix, accessOf(st.Access))
 	dir.Cmd = ci
 	out := []Target{dir}
 	if dir.Err != nil {
 		return out, ""
 	}
-	for _, el := range strings.Split(rest, "/") {
-		if el == ".." || el == "." {
-			return out, "the glob " + st.Given + " has " + el + " after a wildcard"
+	// bash expands a relative glob from its directory, and GLOBIGNORE
+	// matches the names it builds there.
+	pat, base, literal := st.Path, "/", glob.Unescape(st.Path)
+	if st.GlobDir != "" {
+		if p := strings.TrimSuffix(glob.Escape(st.GlobDir), "/") + "/"; strings.HasPrefix(st.Path, p) {
+			pat, base = st.Path[len(p):], st.GlobDir
+			literal = strings.TrimSuffix(st.GlobDir, "/") + "/" + st.Given
+		}
+	} else if st.Via == "" {
+		literal = st.Given
+	}
+	dfs := shellDirFS{fsys: fsys, dir: base, left: dirs}
+	opts := st.GlobOpts
+	if len(opts) == 0 {
+		opts = []glob.ShellOptions{{}}
+	}
+	var globs []string
+	seen := map[string]bool{}
+	unmatched, why := false, ""
+	for _, o := range opts {
+		if o.NoGlob {
+			if !seen[literal] {
+				seen[literal] = true
+				out = append(out, target(st.Given, literal))
+			}
+			continue
+		}
+		for _, g := range glob.FromShell(st.Path, o) {
+			if !slices.Contains(globs, g) {
+				globs = append(globs, g)
+			}
+		}
+		names, err := glob.Expand(dfs, pat, o, maxGlobMatches)
+		switch {
+		case errors.Is(err, glob.ErrTooMany):
+			return out, fmt.Sprintf("the glob %s matches more than %d paths", st.Given, maxGlobMatches)
+		case errors.Is(err, errTooManyDirs):
+			return out, fmt.Sprintf("the globs of the command read more than %d directories (%s)", maxGlobDirs, st.Given)
+		case err != nil:
+			return out, "the glob " + st.Given + " cannot be expanded: " + err.Error()
+		case len(names) == 0 && o.NullGlob:
+			why = "with nullglob, the glob " + st.Given + " that matches nothing makes no word: the operands after it shift"
+		case len(names) == 0:
+			unmatched = true
+			if !seen[literal] {
+				seen[literal] = true
+				out = append(out, target(st.Given, literal))
+			}
+		}
+		for _, n := range names {
+			abs := n
+			if !strings.HasPrefix(n, "/") {
+				abs = strings.TrimSuffix(base, "/") + "/" + n
+			}
+			if !seen[abs] {
+				seen[abs] = true
+				out = append(out, target(n, abs))
+			}
 		}
 	}
-	base := strings.TrimPrefix(dir.Res.Path, "/")
-	full := rest
-	if base != "" {
-		full = glob.Escape(base) + "/" + rest
+	if (unmatched || others || why != "") && len(globs) > 0 {
+		out = append(out, Target{Field: "command", Given: st.Given, Access: accessOf(st.Access), Abs: st.Path, Globs: globs, Cmd: ci})
 	}
-	var matches []string
-	err := doublestar.GlobWalk(fsys, full, func(p string, _ fs.DirEntry) error {
-		if len(matches) >= maxGlobMatches {
-			return errTooManyMatches
-		}
-		matches = append(matches, p)
-		return nil
-	}, doublestar.WithNoHidden())
-	switch {
-	case errors.Is(err, errTooManyMatches):
-		return out, fmt.Sprintf("the glob %s matches more than %d paths", st.Given, maxGlobMatches)
-	case errors.Is(err, errTooManyDirs) || *fsys.left <= 0: // doublestar skips directories it cannot read
-		return out, fmt.Sprintf("the globs of the command read more than %d directories (%s)", maxGlobDirs, st.Given)
-	case err != nil:
-		return out, "the glob " + st.Given + " cannot be expanded: " + err.Error()
-	case len(matches) == 0:
-		return literal()
-	}
-	for _, m := range matches {
-		t := newTarget(fsys, "command", m, "/"+m, accessOf(st.Access))
-		t.Cmd, t.Recursive, t.Members = ci, st.Recursive, st.Members
-		out = append(out, t)
-	}
-	return out, ""
+	return out, why
 }
 
 // accessOf is the policy's access for a shell target's.

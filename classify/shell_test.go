@@ -59,8 +59,10 @@ func shellCall(cmd string) *hookio.Call {
 }
 
 // TestShellGlobBudget: the globs of one command read at most maxGlobDirs
-// directories; past that the command is unknown (asked), with a reason
-// that says so, instead of walking the disk until the hook's deadline.
+// directories and make at most maxGlobMatches names (directories matched
+// on the way count); past that the command is unknown (asked), with a
+// reason that says so, instead of walking the disk until the hook's
+// deadline.
 func TestShellGlobBudget(t *testing.T) {
 	var files []string
 	for i := range maxGlobDirs + 100 {
@@ -71,7 +73,8 @@ func TestShellGlobBudget(t *testing.T) {
 		want policy.Decision
 		has  string
 	}{
-		{"cat */x*", policy.Ask, "read more than 1000 directories"},
+		{"cat */x*", policy.Ask, "matches more than 1000 paths"},
+		{"cat d0*/x* d1*/x*", policy.Ask, "read more than 1000 directories"},
 		{"cat d0001/*.txt d0002/*.txt", policy.Allow, ""},
 	} {
 		r := runDecide(t, decideCase{name: tt.cmd, fs: files, tool: "Bash", input: map[string]any{"command": tt.cmd}, flags: yesFlag})

@@ -87,10 +87,20 @@ type Target struct {
 	Path   string // absolute (the command's cwd joined), not cleaned
 	Given  string // as written, after static expansion
 	Access Access // read or write
-	// Glob is true when Path holds unquoted glob metacharacters: it is
-	// expanded against the file system, and as a pattern checked against
-	// deny rules.
+	// Glob is true when Path is a pattern bash expands (unquoted glob
+	// characters, bash's syntax, quoted characters escaped with a
+	// backslash, Given the word itself): it is expanded against the file
+	// system ([glob.Expand]) with each of GlobOpts, and as a pattern
+	// checked against deny rules ([glob.FromShell]).
 	Glob bool
+	// GlobOpts are the shell options that may be in force where bash
+	// expands the glob (several when a shopt or GLOBIGNORE before it may
+	// or may not have run); never empty for a glob.
+	GlobOpts []glob.ShellOptions
+	// GlobDir is the directory a glob written relative expands in (Path
+	// is it joined, escaped); GLOBIGNORE matches the names relative to
+	// it. Empty for an absolute glob.
+	GlobDir string
 	// Pattern marks a target that only names files by pattern, like
 	// find's DIR/**/NAME: it is judged against deny and ask rules, never
 	// expanded.
@@ -204,6 +214,7 @@ func Analyze(cmd string, env Env) (res Analysis) {
 func analyze(cmd string, env Env) Analysis {
 	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:], walks: maxWalks}
 	a.cwd = []string{env.Cwd}
+	a.setWorlds([]glob.ShellOptions{{}}) // bash's defaults
 	a.shellScript(cmd, 0)
 	return Analysis{Commands: a.cmds, Unknown: a.unknown}
 }
@@ -234,6 +245,11 @@ func (a *analyzer) runTraps(start int) {
 			a.vars[name] = shellVar{}
 		}
 		a.later = a.laterEver
+		// Any options set by then may be in force when it runs.
+		a.glob = append([]glob.ShellOptions(nil), a.globEver...)
+		if len(a.globEver) >= maxGlobEver {
+			a.later = "the shell options a trap runs with cannot be followed"
+		}
 		a.uncertain++
 		a.script(t.script.lit, t.depth+1)
 		a.uncertain--
@@ -258,6 +274,9 @@ func (a *analyzer) setVar(name string, v shellVar) {
 	}
 	a.vars[name] = v
 	a.assignLog = append(a.assignLog, name)
+	if name == "GLOBIGNORE" {
+		a.globIgnore(v, true)
+	}
 }
 
 // shellVar is what the analysis knows of a variable.
@@ -265,9 +284,11 @@ type shellVar struct {
 	value string
 	known bool
 	// glob is true for a loop variable bound to the matches of a glob
-	// ("for f in *.go"): its value is one of the file names pat matches.
+	// ("for f in *.go"): its value is one of the file names pat matches,
+	// expanded with the options opts.
 	glob bool
 	pat  string
+	opts []glob.ShellOptions
 	// exported is true for a variable the shell's child processes see
 	// (export, declare -x, a prefix assignment).
 	exported bool
@@ -300,7 +321,8 @@ type analyzer struct {
 	// walks is how many more bodies may be walked (maxWalks).
 	walks int
 	// later says why every command from now on is unknown (a variable
-	// naming code to run was set, IFS or a glob option changed), or "".
+	// naming code to run was set, IFS or a shell option the analysis
+	// does not follow changed), or "".
 	later string
 	// laterEver is the first reason later was ever set (in a subshell
 	// too): a trap that runs at an exit sees it.
@@ -330,6 +352,10 @@ type analyzer struct {
 	// frames hold, for each function being walked, the variables it made
 	// local and their values outside, restored when it returns.
 	frames [][]localVar
+	// glob holds the sets of shell options that may be in force for
+	// pathname expansion (globopts.go); nil is bash's defaults. globEver
+	// holds every set met, for the traps.
+	glob, globEver []glob.ShellOptions
 }
 
 // localVar is a variable a function made local, with its value outside.
@@ -408,6 +434,7 @@ type saved struct {
 	later     string
 	pos       []sword
 	posKnown  bool
+	glob      []glob.ShellOptions
 }
 
 func (a *analyzer) save() saved {
@@ -422,12 +449,12 @@ func (a *analyzer) save() saved {
 			funcs[k] = v
 		}
 	}
-	return saved{cwd: a.cwd, cdTo: a.cdTo, vars: vars, dirs: a.dirs, funcs: funcs, later: a.later, pos: a.pos, posKnown: a.posKnown}
+	return saved{cwd: a.cwd, cdTo: a.cdTo, vars: vars, dirs: a.dirs, funcs: funcs, later: a.later, pos: a.pos, posKnown: a.posKnown, glob: a.glob}
 }
 
 func (a *analyzer) restore(s saved) {
 	a.cwd, a.cdTo, a.vars, a.dirs, a.funcs, a.later = s.cwd, s.cdTo, s.vars, s.dirs, s.funcs, s.later
-	a.pos, a.posKnown = s.pos, s.posKnown
+	a.pos, a.posKnown, a.glob = s.pos, s.posKnown, s.glob
 }
 
 // union merges the possible directories of two paths of execution.
@@ -564,6 +591,9 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 				// let PATH=1: arithmetic may assign any variable it names.
 				if isExecEnvVar(n.Value) || n.Value == "IFS" {
 					a.setLater("arithmetic may set " + n.Value + ", which names code later programs run")
+				}
+				if n.Value == "GLOBIGNORE" {
+					a.globIgnore(shellVar{}, true)
 				}
 			}
 			return true
@@ -759,32 +789,40 @@ func (a *analyzer) targets(w sword, access Access) ([]Target, string) {
 
 // targetsOf appends to out the targets of the static word w, which holds
 // no brace expansion: one per directory the command may run in; false
-// when w is relative and the directory is not known.
+// when w is relative and the directory is not known. A word bash expands
+// as a glob (glob.IsPattern, unless set -f holds wherever it runs) is a
+// glob target, with the shell options it expands with.
 func (a *analyzer) targetsOf(w sword, access Access, out []Target) ([]Target, bool) {
-	isGlob := w.glob && hasGlobMeta(w.pat)
-	p := w.pat
-	if !isGlob {
-		p = glob.Unescape(w.pat)
+	var opts []glob.ShellOptions
+	isGlob := w.glob && glob.IsPattern(w.pat)
+	if isGlob {
+		opts = a.globOpts(w)
+		isGlob = !noGlobAll(opts)
 	}
-	if p == "" {
+	if !isGlob {
+		if w.lit == "" {
+			return out, true
+		}
+		if strings.HasPrefix(w.lit, "/") {
+			return append(out, Target{Path: w.lit, Given: w.lit, Access: access}), true
+		}
+		if a.cwd == nil {
+			return out, false
+		}
+		for _, d := range a.cwd {
+			out = append(out, Target{Path: strings.TrimSuffix(d, "/") + "/" + w.lit, Given: w.lit, Access: access})
+		}
 		return out, true
 	}
-	given := p
-	if !isGlob {
-		given = w.lit
-	}
-	if strings.HasPrefix(p, "/") {
-		return append(out, Target{Path: p, Given: given, Access: access, Glob: isGlob}), true
+	if strings.HasPrefix(w.pat, "/") {
+		return append(out, Target{Path: w.pat, Given: w.lit, Access: access, Glob: true, GlobOpts: opts}), true
 	}
 	if a.cwd == nil {
 		return out, false
 	}
 	for _, d := range a.cwd {
-		base := d
-		if isGlob {
-			base = glob.Escape(d)
-		}
-		out = append(out, Target{Path: strings.TrimSuffix(base, "/") + "/" + p, Given: given, Access: access, Glob: isGlob})
+		out = append(out, Target{Path: strings.TrimSuffix(glob.Escape(d), "/") + "/" + w.pat, Given: w.lit, Access: access,
+			Glob: true, GlobOpts: opts, GlobDir: d})
 	}
 	return out, true
 }

@@ -9,14 +9,16 @@ import (
 	"testing"
 
 	"github.com/safezonehq/safezone/classify/shell/shelltest"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 var testEnv = Env{Cwd: shelltest.Cwd, Home: shelltest.Home, ProjectDir: shelltest.Cwd, TmpDir: shelltest.TmpDir, ReadFile: shelltest.ReadFile}
 
 // targetsOf returns "r /path" and "w /path" for every target (paths
 // cleaned; "p" marks a pattern target, "g" a glob, "R" a recursive write,
-// "C" a program's working directory), sorted and deduplicated: the
-// notation of shelltest.Case.Want.
+// "C" a program's working directory; a glob's shell options follow when
+// they are not bash's defaults), sorted and deduplicated: the notation of
+// shelltest.Case.Want.
 func targetsOf(a Analysis) []string {
 	var out []string
 	for _, c := range a.Commands {
@@ -41,11 +43,39 @@ func targetsOf(a Analysis) []string {
 			if t.Cwd {
 				kind += "C"
 			}
-			out = append(out, kind+" "+p)
+			out = append(out, kind+" "+p+globOptsText(t.GlobOpts))
 		}
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// globOptsText writes a glob's option sets as shelltest.Case notes them:
+// "" for bash's defaults alone, else " {dotglob,ignore=x}|{}" (each set's
+// options that are not the default, the sets sorted).
+func globOptsText(ws []glob.ShellOptions) string {
+	if len(ws) == 0 || len(ws) == 1 && ws[0] == (glob.ShellOptions{}) {
+		return ""
+	}
+	var sets []string
+	for _, o := range ws {
+		var on []string
+		for _, f := range []struct {
+			name string
+			on   bool
+		}{{"dotglob", o.DotGlob}, {"extglob", o.ExtGlob}, {"failglob", o.FailGlob}, {"globstar", o.GlobStar},
+			{"keepdots", o.KeepDots}, {"nocaseglob", o.NoCaseGlob}, {"noglob", o.NoGlob}, {"nullglob", o.NullGlob}} {
+			if f.on {
+				on = append(on, f.name)
+			}
+		}
+		if o.Ignore != "" {
+			on = append(on, "ignore="+o.Ignore)
+		}
+		sets = append(sets, "{"+strings.Join(on, ",")+"}")
+	}
+	sort.Strings(sets)
+	return " " + strings.Join(slices.Compact(sets), "|")
 }
 
 func TestAnalyze(t *testing.T) {

@@ -44,7 +44,7 @@ var builtins = []cmdSpec{
 	{name: "read", role: roleCustom, custom: readCmd},
 	{name: "readarray", role: roleCustom, custom: readCmd},
 	{name: "return", role: roleNone},
-	{name: "set", role: roleNone},
+	{name: "set", role: roleCustom, custom: setCmd},
 	{name: "shift", role: roleNone},
 	{name: "shopt", role: roleCustom, custom: shoptCmd},
 	{name: "source", role: roleCustom, custom: sourceCmd},
@@ -154,6 +154,9 @@ func unsetCmd(c *cmdCtx) {
 		default:
 			if !fn {
 				c.a.setVar(t, shellVar{})
+				if t == "GLOBIGNORE" {
+					c.a.globIgnore(shellVar{}, false)
+				}
 			}
 			if f := c.a.funcs[t]; f != nil && !vr {
 				if fn {
@@ -230,32 +233,6 @@ func aliasCmd(c *cmdCtx) {
 		if w.unknown != "" || strings.Contains(w.lit, "=") || (c.name == "hash" && w.lit == "-p") {
 			c.unknown(c.name + " changes what a later command name runs")
 			return
-		}
-	}
-}
-
-// shoptGlobs are the shell options that change what later globs match,
-// how a cd or a source finds its directory or file, or what a name runs
-// (bash(1) The Shopt Builtin). The file-system expansion of globs is the
-// caller's, which matches as bash does by default.
-var shoptGlobs = []string{"dotglob", "globstar", "nocaseglob", "nullglob", "failglob", "extglob", "globasciiranges",
-	"expand_aliases", "cdable_vars", "sourcepath", "execfail", "globskipdots"}
-
-// shoptCmd: shopt -s or -u of an option of shoptGlobs makes every later
-// command unknown; listing or other options change nothing.
-func shoptCmd(c *cmdCtx) {
-	c.cmd.ReadOnly = true
-	set := false
-	for _, w := range c.args {
-		t := w.text()
-		switch {
-		case w.unknown != "":
-			c.a.setLater("shopt sets an option that is not static")
-		case t == "-s" || t == "-u" || t == "-o":
-			set = true
-		case strings.HasPrefix(t, "-"):
-		case set && containsStr(shoptGlobs, t):
-			c.a.setLater("shopt " + t + " changes what later globs, names or files mean")
 		}
 	}
 }

@@ -88,7 +88,7 @@ func (a *analyzer) callFunction(name string, fn *funcDef, words []sword, depth i
 	undo := a.applyPrefix()
 	defer undo()
 	pos, posKnown := a.pos, a.posKnown
-	a.pos, a.posKnown = words[1:], true
+	a.pos, a.posKnown = a.expandedHere(words[1:]), true
 	a.active = append(a.active, name)
 	a.frames = append(a.frames, nil)
 	// After a "return", the rest of the body may not run: what it assigns
@@ -106,8 +106,7 @@ func (a *analyzer) callFunction(name string, fn *funcDef, words []sword, depth i
 		if frame[i].had {
 			a.setVar(frame[i].name, frame[i].prev)
 		} else {
-			delete(a.vars, frame[i].name)
-			a.assignLog = append(a.assignLog, frame[i].name)
+			a.restoreVar(frame[i].name, shellVar{}, false)
 		}
 	}
 	a.frames = a.frames[:len(a.frames)-1]
@@ -134,12 +133,7 @@ func (a *analyzer) applyPrefix() func() {
 	a.prefix = nil
 	return func() {
 		for i := len(prev) - 1; i >= 0; i-- {
-			if prev[i].had {
-				a.vars[prev[i].name] = prev[i].prev
-			} else {
-				delete(a.vars, prev[i].name)
-			}
-			a.assignLog = append(a.assignLog, prev[i].name)
+			a.restoreVar(prev[i].name, prev[i].prev, prev[i].had)
 		}
 	}
 }
@@ -181,6 +175,10 @@ func (a *analyzer) declare(c *syntax.DeclClause, depth int) {
 			prev, had := a.vars[as.Name.Value]
 			top := &a.frames[len(a.frames)-1]
 			*top = append(*top, localVar{name: as.Name.Value, prev: prev, had: had})
+			if as.Naked && as.Name.Value == "GLOBIGNORE" {
+				// "local GLOBIGNORE" makes a local that is unset.
+				a.globIgnore(shellVar{}, false)
+			}
 		}
 		a.assign(as, depth)
 		if v, ok := a.vars[nameOf(as)]; ok && export {
@@ -307,8 +305,16 @@ func (a *analyzer) loopValues(l *syntax.WordIter, depth int) ([]shellVar, bool) 
 		switch {
 		case w.unknown != "":
 			return nil, false
-		case w.glob:
-			vals = append(vals, shellVar{value: w.lit, pat: w.pat, glob: true, known: true})
+		case w.glob && hasGlobMeta(w.pat) && !noGlobAll(a.globOpts(w)):
+			// The list is expanded here: the options in force now hold
+			// for the value, and a pattern that matches nothing only
+			// leaves the loop shorter (nullglob and failglob aside).
+			var opts []glob.ShellOptions
+			for _, o := range a.globOpts(w) {
+				o.NullGlob, o.FailGlob = false, false
+				opts = append(opts, o)
+			}
+			vals = append(vals, shellVar{value: w.lit, pat: w.pat, glob: true, known: true, opts: opts})
 		default:
 			vals = append(vals, shellVar{value: w.lit, known: true})
 		}
@@ -505,18 +511,9 @@ func escapeBraces(p string) string {
 	return b.String()
 }
 
-// hasGlobMeta reports whether a pattern holds an unescaped *, ? or [.
-func hasGlobMeta(p string) bool {
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '*', '?', '[':
-			return true
-		}
-	}
-	return false
-}
+// hasGlobMeta reports whether bash expands the pattern p as a glob
+// (glob.IsPattern).
+func hasGlobMeta(p string) bool { return glob.IsPattern(p) }
 
 // under reports whether p is root or below it, by whole path components.
 func under(root, p string) bool {

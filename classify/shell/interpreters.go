@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/safezonehq/safezone/policy/glob"
+)
 
 // interpreters are the shells and interpreters that run a script or
 // inline code, and the programs that run commands elsewhere or later
@@ -56,7 +60,7 @@ var interpreters = []cmdSpec{
 // its commands from stdin. fish's language is not bash's: fish -c is
 // unknown. --version and --help run nothing.
 func shellCmd(c *cmdCtx) {
-	i, hasC, done := c.shellOptions()
+	i, hasC, opts, done := c.shellOptions()
 	if done {
 		return
 	}
@@ -76,7 +80,7 @@ func shellCmd(c *cmdCtx) {
 		for _, w := range rest[1:] {
 			known = known && w.unknown == ""
 		}
-		if why := c.a.nested(rest[0], pos, known, c.depth); why != "" {
+		if why := c.a.nestedShell(rest[0], pos, known, c.depth, c.name, opts); why != "" {
 			c.unknown(why)
 		}
 	case len(rest) == 0:
@@ -87,47 +91,62 @@ func shellCmd(c *cmdCtx) {
 }
 
 // shellOptions parses a shell's options: it returns the index of its first
-// operand, whether -c was given, and true when nothing more is to be done
+// operand, whether -c was given, the glob options it sets (-O and +O a
+// shopt option, -f, -o noglob), and true when nothing more is to be done
 // (the command is unknown, or only shows the version or help).
-func (c *cmdCtx) shellOptions() (i int, hasC, done bool) {
+func (c *cmdCtx) shellOptions() (i int, hasC bool, opts []func(*glob.ShellOptions), done bool) {
 	for ; i < len(c.args); i++ {
 		w := c.args[i]
 		t := w.text()
 		switch {
 		case w.unknown != "":
 			c.unknown("an argument of the shell is not static")
-			return i, hasC, true
+			return i, hasC, nil, true
 		case t == "--" || t == "-":
-			return i + 1, hasC, false
+			return i + 1, hasC, opts, false
 		case !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+"):
-			return i, hasC, false
+			return i, hasC, opts, false
 		case t == "--version" || t == "--help":
 			c.cmd.ReadOnly = true
-			return i, hasC, true
+			return i, hasC, nil, true
 		case t == "--rcfile" || t == "--init-file":
 			i++
 		case strings.HasPrefix(t, "--"):
 		case strings.ContainsAny(t[1:], "si") && t[0] == '-':
 			c.unknown(c.name + " " + t + " reads its commands from stdin")
-			return i, hasC, true
+			return i, hasC, nil, true
 		default:
 			hasC = hasC || t[0] == '-' && strings.Contains(t[1:], "c")
+			on := t[0] == '-'
+			if strings.ContainsRune(t[1:], 'f') {
+				opts = append(opts, func(o *glob.ShellOptions) { o.NoGlob = on })
+			}
 			// -o NAME and -O NAME take the next word, once per letter;
-			// -O NAME sets a shopt option, some of which change what
-			// globs and names mean.
+			// -O NAME sets a shopt option.
 			for _, l := range t[1:] {
 				if l != 'o' && l != 'O' {
 					continue
 				}
 				i++
-				if l == 'O' && t[0] == '-' && i < len(c.args) && containsStr(shoptGlobs, c.args[i].text()) {
-					c.unknown(c.name + " -O " + c.args[i].text() + " changes what globs, names or files mean")
-					return i, hasC, true
+				if i >= len(c.args) {
+					break
+				}
+				name := c.args[i].text()
+				switch {
+				case l == 'o' && name == "noglob":
+					opts = append(opts, func(o *glob.ShellOptions) { o.NoGlob = on })
+				case l == 'o':
+				case shoptGlob[name] != nil:
+					f := shoptGlob[name]
+					opts = append(opts, func(o *glob.ShellOptions) { f(o, on) })
+				case containsStr(shoptLater, name) || name == "globasciiranges" && !on:
+					c.unknown(c.name + " " + t + " " + name + " changes what names or files mean")
+					return i, hasC, nil, true
 				}
 			}
 		}
 	}
-	return i, hasC, false
+	return i, hasC, opts, false
 }
 
 // runsScript records that the command runs the script file w, which it

@@ -51,6 +51,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/safezonehq/safezone/classify/shell/shelltest"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // kernelSyscalls are the system calls traced: every way a program names a
@@ -363,20 +364,51 @@ func covered(targets []Target, e *kernelEvent) bool {
 			continue
 		}
 		tp := filepath.Clean(t.Path)
-		if t.Glob && e.Access == Read && e.Path == globDir(tp) {
-			return true // the shell lists the directory to expand the glob
+		if t.Glob && e.Access == Read && (e.Path == globDir(tp) || strings.Contains(e.Line, "O_DIRECTORY") && within(globDir(tp), e.Path)) {
+			return true // the shell lists the directory to expand the glob, and those below it ("**") it searches
 		}
 		for p := e.Path; ; p = filepath.Dir(p) {
 			if p == tp {
 				return true
 			}
-			if t.Glob || t.Pattern {
+			if t.Pattern {
 				if ok, _ := doublestar.Match(tp, p); ok {
 					return true
 				}
 			}
+			if t.Glob && globCovers(t, p) {
+				return true
+			}
 			if filepath.Dir(p) == p { // "/", or "." for a path without a directory
 				break
+			}
+		}
+	}
+	return false
+}
+
+// globCovers reports whether the glob target t may name the path p, with
+// one of the shell options it may expand with (glob.FromShell, as the
+// hook checks a glob against the policy); with noglob, it is the word.
+func globCovers(t Target, p string) bool {
+	opts := t.GlobOpts
+	if len(opts) == 0 {
+		opts = []glob.ShellOptions{{}}
+	}
+	dir, last := filepath.Split(t.Path)
+	dir = filepath.Clean(glob.Unescape(dir))
+	for _, o := range opts {
+		if o.NoGlob && filepath.Clean(glob.Unescape(t.Path)) == p {
+			return true
+		}
+		// Without globskipdots, the last element may match "." or "..":
+		// the directory itself, or its parent.
+		if o.KeepDots && (glob.MayMatchName(last, ".") && p == dir || glob.MayMatchName(last, "..") && p == filepath.Dir(dir)) {
+			return true
+		}
+		for _, g := range glob.FromShell(t.Path, o) {
+			if glob.Matches(g, p) {
+				return true
 			}
 		}
 	}

@@ -191,17 +191,17 @@ func (a *analyzer) throughLinks(t Target) (*Target, string) {
 	return nil, ""
 }
 
-// globMayReach reports whether the glob pattern rest (relative elements)
-// may match the relative path rel or a directory above it, element by
-// element.
+// globMayReach reports whether the glob pattern rest (relative elements,
+// bash's syntax) may match the relative path rel or a directory above it,
+// element by element, under any shell options.
 func globMayReach(rest, rel string) bool {
 	pats, els := strings.Split(rest, "/"), strings.Split(rel, "/")
 	for i := 0; i < len(pats) && i < len(els); i++ {
 		if pats[i] == "**" {
 			return true
 		}
-		if ok, err := path.Match(pats[i], els[i]); err != nil || !ok {
-			return err != nil
+		if !glob.MayMatchName(pats[i], els[i]) {
+			return false
 		}
 	}
 	return true

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -471,7 +472,7 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 	if c.name == "rsync" {
 		c.rsyncBackup(dest)
 	}
-	if !remote(dest) {
+	if !c.remoteOperand(dest) {
 		switch {
 		case c.has("T", "no-target-directory"):
 			c.addT(dest, Write, c.copyRecursive())
@@ -493,7 +494,7 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 		return // a symbolic link reads nothing; later paths resolve through it
 	}
 	for _, w := range ops {
-		if remote(w) {
+		if c.remoteOperand(w) {
 			continue
 		}
 		if hardLink {
@@ -530,7 +531,7 @@ func (c *cmdCtx) moveInto(srcs []sword, dest sword, into bool) {
 			continue
 		}
 		c.joinDest(dest, s, base, recursive)
-		if c.spec.role == roleMove && !remote(s) {
+		if c.spec.role == roleMove && !c.remoteOperand(s) {
 			c.movedLinks(s, dest, base, isDir)
 		}
 	}
@@ -547,11 +548,11 @@ func surelyDir(p string) bool {
 // (a remote host:path's too, for rsync and scp), and false when it takes
 // none of its own (".", rsync's "SRC/", whose contents are copied).
 func (c *cmdCtx) sourceBase(s sword) (string, bool) {
-	if s.unknown != "" || remote(s) && c.name != "rsync" && c.name != "scp" {
+	if s.unknown != "" {
 		return "", false
 	}
 	base := s.lit
-	if i := strings.LastIndexByte(base, ':'); remote(s) && i >= 0 {
+	if i := strings.LastIndexByte(base, ':'); c.remoteOperand(s) && i >= 0 {
 		base = base[i+1:]
 	}
 	base = path.Base(strings.TrimSuffix(base, "/"))
@@ -570,9 +571,10 @@ func (c *cmdCtx) copyRecursive() bool {
 }
 
 // joinDest adds DEST/BASE, the place of a source in the directory dest; a
-// glob source's names are a pattern there.
+// glob source's names are a pattern there, written in the policy's syntax
+// for each set of shell options it may expand with (glob.FromShell).
 func (c *cmdCtx) joinDest(dest, src sword, base string, recursive bool) {
-	if !src.glob || !hasGlobMeta(src.pat) {
+	if !src.glob || !hasGlobMeta(src.pat) || noGlobAll(c.a.globOpts(src)) {
 		c.addT(literal(path.Join(dest.lit, base)), Write, recursive)
 		return
 	}
@@ -584,7 +586,18 @@ func (c *cmdCtx) joinDest(dest, src sword, base string, recursive bool) {
 	basePat := path.Base(strings.TrimSuffix(src.pat, "/"))
 	for _, t := range ts {
 		p := strings.TrimSuffix(glob.Escape(path.Clean(t.Path)), "/") + "/" + basePat
-		c.cmd.Targets = append(c.cmd.Targets, Target{Path: p, Given: path.Join(t.Given, base), Access: Write, Pattern: true, Recursive: recursive})
+		var seen []string
+		for _, o := range c.a.globOpts(src) {
+			if o.NoGlob {
+				o = glob.ShellOptions{} // the word as it is: its escapes are the pattern's
+			}
+			for _, g := range glob.FromShell(p, o) {
+				if !slices.Contains(seen, g) {
+					seen = append(seen, g)
+					c.cmd.Targets = append(c.cmd.Targets, Target{Path: g, Given: path.Join(t.Given, base), Access: Write, Pattern: true, Recursive: recursive})
+				}
+			}
+		}
 	}
 }
 
@@ -658,6 +671,17 @@ func (c *cmdCtx) rsyncBackup(dest sword) {
 		v = literal(path.Join(dest.lit, v.lit))
 	}
 	c.addT(v, Write, true)
+}
+
+// remoteOperand reports whether the operand w of a copy, move or link
+// names another host: only scp and rsync read host:path and URLs (cp, mv,
+// install and ln take "a:b" as a local name); a glob names local files,
+// as bash expands it before the program runs.
+func (c *cmdCtx) remoteOperand(w sword) bool {
+	if c.name != "scp" && c.name != "rsync" || w.glob && glob.IsPattern(w.pat) {
+		return false
+	}
+	return remote(w)
 }
 
 // remote reports whether an operand names another host (host:path, a URL).

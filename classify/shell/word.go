@@ -22,6 +22,14 @@ type sword struct {
 	// word may become several words or none, shifting the operands after
 	// it (bash(1) Word Splitting).
 	split bool
+	// varOpts are the shell options a loop variable's glob was expanded
+	// with, for a word that holds one; ownGlob is true when the word has
+	// glob characters of its own too.
+	varOpts []glob.ShellOptions
+	ownGlob bool
+	// extGlob is true for a word with an extended glob written in the
+	// line: bash parsed it, so extglob was on then.
+	extGlob bool
 }
 
 // text is the word for display and rule matching: its value when static,
@@ -92,7 +100,7 @@ func (a *analyzer) wordOf(w *syntax.Word, depth int, assign bool) sword {
 				b.out.split = true
 			default:
 				// Unquoted: the value is subject to globbing.
-				b.unquotedLit(strings.ReplaceAll(v.value, `\`, `\\`))
+				b.unquotedValue(v.value)
 			}
 		default:
 			a.expansion(part, &b, depth)
@@ -234,11 +242,13 @@ func (b *wordBuilder) quoted(s string) {
 }
 
 // globbed adds the value of a loop variable bound to a glob's matches: a
-// file name matching the pattern, quoted or not.
+// file name matching the pattern, quoted or not, with the options the
+// loop expanded it with.
 func (b *wordBuilder) globbed(v shellVar) {
 	b.out.glob = true
 	b.lit.WriteString(v.value)
 	b.pat.WriteString(v.pat)
+	b.out.varOpts = append(b.out.varOpts, v.opts...)
 }
 
 // tilde expands the tilde-prefix that starts the unquoted literal v (bash(1)
@@ -341,8 +351,7 @@ func (a *analyzer) expansion(part syntax.WordPart, b *wordBuilder, depth int) {
 		b.unknown("an arithmetic expansion")
 		b.out.split = true
 	case *syntax.ExtGlob:
-		b.unknown("an extended glob")
-		b.out.split = true
+		a.extGlob(p, b)
 	default:
 		b.unknown(fmt.Sprintf("an expansion (%s)", nodeKind(part)))
 	}
@@ -362,7 +371,7 @@ func (b *wordBuilder) unquotedLit(v string) {
 			b.lit.WriteByte(v[i])
 			b.pat.WriteString(glob.Escape(string(v[i])))
 		case c == '*' || c == '?' || c == '[':
-			b.out.glob = true
+			b.out.glob, b.out.ownGlob = true, true
 			b.lit.WriteByte(c)
 			b.pat.WriteByte(c)
 		case c == '{' || c == '}' || c == ',':
@@ -371,14 +380,70 @@ func (b *wordBuilder) unquotedLit(v string) {
 			}
 			b.lit.WriteByte(c)
 			b.pat.WriteByte(c)
-		case c == ']':
+		case c == '(':
+			// Only an escaped "(" reaches here (above); a raw one would
+			// not parse. Kept from starting an extended glob.
 			b.lit.WriteByte(c)
-			b.pat.WriteString(`\]`)
+			b.pat.WriteString(`\(`)
 		default:
 			b.lit.WriteByte(c)
 			b.pat.WriteByte(c)
 		}
 	}
+}
+
+// unquotedValue adds the value of an unquoted parameter expansion: bash
+// globs it (bash(1) Pathname Expansion), a backslash in it quoting the
+// next character for the matcher but staying in the word; no brace
+// expansion happens in it.
+func (b *wordBuilder) unquotedValue(v string) {
+	if glob.IsPattern(v) {
+		b.out.glob, b.out.ownGlob = true, true
+	}
+	b.lit.WriteString(v)
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '\\':
+			b.pat.WriteByte(c)
+			if i+1 < len(v) {
+				i++
+				b.pat.WriteByte(v[i])
+			}
+		case '{', '}', ',':
+			b.pat.WriteString(glob.Escape(string(c)))
+		default:
+			b.pat.WriteByte(c)
+		}
+	}
+}
+
+// extGlob adds an extended glob, ?(…) *(…) +(…) @(…) !(…): bash's parser
+// reads it only where extglob is on, and matches it then (bash(1) Pattern
+// Matching). A pattern list with quotes or expansions in it is unknown, as
+// is one whose end the parser and bash's matcher would place apart.
+func (a *analyzer) extGlob(p *syntax.ExtGlob, b *wordBuilder) {
+	raw := p.Pattern.Value
+	text := p.Op.String() + raw + ")"
+	if strings.ContainsAny(raw, "'\"\\$`") {
+		b.unknown("an extended glob with quotes or expansions in it")
+		b.out.split = true
+		return
+	}
+	if !extGlobEnds(raw) {
+		b.unknown("an extended glob whose end bash reads elsewhere")
+		b.out.split = true
+		return
+	}
+	b.out.glob, b.out.ownGlob, b.out.extGlob = true, true, true
+	b.lit.WriteString(text)
+	b.pat.WriteString(text)
+}
+
+// extGlobEnds reports whether bash's matcher ends the pattern list raw
+// (what the parser read between the parentheses) where the parser did: at
+// its last byte.
+func extGlobEnds(raw string) bool {
+	return glob.PatternListLen(raw+")") == len(raw)+1
 }
 
 // param expands a parameter if it is static: a variable assigned earlier
@@ -404,7 +469,7 @@ func (a *analyzer) param(p *syntax.ParamExp) (shellVar, string) {
 		if w.unknown != "" {
 			return shellVar{}, "$" + name + " is " + w.src + ", which is not static"
 		}
-		return shellVar{value: w.lit, known: true, glob: w.glob && hasGlobMeta(w.pat), pat: w.pat}, ""
+		return shellVar{value: w.lit, known: true, glob: w.glob && hasGlobMeta(w.pat), pat: w.pat, opts: w.varOpts}, ""
 	}
 	if v := a.envParam(name); v != "" {
 		return shellVar{value: v, known: true}, ""

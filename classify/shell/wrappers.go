@@ -51,7 +51,9 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	}
 	cmd := Command{Cwd: a.cwd}
 	later := a.later // what this command sets holds for the next ones
+	prefix := append([]prefixVar(nil), a.prefix...)
 	a.simple(&cmd, words, depth)
+	a.prefixGlobIgnore(prefix)
 	switch {
 	case cmd.Unknown != "":
 	case execVar != "":
@@ -118,23 +120,9 @@ func (a *analyzer) globDirs(cmd *Command, words []sword) {
 	}
 }
 
-// isPattern reports whether bash expands pat as a glob: an unescaped * or
-// ?, or a [ with a ] after it (a lone "[", as in "[ -f x ]", is literal).
-func isPattern(pat string) bool {
-	for i := 0; i < len(pat); i++ {
-		switch pat[i] {
-		case '\\':
-			i++
-		case '*', '?':
-			return true
-		case '[':
-			if strings.Contains(pat[i+1:], "]") {
-				return true
-			}
-		}
-	}
-	return false
-}
+// isPattern reports whether bash expands pat as a glob (glob.IsPattern):
+// a lone "[", as in "[ -f x ]", is literal.
+func isPattern(pat string) bool { return glob.IsPattern(pat) }
 
 // hasTarget reports whether ts holds a target at p.
 func hasTarget(ts []Target, p string) bool {
@@ -357,6 +345,12 @@ func (a *analyzer) addWorkDir(cmd *Command) {
 // it; another variable the line assigned may or may not be in its
 // environment: unknown. It returns why it cannot.
 func (a *analyzer) nested(w sword, pos []sword, posKnown bool, depth int) string {
+	return a.nestedShell(w, pos, posKnown, depth, "sh", nil)
+}
+
+// nestedShell is nested for the shell name (bash, sh, ksh, zsh...),
+// started with the option changes opts (bash -O extglob).
+func (a *analyzer) nestedShell(w sword, pos []sword, posKnown bool, depth int, shell string, opts []func(*glob.ShellOptions)) string {
 	if w.unknown != "" {
 		return "the script is not static: " + w.unknown
 	}
@@ -372,7 +366,14 @@ func (a *analyzer) nested(w sword, pos []sword, posKnown bool, depth int) string
 		a.vars[p.name] = v
 	}
 	a.prefix = nil
-	a.pos, a.posKnown = pos, posKnown
+	a.pos, a.posKnown = a.expandedHere(pos), posKnown
+	a.startShell(shell)
+	uncertain := a.uncertain
+	a.uncertain = 0
+	for _, f := range opts {
+		a.setGlob(f)
+	}
+	a.uncertain = uncertain
 	a.shellScript(w.lit, depth+1)
 	a.restore(st)
 	return ""

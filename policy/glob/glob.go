@@ -7,6 +7,11 @@
 // characters, "?" one non-slash character, "[...]" a class ("[!...]" or
 // "[^...]" negated, ranges "a-z", "\" escapes), "{a,b}" alternatives, "**"
 // as a whole path element any number of elements, "\x" a literal x.
+//
+// Bash's patterns are another language (POSIX classes, extended globs,
+// shell options): [Expand] is bash 5.2's pathname expansion of one word,
+// ported from its source, and [FromShell] writes a bash pattern in the
+// syntax above, never narrower, for the checks against the policy.
 package glob
 
 import (
@@ -568,7 +573,8 @@ func LiteralPrefix(p string) (prefix, rest string) {
 }
 
 // HasMeta reports whether the path element el holds an unescaped glob
-// metacharacter: *, ?, [ or {.
+// metacharacter: *, ?, [ or {, or the start of one of bash's extended
+// globs: +(, @( or !(.
 func HasMeta(el string) bool {
 	for i := 0; i < len(el); i++ {
 		switch el[i] {
@@ -576,6 +582,10 @@ func HasMeta(el string) bool {
 			i++
 		case '*', '?', '[', '{':
 			return true
+		case '+', '@', '!':
+			if i+1 < len(el) && el[i+1] == '(' {
+				return true
+			}
 		}
 	}
 	return false
@@ -598,14 +608,15 @@ func Unescape(el string) string {
 }
 
 // Escape quotes every glob metacharacter in a literal path, so that it can
-// be used in, or joined to, a pattern: Escape("/a[1]") is `/a\[1\]`.
+// be used in, or joined to, a pattern: Escape("/a[1]") is `/a\[1\]`. A "("
+// is quoted too, so that no extended glob of bash's starts in it.
 func Escape(s string) string {
-	if !strings.ContainsAny(s, `*?[]{}\`) {
+	if !strings.ContainsAny(s, `*?[]{}\(`) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
+		if strings.ContainsRune(`*?[]{}\(`, r) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)

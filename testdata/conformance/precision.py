@@ -237,6 +237,61 @@ read("layer-claude-ssh", "deny", "a committed .claude/settings.json allowing Rea
 read("layer-claude-home", "ask", "its additionalDirectories [~] waits for trust: a read in the home directory stays an outside read", f"{H}/notes.txt", setup=SSH + "\necho n > \"$ROOT/home/notes.txt\"")
 read("layer-claude-local", "ask", "a .claude/settings.local.json in the clone is treated alike: Read(//etc/**) waits for trust", "/etc/passwd", setup=proj_file(".claude/settings.local.json", '{"permissions": {"allow": ["Read(//etc/**)"]}}\n'))
 case("layer-claude-bash-kept", "bash", "allow", "its Bash(npm test:*) allow stays: Claude Code applies it itself when safezone abstains", "Bash", {"command": "npm test", "description": "x"}, setup=SSH, confine_ok=True)
+# ---- issue 21: every bash glob form, with the shell options in force at that point of the line
+KEYS = "mkdir -p proj/certs && echo k > proj/certs/key.pem && echo n > proj/notes.txt && echo k > proj/src/k.pem"
+for id, exp, cmd, why in [
+    ("range", "deny", "cat .e[a-z]v", "a bracket range matches .env"),
+    ("range-readme", "allow", "cat R[E]ADME.md", "a bracket on README reads README"),
+    ("set", "deny", "cat .e[nm]v", "a bracket set matches .env"),
+    ("set-src", "allow", "cat src/m[a-z]in.go", "a bracket set in src reads a source"),
+    ("class", "deny", "cat .[[:alpha:]]nv", "a POSIX class matches the e of .env"),
+    ("class-readme", "allow", "cat [[:upper:]]EADME.md", "a POSIX class on README"),
+    ("negation", "deny", "cat .e[!a]v", "a negated set matches .env"),
+    ("negation-caret", "deny", "cat .e[^x]v", "[^x] is negation too"),
+    ("negation-readme", "allow", "cat README.m[!x]", "a negated set on README"),
+    ("rbracket-first", "deny", "cat .en[]v]", "a ] first in a set is a member: [] v] takes v"),
+    ("rbracket-readme", "allow", "cat README.m[]d]", "the same form on README"),
+    ("escape-in-set", "deny", "cat .en[\\v]", "an escaped character in a set takes it"),
+    ("redirect", "deny", "cat < .e[nm]v", "a redirection from a glob reads .env"),
+    ("redirect-readme", "allow", "cat < R[E]ADME.md", "a redirection from a glob on README"),
+    ("sed-i", "deny", "sed -i s/a/b/ .e[a-z]v", "sed -i through a glob rewrites .env"),
+    ("sed-i-readme", "allow", "sed -i s/a/b/ R[E]ADME.md", "sed -i through a glob on README"),
+    ("truncate-keys", "deny", "truncate -s0 certs/*.p[a-z]m", "truncating every key through a glob"),
+    ("truncate-notes", "allow", "truncate -s0 *.t[a-z]t", "truncating notes through a glob"),
+    ("hook", "deny", "cp README.md .g[h-j]t/hooks/pre-commit", "a copy into a git hook through a glob"),
+    ("copy-docs", "allow", "cp README.md d[o]cs/", "a copy into docs through a glob"),
+    ("dotdot", "deny", "cat */../.env", "a glob followed by .. reads .env through each directory"),
+    ("dotdot-readme", "allow", "cat */../README.md", "the same through .. to README"),
+    ("globignore", "deny", "GLOBIGNORE=x; cat *", "setting GLOBIGNORE turns dotglob on: * matches .env"),
+    ("star", "allow", "cat *", "* alone does not match a leading dot"),
+    ("globignore-prefix", "allow", "GLOBIGNORE=x cat *", "GLOBIGNORE before the command is set after its words expand"),
+    ("dotglob", "deny", "shopt -s dotglob; cat *", "shopt -s dotglob: * matches .env"),
+    ("dotglob-subshell", "allow", "(shopt -s dotglob); cat *", "a shopt in a subshell stays there"),
+    ("dotglob-function", "allow", "f() { shopt -s dotglob; }; cat *", "a function that is not called sets nothing"),
+    ("dotglob-function-called", "deny", "f() { shopt -s dotglob; }; f; cat *", "a function's shopt holds once it is called"),
+    ("dotglob-maybe", "deny", "test -f x && shopt -s dotglob; cat *", "a shopt that may not have run: either"),
+    ("dotglob-off", "allow", "shopt -s dotglob; shopt -u dotglob; cat *", "shopt -u turns it off again"),
+    ("dotglob-child", "deny", "bash -c 'shopt -s dotglob; cat *'", "in a shell of its own"),
+    ("dotglob-parent", "allow", "shopt -s dotglob; bash -c 'cat *'", "a new shell starts from bash's defaults"),
+    ("nocaseglob", "deny", "shopt -s nocaseglob; cat .ENV*", "nocaseglob: .ENV* matches .env"),
+    ("capitals", "allow", "cat .ENV*", "capitals alone match nothing: the word as it is"),
+    ("extglob", "deny", "cat @(.env|x)", "an extended glob: bash parses it only with extglob on"),
+    ("extglob-plus", "deny", "shopt -s extglob\ncat +(.e|nv)", "+(...) matches .env"),
+    ("extglob-readme", "allow", "cat @(README.md|x)", "an extended glob on README"),
+    ("extglob-negated", "allow", "shopt -s extglob\ncat !(*.md)", "!(...) does not match a leading dot"),
+    ("extglob-negated-dotglob", "deny", "shopt -s extglob dotglob\ncat !(*.md)", "with dotglob it does"),
+    ("globstar", "deny", "shopt -s globstar; cat **/*.pem", "** crosses directories: src/k.pem"),
+    ("globstar-go", "allow", "shopt -s globstar; cat **/*.go", "** on sources"),
+    ("noglob", "allow", "set -f; cat .e*", "set -f: the word is a file name"),
+    ("noglob-off", "deny", "set -f; set +f; cat .e*", "set +f turns globbing on again"),
+    ("unmatched-names-env", "deny", "cd docs && cat .e*", "a glob that matches nothing yet still names .env"),
+    ("unmatched-plain", "allow", "cd docs && cat *.md", "one that names no secret"),
+    ("nullglob", "ask", "shopt -s nullglob; cp *.none x", "nullglob drops the unmatched word: the operands shift"),
+    ("class-colon-dest", "deny", "cp README.md certs/[[:lower:]]ey.pem", "the colons of a class are no host: the glob overwrites key.pem"),
+    ("class-colon-env", "deny", "cp README.md .[[:lower:]]nv", "the colons of a class are no host: the glob overwrites .env"),
+    ("class-colon-notes", "allow", "cp README.md [[:lower:]]otes.txt", "the same form on notes.txt"),
+]:
+    bash("glob-" + id, exp, why + " (confine off: the analysis alone)", cmd, setup=KEYS, **bd)
 
 deep = {"path": "$ROOT/outside/secret.txt"}
 for i in range(14):
