@@ -66,12 +66,24 @@ type cmdSpec struct {
 	name string
 	role role
 	// Options: short letters without and with a value, long names without
-	// and with a value. numeric accepts -NUM (head -5). lax accepts any
+	// and with a value. A long name in both long and longArg takes an
+	// optional value, given only as --name=VALUE (ls --color[=WHEN]);
+	// shortOpt are the short letters whose value is optional and only
+	// attached (-d[FILE]). numeric accepts -NUM (head -5). lax accepts any
 	// option without a value (commands with huge option sets whose
 	// operands are positional anyway).
-	short, shortArg string
-	long, longArg   []string
-	numeric, lax    bool
+	short, shortArg, shortOpt string
+	long, longArg             []string
+	numeric, lax              bool
+	// exactLong: the program takes its long options only spelt out; by
+	// default a long option may be abbreviated to any prefix that names
+	// one option only, as getopt_long(3) and argp accept (--out=F is
+	// --output=F).
+	exactLong bool
+	// optEnd: the options end at the first operand, as POSIX getopt(3)
+	// has it (awk: the words after the program are operands, "-F" too);
+	// by default options may follow operands, as GNU getopt permutes them.
+	optEnd bool
 	// files are options whose value is a file.
 	files []optFile
 	// readOnly: the command only reads (with no write target).
@@ -263,14 +275,21 @@ func (c *cmdCtx) addCwd(access Access, recursive bool) {
 
 // getopt parses c.args by c.spec's options into c.opts and c.ops. "--"
 // ends the options; "-" is an operand; GNU-style options after operands
-// count as options. It returns false, the command unknown, on an option
-// the spec does not list or one missing its value.
+// count as options (unless cmdSpec.optEnd). A long option may be
+// abbreviated (longName); a cluster of short letters (-abc) ends at a
+// letter that takes a value, which is the rest of the word (-ofile) or the
+// next word (getopt(3), getopt_long(3)). It returns false, the command
+// unknown, on an option the spec does not list or one missing its value.
 func (c *cmdCtx) getopt() bool {
 	args := c.args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		t := w.text()
 		if w.unknown != "" || t == "-" || !strings.HasPrefix(t, "-") {
+			if c.spec.optEnd {
+				c.ops = append(c.ops, args[i:]...)
+				return true
+			}
 			c.ops = append(c.ops, w)
 			continue
 		}
@@ -291,37 +310,91 @@ func (c *cmdCtx) getopt() bool {
 	return true
 }
 
+// longName returns the option of the spec that the long option name (as
+// given, without "--" and "=VALUE") stands for: the name itself, or the one
+// option it abbreviates. getopt_long(3) and argp take any prefix of one
+// option only, exact names first (an ambiguous prefix is an error of the
+// program: unknown here too); cmdSpec.exactLong takes exact names only.
+// It returns "" and why when name is no option of the spec.
+func (s *cmdSpec) longName(name string) (string, string) {
+	lists := [][]string{s.long, s.longArg, s.execOpts, s.listOpts, s.followOpts, s.recursive, s.skipWith}
+	for _, l := range lists {
+		if containsStr(l, name) {
+			return name, ""
+		}
+	}
+	for _, f := range s.files {
+		if f.name == name && len(name) > 1 {
+			return name, ""
+		}
+	}
+	if s.exactLong || name == "" {
+		return "", "is not in safezone's table"
+	}
+	var found []string
+	add := func(n string) {
+		if len(n) > 1 && strings.HasPrefix(n, name) && !containsStr(found, n) {
+			found = append(found, n)
+		}
+	}
+	for _, l := range lists {
+		for _, n := range l {
+			add(n)
+		}
+	}
+	for _, f := range s.files {
+		add(f.name)
+	}
+	switch len(found) {
+	case 0:
+		return "", "is not in safezone's table"
+	case 1:
+		return found[0], ""
+	}
+	sort.Strings(found)
+	return "", "is ambiguous (" + strings.Join(found, ", ") + ")"
+}
+
 // longOption parses the long option --name (or --name=value) at c.args[i]
 // and returns the index of its last word.
 func (c *cmdCtx) longOption(name string, i int) (int, bool) {
 	s := c.spec
 	name, val, hasVal := strings.Cut(name, "=")
+	full, why := s.longName(name)
+	if full == "" && !s.lax {
+		c.unknown("option --" + name + " " + why + " for " + c.name)
+		return i, false
+	}
+	if full == "" {
+		full = name // lax: an option without a value
+	}
+	optional := containsStr(s.long, full) && containsStr(s.longArg, full)
 	switch {
-	case containsStr(s.longArg, name):
+	case containsStr(s.longArg, full) && (hasVal || !optional):
 		if hasVal {
-			c.opts = append(c.opts, opt{name: name, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
+			c.opts = append(c.opts, opt{name: full, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
 		} else if i+1 < len(c.args) {
 			i++
 			if !c.single(c.args[i]) {
 				return i, false
 			}
-			c.opts = append(c.opts, opt{name: name, val: c.args[i], has: true})
+			c.opts = append(c.opts, opt{name: full, val: c.args[i], has: true})
 		} else {
-			c.unknown("option --" + name + " has no value")
+			c.unknown("option --" + full + " has no value")
 			return i, false
 		}
-	case containsStr(s.long, name) && !hasVal, s.lax:
-		c.opts = append(c.opts, opt{name: name})
+	case !hasVal, s.lax:
+		c.opts = append(c.opts, opt{name: full})
 	default:
-		c.unknown("option --" + name + " is not in safezone's table for " + c.name)
+		c.unknown("option --" + full + " of " + c.name + " takes no value")
 		return i, false
 	}
 	return i, true
 }
 
 // shortOptions parses the cluster of short options letters at c.args[i]
-// (-abc, -ofile, -o file, -5 with numeric) and returns the index of its
-// last word.
+// (-abc, -ofile, -o file, -5 with numeric, -dFILE with shortOpt) and
+// returns the index of its last word.
 func (c *cmdCtx) shortOptions(letters string, i int) (int, bool) {
 	s := c.spec
 	for j := 0; j < len(letters); j++ {
@@ -331,6 +404,13 @@ func (c *cmdCtx) shortOptions(letters string, i int) (int, bool) {
 			for j+1 < len(letters) && letters[j+1] >= '0' && letters[j+1] <= '9' {
 				j++
 			}
+		case strings.IndexByte(s.shortOpt, l) >= 0:
+			o := opt{name: string(l)}
+			if rest := letters[j+1:]; rest != "" {
+				o.val, o.has = sword{lit: rest, pat: glob.Escape(rest), src: rest}, true
+			}
+			c.opts = append(c.opts, o)
+			return i, true
 		case strings.IndexByte(s.shortArg, l) >= 0:
 			if rest := letters[j+1:]; rest != "" {
 				c.opts = append(c.opts, opt{name: string(l), val: sword{lit: rest, pat: glob.Escape(rest), src: rest}, has: true})

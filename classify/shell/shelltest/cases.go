@@ -460,4 +460,11 @@ var Cases = []Case{
 	{Name: "a quoted owner is one word", In: []string{"chown \"$U\" f", "chmod \"$M\" f"}, Want: []string{"w /p/f"}},
 	{Name: "shell options that change later globs make later commands unknown", In: []string{"shopt -s dotglob; cat *", "shopt -s globstar && rm **/x", "shopt -s nocaseglob; cat .ENV*"}, Unknown: true},
 	{Name: "tar -P and unzip -: may write outside", In: []string{"tar -xPf a.tgz", "tar --absolute-names -xf a.tgz", "unzip -: a.zip"}, Unknown: true},
+
+	// Options as getopt_long(3) parses them: optional values, abbreviations.
+	{Name: "an optional value is only attached: the next word is an operand", In: []string{"ls --color /h/.ssh", "ls --color=auto /h/.ssh", "ls --classify /h/.ssh"}, Want: []string{"r /h/.ssh"}},
+	{Name: "tail --follow and sort --check read the next word", In: []string{"tail --follow /h/x", "tail --follow=name /h/x", "sort --check /h/x", "sort -c /h/x"}, Want: []string{"r /h/x"}},
+	{Name: "rm --interactive removes the next word", In: []string{"rm --interactive /h/x", "rm --interactive=never /h/x", "rm --inter /h/x"}, Want: []string{"w /h/x"}},
+	{Name: "a long option abbreviated is the option it names", In: []string{"sort --out=b a", "sort --outp b a", "sort --output b a"}, Want: []string{"r /p/a", "w /p/b"}},
+	{Name: "an ambiguous abbreviation is unknown", In: []string{"sort --s a", "cp --re a b"}, Unknown: true},
 }
