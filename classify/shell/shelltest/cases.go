@@ -467,4 +467,8 @@ var Cases = []Case{
 	{Name: "rm --interactive removes the next word", In: []string{"rm --interactive /h/x", "rm --interactive=never /h/x", "rm --inter /h/x"}, Want: []string{"w /h/x"}},
 	{Name: "a long option abbreviated is the option it names", In: []string{"sort --out=b a", "sort --outp b a", "sort --output b a"}, Want: []string{"r /p/a", "w /p/b"}},
 	{Name: "an ambiguous abbreviation is unknown", In: []string{"sort --s a", "cp --re a b"}, Unknown: true},
+	{Name: "awk's options end at the program: the words after it are files, -F too", In: []string{"awk '{print}' -F /h/x", "gawk '{print}' -F /h/x", "awk -F, '{print}' -F /h/x"}, Want: []string{"r /h/x", "r /p/-F"}},
+	{Name: "awk's optional values are attached, its long options abbreviated", In: []string{"awk --prof=/h/x '{print}' f", "awk -p/h/x '{print}' f", "awk --profile=/h/x '{print}' f", "awk --pretty=/h/x '{print}' f", "awk -o/h/x '{print}' f"}, Want: []string{"r /p/f", "w /h/x"}},
+	{Name: "awk -d alone dumps to awkvars.out", In: []string{"awk -d '{print}' f", "awk --dump '{print}' f"}, Want: []string{"r /p/f", "w /p/awkvars.out"}},
+	{Name: "awk -D runs the debugger's commands", In: []string{"awk -D '{print}' f", "awk --debug=cmds '{print}' f"}, Unknown: true},
 }
