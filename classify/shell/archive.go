@@ -198,54 +198,100 @@ func withSuffix(w sword, suf string) sword {
 	return w
 }
 
-// tarCmd: -c/--create writes the archive and reads the members; -x/--extract
-// reads the archive and writes into -C DIR (or the working directory);
-// -t/--list only reads.
-// tarLists reads tar's list files (-T, -X) and reports whether the
-// command is still known: archiving the files a list names, or what
-// symbolic links lead to (-h), is not.
-func (c *cmdCtx) tarLists(create bool) bool {
-	for _, o := range c.opts {
-		if (o.name == "T" || o.name == "files-from" || o.name == "X" || o.name == "exclude-from") && o.has {
-			c.add(o.val, Read)
-		}
-	}
-	return !create || !c.listOption("T", "files-from") && !c.followsLinks("h", "dereference")
+// tarOptions are GNU tar's options (tar(1), tar 1.34 --help; argp takes
+// a long option abbreviated). A name in both long and longArg takes an
+// optional value (--backup[=CONTROL]).
+var tarOptions = cmdSpec{
+	short:    "AcdrtuxGnSkUWOmpsMBiajJzZhPlRvwo?",
+	shortArg: "fgCTXFLbHVIKN",
+	long: []string{"catenate", "concatenate", "create", "delete", "diff", "compare", "append", "test-label", "list", "update",
+		"extract", "get", "check-device", "incremental", "ignore-failed-read", "no-check-device", "no-seek", "seek",
+		"occurrence", "sparse", "exclude-backups", "exclude-caches", "exclude-caches-all", "exclude-caches-under",
+		"exclude-vcs", "exclude-vcs-ignores", "no-null", "no-recursion", "no-unquote", "no-verbatim-files-from", "null",
+		"recursion", "unquote", "verbatim-files-from", "anchored", "ignore-case", "no-anchored", "no-ignore-case",
+		"no-wildcards", "no-wildcards-match-slash", "wildcards", "wildcards-match-slash", "keep-directory-symlink",
+		"keep-newer-files", "keep-old-files", "no-overwrite-dir", "one-top-level", "overwrite", "overwrite-dir",
+		"recursive-unlink", "remove-files", "skip-old-files", "unlink-first", "verify", "ignore-command-error",
+		"no-ignore-command-error", "to-stdout", "atime-preserve", "clamp-mtime", "delay-directory-restore", "touch",
+		"no-delay-directory-restore", "no-same-owner", "no-same-permissions", "numeric-owner", "preserve-permissions",
+		"same-permissions", "same-owner", "preserve-order", "same-order", "acls", "no-acls", "no-selinux", "no-xattrs",
+		"selinux", "xattrs", "force-local", "multi-volume", "read-full-records", "ignore-zeros", "old-archive",
+		"portability", "posix", "auto-compress", "bzip2", "xz", "lzip", "lzma", "lzop", "no-auto-compress", "zstd", "gzip",
+		"gunzip", "ungzip", "compress", "uncompress", "backup", "hard-dereference", "dereference", "one-file-system",
+		"absolute-names", "checkpoint", "full-time", "check-links", "block-number", "show-defaults", "show-omitted-dirs",
+		"show-snapshot-field-ranges", "show-transformed-names", "show-stored-names", "totals", "utc", "verbose",
+		"interactive", "confirmation", "help", "restrict", "usage", "version"},
+	longArg: []string{"listed-incremental", "hole-detection", "level", "occurrence", "sparse-version", "add-file", "directory",
+		"exclude", "exclude-ignore", "exclude-ignore-recursive", "exclude-tag", "exclude-tag-all", "exclude-tag-under",
+		"files-from", "exclude-from", "one-top-level", "to-command", "atime-preserve", "group", "group-map", "mode", "mtime",
+		"owner", "owner-map", "sort", "xattrs-exclude", "xattrs-include", "file", "info-script", "new-volume-script",
+		"tape-length", "rmt-command", "rsh-command", "volno-file", "blocking-factor", "record-size", "format", "pax-option",
+		"label", "use-compress-program", "backup", "starting-file", "newer-mtime", "newer", "after-date", "suffix",
+		"strip-components", "transform", "xform", "checkpoint", "checkpoint-action", "index-file", "no-quote-chars",
+		"quote-chars", "quoting-style", "totals", "warning"},
+	// -F (--info-script, --new-volume-script) runs a script at the end of
+	// each volume, --to-command pipes each member to a command, -I
+	// (--use-compress-program) filters through one, --rsh-command and
+	// --rmt-command reach a remote archive through one.
+	execOpts: []string{"F", "info-script", "new-volume-script", "to-command", "I", "use-compress-program", "rsh-command", "rmt-command"},
+	// -g (--listed-incremental) reads and rewrites its snapshot file,
+	// --volno-file its volume number, --index-file gets the verbose
+	// listing; --add-file, -X, and the owner and group maps are read.
+	// -T (--files-from) is read; the files it names are archived, which
+	// is unknown (listOption), or extracted, which writes no other place.
+	files: []optFile{{"g", Write}, {"listed-incremental", Write}, {"volno-file", Write}, {"index-file", Write},
+		{"add-file", Read}, {"X", Read}, {"exclude-from", Read}, {"owner-map", Read}, {"group-map", Read},
+		{"T", Read}, {"files-from", Read}},
 }
 
+// tarLetterArgs spreads the old-style first word of tar (tar cvfC a.tar
+// DIR ...: letters without a dash, whose values are the words after it in
+// order; tar(1) "Traditional usage") into options of their own.
+func tarLetterArgs(args []sword) []sword {
+	if len(args) == 0 || args[0].unknown != "" || strings.HasPrefix(args[0].lit, "-") {
+		return args
+	}
+	letters, rest := args[0].lit, args[1:]
+	var out []sword
+	for i := 0; i < len(letters); i++ {
+		l := string(letters[i])
+		out = append(out, literal("-"+l))
+		if strings.Contains(tarOptions.shortArg, l) && len(rest) > 0 {
+			out, rest = append(out, rest[0]), rest[1:]
+		}
+	}
+	return append(out, rest...)
+}
+
+// tarCmd: -c/--create writes the archive and reads the members;
+// -x/--extract reads the archive and writes into -C DIR (or
+// --one-top-level's, or the working directory); -t/--list and -d/--diff
+// only read, and so does -x with -O (--to-stdout). Options that run a
+// command (tarOptions.execOpts, --checkpoint-action=exec=) are unknown.
+// Without -f, the archive is $TAPE or stdin.
 func tarCmd(c *cmdCtx) {
-	args := c.args
-	// Old style: "tar czf x.tgz dir" (first word without a dash).
-	if len(args) > 0 && args[0].unknown == "" && !strings.HasPrefix(args[0].lit, "-") {
-		w := args[0]
-		w.lit, w.src = "-"+w.lit, "-"+w.lit
-		args = append([]sword{w}, args[1:]...)
-	}
-	c.args = args
-	c.spec = &cmdSpec{
-		short:    "cxtruAdzjJaZvkmOpPhSWBiMR",
-		shortArg: "fCTXbgFIKLNV",
-		long: []string{"create", "extract", "get", "list", "append", "update", "catenate", "concatenate", "diff", "compare",
-			"delete", "gzip", "gunzip", "bzip2", "xz", "zstd", "lzma", "auto-compress", "verbose", "keep-old-files",
-			"overwrite", "to-stdout", "preserve-permissions", "absolute-names", "dereference", "sparse", "verify",
-			"no-same-owner", "same-owner", "numeric-owner", "remove-files", "strip-trailing-slashes", "totals", "wildcards",
-			"no-recursion", "recursion", "one-file-system", "skip-old-files", "keep-newer-files", "warning", "ignore-failed-read",
-			"show-transformed-names", "no-overwrite-dir", "unlink-first", "atime-preserve"},
-		longArg: []string{"file", "directory", "files-from", "exclude", "exclude-from", "transform", "xform", "strip-components",
-			"use-compress-program", "owner", "group", "mode", "mtime", "newer", "after-date", "label", "format", "blocking-factor",
-			"record-size", "tape-length", "warning", "exclude-tag", "exclude-vcs-ignores", "index-file", "checkpoint-action"},
-	}
-	if !c.getopt() {
+	c.args = tarLetterArgs(c.args)
+	c.spec = &tarOptions
+	if !c.getopt() || c.refused(c.spec) {
 		return
 	}
-	if c.has("I", "use-compress-program", "to-command", "checkpoint-action") {
-		c.unknown("tar runs a program of the command's choosing")
-		return
+	for _, o := range c.opts {
+		if o.name == "checkpoint-action" && (o.val.unknown != "" || strings.HasPrefix(o.val.lit, "exec")) {
+			c.unknown("tar --checkpoint-action=exec runs a command")
+			return
+		}
+	}
+	for _, f := range c.spec.files {
+		for _, o := range c.opts {
+			if o.name == f.name && o.has {
+				c.add(o.val, f.access)
+			}
+		}
 	}
 	create := c.has("c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete")
-	extract := c.has("x", "extract", "get")
+	extract := c.has("x", "extract", "get") && !c.has("O", "to-stdout")
 	archive, hasArchive := c.value("f", "file")
-	if !c.tarLists(create) {
+	if create && (c.listOption("T", "files-from") || c.followsLinks("h", "dereference")) {
 		return
 	}
 	dir, hasDir := c.value("C", "directory")
@@ -274,16 +320,30 @@ func tarCmd(c *cmdCtx) {
 		if hasArchive {
 			c.add(archive, Read)
 		}
-		if hasDir {
-			c.addT(dir, Write, true)
-		} else {
-			c.extractHere()
-		}
+		c.tarExtract(dir, hasDir)
 	default:
 		if hasArchive {
 			c.add(archive, Read)
 		}
 		c.cmd.ReadOnly = true
+	}
+}
+
+// tarExtract adds where tar -x writes the members: --one-top-level[=DIR]
+// (DIR defaults to the archive's base name, which is not followed here:
+// the directory it is in), below -C DIR, else the working directory
+// (extractHere).
+func (c *cmdCtx) tarExtract(dir sword, hasDir bool) {
+	top, hasTop := c.value("one-top-level")
+	switch {
+	case hasTop && hasDir:
+		c.addT(joinWord(dir, top), Write, true)
+	case hasTop:
+		c.addT(top, Write, true)
+	case hasDir:
+		c.addT(dir, Write, true)
+	default:
+		c.extractHere()
 	}
 }
 

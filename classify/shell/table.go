@@ -166,7 +166,7 @@ func (c *cmdCtx) execOption(names ...string) bool {
 					continue
 				}
 			}
-			c.unknown(c.name + " -" + n + " runs a command")
+			c.unknown(c.name + " " + optText(n) + " runs a command")
 			return true
 		}
 	}
