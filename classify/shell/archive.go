@@ -373,7 +373,11 @@ func unzipCmd(c *cmdCtx) {
 
 // extractHere adds the working directory as the recursive write of an
 // archive's members (Target.Members), and names the archive as what the
-// command runs: its members are not known.
+// command runs. Its members are not known: any file below the working
+// directory (.claude/settings.json, .git/hooks/x, .safezone.yaml, .env)
+// may be among them, from a file or from stdin (gunzip -c x.gz | tar x),
+// so the command is unknown: it runs confined where the kernel can (where
+// those files stay read-only), else it is asked.
 func (c *cmdCtx) extractHere() {
 	n := len(c.cmd.Targets)
 	c.addCwd(Write, true)
@@ -383,6 +387,7 @@ func (c *cmdCtx) extractHere() {
 	if c.cmd.Runs == "" {
 		c.cmd.Runs = c.name + ": the members of an archive"
 	}
+	c.unknown(c.name + " extracts an archive in place: the files it writes below the working directory are not known")
 }
 
 // zipCmd: zip ARCHIVE INPUT... writes the archive and reads the inputs
