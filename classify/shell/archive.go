@@ -390,17 +390,142 @@ func (c *cmdCtx) extractHere() {
 	c.unknown(c.name + " extracts an archive in place: the files it writes below the working directory are not known")
 }
 
-// zipCmd: zip ARCHIVE INPUT... writes the archive and reads the inputs
-// (-m also deletes them).
-func zipCmd(c *cmdCtx) {
-	for _, w := range c.args {
-		if t := w.text(); t == "-TT" || strings.HasPrefix(t, "--unzip-command") || strings.HasPrefix(t, "--unzip-c") {
-			c.unknown("zip " + t + " runs a command")
-			return
+// zipOptions are zip's options (zip(1), Info-ZIP zip 3.0), by their short
+// name: zip's own parser reads a cluster one or two letters at a time
+// (-lf is one option, not -l -f), and takes a long option for its short
+// one (zipLong). zipValued take a value, attached or the next word.
+var (
+	zipShort1 = "aABcCdDeEfFgIhjJklLmoNpqrRSTuUvVwXyz0123456789@$!bnPsZOxit"
+	zipShort2 = []string{"AC", "AS", "C2", "C5", "db", "dc", "dd", "df", "dg", "ds", "du", "dv", "DF", "FF", "FI", "FS", "h2", "ic",
+		"jj", "la", "lf", "li", "ll", "MM", "nw", "RE", "sb", "sc", "sf", "so", "sp", "su", "sU", "sv", "tt", "TT", "UN", "VV", "ww", "ws"}
+	zipValued = []string{"b", "n", "t", "tt", "P", "s", "ds", "Z", "lf", "TT", "O", "x", "i", "UN"}
+)
+
+// zipLong are zip's long options and their short names (zip(1)).
+var zipLong = map[string]string{
+	"ascii": "a", "adjust-sfx": "A", "archive-clear": "AC", "archive-set": "AS", "binary": "B", "temp-path": "b",
+	"entry-comments": "c", "preserve-case": "C", "preserve-case-2": "C2", "preserve-case-5": "C5", "delete": "d",
+	"display-bytes": "db", "display-counts": "dc", "display-dots": "dd", "datafork": "df", "display-globaldots": "dg",
+	"dot-size": "ds", "display-usize": "du", "display-volume": "dv", "no-dir-entries": "D", "difference-archive": "DF",
+	"encrypt": "e", "longnames": "E", "freshen": "f", "fix": "F", "fixfix": "FF", "fifo": "FI", "filesync": "FS",
+	"grow": "g", "help": "h", "more-help": "h2", "include": "i", "no-image": "I", "ignore-case": "ic", "junk-paths": "j",
+	"absolute-path": "jj", "junk-sfx": "J", "DOS-names": "k", "to-crlf": "l", "log-append": "la", "logfile-path": "lf",
+	"log-info": "li", "from-crlf": "ll", "license": "L", "move": "m", "must-match": "MM", "suffixes": "n",
+	"no-wild": "nw", "notes": "N", "latest-time": "o", "output-file": "O", "out": "O", "paths": "p", "password": "P",
+	"quiet": "q", "recurse-paths": "r", "recurse-patterns": "R", "regex": "RE", "split-size": "s", "split-bell": "sb",
+	"show-command": "sc", "show-files": "sf", "show-options": "so", "split-pause": "sp", "show-unicode": "su",
+	"show-just-unicode": "sU", "split-verbose": "sv", "system-hidden": "S", "from-date": "t", "before-date": "tt",
+	"test": "T", "unzip-command": "TT", "update": "u", "copy-entries": "U", "unicode": "UN", "verbose": "v",
+	"VMS-portable": "V", "VMS-specific": "VV", "VMS-versions": "w", "VMS-dot-versions": "ww", "wild-stop-dirs": "ws",
+	"exclude": "x", "no-extra": "X", "symlinks": "y", "archive-comment": "z", "compression-method": "Z",
+	"use-privileges": "!", "names-stdin": "@", "volume-label": "$", "version": "v",
+}
+
+// zipGetopt parses zip's arguments into c.opts (short names) and c.ops;
+// false, the command unknown, on an option not in zip's table.
+func (c *cmdCtx) zipGetopt() bool {
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		t := w.text()
+		switch {
+		case w.unknown != "" || t == "-" || !strings.HasPrefix(t, "-"):
+			c.ops = append(c.ops, w)
+			continue
+		case t == "--":
+			c.ops = append(c.ops, args[i+1:]...)
+			return true
+		}
+		var name, val string
+		var hasVal bool
+		if long, ok := strings.CutPrefix(t, "--"); ok {
+			long, val, hasVal = strings.Cut(long, "=")
+			if name = zipLongName(long); name == "" {
+				c.unknown("option --" + long + " is not in safezone's table for zip")
+				return false
+			}
+			var ok bool
+			if i, ok = c.zipOpt(name, val, hasVal, i); !ok {
+				return false
+			}
+			continue
+		}
+		for j := 1; j < len(t); {
+			name = t[j : j+1]
+			if j+2 <= len(t) && containsStr(zipShort2, t[j:j+2]) {
+				name = t[j : j+2]
+			} else if !strings.Contains(zipShort1, name) {
+				c.unknown("option -" + name + " is not in safezone's table for zip")
+				return false
+			}
+			j += len(name)
+			if !containsStr(zipValued, name) {
+				c.opts = append(c.opts, opt{name: name})
+				continue
+			}
+			rest := strings.TrimPrefix(t[j:], "=")
+			var ok bool
+			if i, ok = c.zipOpt(name, rest, rest != "", i); !ok {
+				return false
+			}
+			break
 		}
 	}
-	c.spec = &cmdSpec{short: "rRjJmTuFgqvzDdfcAeXyloS0123456789@", shortArg: "xinbtP"}
-	if !c.getopt() || c.listOption("@") {
+	return true
+}
+
+// zipLongName returns the short name of zip's long option long, spelt out
+// or abbreviated to a prefix of one option; "" when there is none.
+func zipLongName(long string) string {
+	if n, ok := zipLong[long]; ok {
+		return n
+	}
+	found := ""
+	for l, n := range zipLong {
+		if strings.HasPrefix(l, long) && long != "" {
+			if found != "" && found != n {
+				return ""
+			}
+			found = n
+		}
+	}
+	return found
+}
+
+// zipOpt records the option name at args[i]: its value val (hasVal) or
+// the next word, when it takes one.
+func (c *cmdCtx) zipOpt(name, val string, hasVal bool, i int) (int, bool) {
+	switch {
+	case !containsStr(zipValued, name):
+		c.opts = append(c.opts, opt{name: name})
+	case hasVal:
+		c.opts = append(c.opts, opt{name: name, val: literal(val), has: true})
+	case i+1 < len(c.args) && c.single(c.args[i+1]):
+		c.opts = append(c.opts, opt{name: name, val: c.args[i+1], has: true})
+		i++
+	default:
+		c.unknown("zip -" + name + " has no value")
+		return i, false
+	}
+	return i, true
+}
+
+// zipCmd: zip ARCHIVE INPUT... writes the archive and reads the inputs;
+// -m (--move) deletes them, -O (--output-file) writes another archive and
+// leaves ARCHIVE as it was; -b (--temp-path) writes its temporary archive
+// in a directory, -lf (--logfile-path) a log; -TT (--unzip-command) runs a
+// command; -@ (--names-stdin) reads the inputs' names from stdin, and
+// -i@FILE and -x@FILE patterns from FILE (zip(1)). With -d (--delete) or
+// -U (--copy-entries), the operands after the archive are names in it.
+func zipCmd(c *cmdCtx) {
+	if !c.zipGetopt() {
+		return
+	}
+	if c.has("TT") {
+		c.unknown("zip -TT runs a command")
+		return
+	}
+	if c.listOption("@") {
 		return
 	}
 	if c.has("r", "R") && !c.has("y") {
@@ -408,10 +533,30 @@ func zipCmd(c *cmdCtx) {
 		c.unknown("zip -r follows the symbolic links below what it archives (zip -y stores them as links)")
 		return
 	}
+	for _, o := range c.opts {
+		switch {
+		case !o.has:
+		case o.name == "b":
+			c.add(o.val, Write)
+		case o.name == "lf":
+			c.add(o.val, Write)
+		case o.name == "O":
+			c.add(o.val, Write)
+		case (o.name == "x" || o.name == "i") && o.val.unknown == "" && strings.HasPrefix(o.val.lit, "@"):
+			c.add(literal(o.val.lit[1:]), Read)
+		}
+	}
 	if len(c.ops) == 0 {
 		return
 	}
-	c.add(c.ops[0], Write)
+	if _, out := c.value("O"); out {
+		c.add(c.ops[0], Read)
+	} else {
+		c.add(c.ops[0], Write)
+	}
+	if c.has("d", "U") {
+		return
+	}
 	access := Read
 	if c.has("m") {
 		access = Write
