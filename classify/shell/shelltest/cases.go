@@ -132,7 +132,7 @@ var Cases = []Case{
 	{Name: "moving .git writes all below it", In: []string{"mv .git g"}, Want: []string{"wR /p/.git", "wR /p/g", "wR /p/g/.git"}},
 	{Name: "mv -T moves to the name itself", In: []string{"mv -T .git g"}, Want: []string{"wR /p/.git", "wR /p/g"}},
 	{Name: "a move into . writes only the moved", In: []string{"mv ../o/x .", "mv ../o/x ./"}, Want: []string{"w /p", "wR /o/x", "wR /p/x"}},
-	{Name: "a hard link reads and writes its source", In: []string{"ln a l", "ln -f a l"}, Want: []string{"r /p/a", "w /p/a", "w /p/l", "w /p/l/a"}},
+	{Name: "a hard link reads and writes its source", In: []string{"ln a l", "ln -f a l", "link a l", "link -- a l"}, Want: []string{"r /p/a", "w /p/a", "w /p/l", "w /p/l/a"}},
 	{Name: "a symbolic link writes only its name, or its name in the directory", In: []string{"ln -s a l", "ln -sf a l"}, Want: []string{"w /p/l", "w /p/l/a"}},
 	{Name: "ln -T names the link itself", In: []string{"ln -s -T a l", "ln -sT a l"}, Want: []string{"w /p/l"}},
 	{Name: "cp -l is a hard link", In: []string{"cp -l a d"}, Want: []string{"w /p/a", "w /p/d", "w /p/d/a"}},
