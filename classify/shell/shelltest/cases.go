@@ -25,6 +25,7 @@ const (
 // them into its fixture.
 var Files = map[string]string{
 	"/p/env.sh":  "OUT=out\ncd d\n",
+	"/p/path.sh": "export PATH=/tmp/bin:$PATH\n",
 	"/p/bad.sh":  "rm -rf ../o\n",
 	"/p/lib.sh":  "greet() { echo hi > greeting; }\n",
 	"/p/ret.sh":  "X=a\nreturn 0\nX=b\n",
@@ -375,6 +376,9 @@ var Cases = []Case{
 	{Name: "a sourced file's functions", In: []string{"source ./lib.sh && greet"}, Want: []string{"r /p/lib.sh", "w /p/greeting"}},
 	{Name: "a source that cannot be read, found in PATH, or changed earlier is unknown", In: []string{"source env.sh", "source ./missing.sh", "source $F", "echo 'rm x' > e2.sh; source ./e2.sh",
 		"cp bad.sh env.sh && . ./env.sh", "source ./ret.sh; rm $X"}, Unknown: true},
+	{Name: "a PATH set after sourcing, or in the sourced file, makes later program names unknown", In: []string{"source ./env.sh && export PATH=/tmp/bin:$PATH && ls",
+		". ./env.sh; PATH=/tmp/bin; cat x", "source ./path.sh && ls", ". ./path.sh; cat x"}, Unknown: true},
+	{Name: "a sourced file that leaves PATH alone", In: []string{"source ./env.sh && ls"}, Want: []string{"r /p/d", "r /p/env.sh"}},
 
 	// Links made in the line.
 	{Name: "a path through a link made earlier leads where the link does", In: []string{"ln -s ../o l && echo x > l/y", "ln -s ../o l; echo x > l/y", "ln -sf ../o l && echo x > l/y"}, Want: []string{"w /o/y", "w /p/l", "w /p/l/o", "w /p/l/y"}},
