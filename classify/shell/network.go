@@ -16,31 +16,68 @@ var netTools = []cmdSpec{
 	{name: "wget", role: roleCustom, custom: wgetCmd},
 }
 
-// curlOptions are curl's options that take a value (curl(1)); any other
-// takes none.
+// curlOptions are curl's options (curl(1), curl 7.88 "curl --help all",
+// and the later ones of the 8.x manual): long and longArg list every long
+// option, so that an abbreviated one (curl takes a prefix of one option,
+// "option --out: is ambiguous") is resolved as curl does; an option not
+// listed takes no value.
 var curlOptions = cmdSpec{
 	lax:      true,
-	shortArg: "oDcTKEdFHXuAebwmxUYyzrQtCPhJ",
-	longArg: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "output-dir", "libcurl",
-		"etag-save", "etag-compare", "upload-file", "config", "cert", "key", "cacert", "capath", "netrc-file", "data",
-		"data-binary", "data-raw", "data-ascii", "data-urlencode", "json", "form", "form-string", "header", "request",
-		"user", "user-agent", "referer", "cookie", "write-out", "max-time", "connect-timeout", "proxy", "proxy-user",
-		"retry", "retry-delay", "retry-max-time", "url", "range", "resolve", "connect-to", "limit-rate", "max-filesize",
-		"interface", "dns-servers", "oauth2-bearer", "aws-sigv4", "continue-at", "time-cond", "quote", "ciphers",
-		"cert-type", "key-type", "pass", "expect100-timeout", "keepalive-time", "unix-socket", "variable", "url-query",
-		"create-file-mode", "proto", "proto-redir", "proto-default", "max-redirs", "header-file", "hsts", "alt-svc",
-		"ssl-sessions"},
+	short:    "aqfGgiIjklLMnNOpRsSvVxZ0123456#:",
+	shortArg: "EKCbcdDFPHmoUQreXYytzTuAwx",
+	long: []string{"anyauth", "append", "basic", "cert-status", "compressed", "compressed-ssh", "create-dirs", "crlf", "digest",
+		"disable", "disable-eprt", "disable-epsv", "disallow-username-in-url", "doh-cert-status", "doh-insecure", "fail",
+		"fail-early", "fail-with-body", "false-start", "form-escape", "ftp-create-dirs", "ftp-pasv", "ftp-pret",
+		"ftp-skip-pasv-ip", "ftp-ssl-ccc", "ftp-ssl-control", "get", "globoff", "haproxy-protocol", "head", "http0.9",
+		"http1.0", "http1.1", "http2", "http2-prior-knowledge", "http3", "http3-only", "ignore-content-length", "include",
+		"insecure", "ipv4", "ipv6", "junk-session-cookies", "list-only", "location", "location-trusted",
+		"mail-rcpt-allowfails", "manual", "metalink", "negotiate", "netrc", "netrc-optional", "next", "no-alpn",
+		"no-buffer", "no-clobber", "no-keepalive", "no-npn", "no-progress-meter", "no-sessionid", "ntlm", "ntlm-wb",
+		"parallel", "parallel-immediate", "path-as-is", "post301", "post302", "post303", "progress-bar", "proxy-anyauth",
+		"proxy-basic", "proxy-digest", "proxy-insecure", "proxy-negotiate", "proxy-ntlm", "proxy-ssl-allow-beast",
+		"proxy-ssl-auto-client-cert", "proxy-tlsv1", "proxytunnel", "raw", "remote-header-name", "remote-name",
+		"remote-name-all", "remote-time", "remove-on-error", "retry-all-errors", "retry-connrefused", "sasl-ir",
+		"show-error", "silent", "socks5-basic", "socks5-gssapi", "socks5-gssapi-nec", "ssl", "ssl-allow-beast",
+		"ssl-auto-client-cert", "ssl-no-revoke", "ssl-reqd", "ssl-revoke-best-effort", "sslv2", "sslv3", "styled-output",
+		"suppress-connect-headers", "tcp-fastopen", "tcp-nodelay", "tftp-no-options", "tlsv1", "tlsv1.0", "tlsv1.1",
+		"tlsv1.2", "tlsv1.3", "tr-encoding", "trace-time", "use-ascii", "verbose", "version", "xattr", "help",
+		// curl 8.x
+		"ca-native", "proxy-ca-native", "dump-ca-embed", "proxy-http2", "mptcp", "trace-ids", "skip-existing", "out-null",
+		"follow", "show-headers", "no-progress-meter", "ssl-sessions-only", "http2-prior-knowledge"},
+	longArg: []string{"abstract-unix-socket", "alt-svc", "aws-sigv4", "cacert", "capath", "cert", "cert-type", "ciphers",
+		"config", "connect-timeout", "connect-to", "continue-at", "cookie", "cookie-jar", "create-file-mode", "crlfile",
+		"curves", "data", "data-ascii", "data-binary", "data-raw", "data-urlencode", "delegation", "dns-interface",
+		"dns-ipv4-addr", "dns-ipv6-addr", "dns-servers", "doh-url", "dump-header", "egd-file", "engine", "etag-compare",
+		"etag-save", "expect100-timeout", "form", "form-string", "ftp-account", "ftp-alternative-to-user", "ftp-method",
+		"ftp-port", "ftp-ssl-ccc-mode", "happy-eyeballs-timeout-ms", "header", "hostpubmd5", "hostpubsha256", "hsts",
+		"interface", "json", "keepalive-time", "key", "key-type", "krb", "libcurl", "limit-rate", "local-port",
+		"login-options", "mail-auth", "mail-from", "mail-rcpt", "max-filesize", "max-redirs", "max-time", "netrc-file",
+		"noproxy", "oauth2-bearer", "output", "output-dir", "parallel-max", "pass", "pinnedpubkey", "preproxy", "proto",
+		"proto-default", "proto-redir", "proxy", "proxy-cacert", "proxy-capath", "proxy-cert", "proxy-cert-type",
+		"proxy-ciphers", "proxy-crlfile", "proxy-header", "proxy-key", "proxy-key-type", "proxy-pass",
+		"proxy-pinnedpubkey", "proxy-service-name", "proxy-tls13-ciphers", "proxy-tlsauthtype", "proxy-tlspassword",
+		"proxy-tlsuser", "proxy-user", "proxy1.0", "pubkey", "quote", "random-file", "range", "rate", "referer", "request",
+		"request-target", "resolve", "retry", "retry-delay", "retry-max-time", "sasl-authzid", "service-name", "socks4",
+		"socks4a", "socks5", "socks5-gssapi-service", "socks5-hostname", "speed-limit", "speed-time", "stderr",
+		"telnet-option", "tftp-blksize", "time-cond", "tls-max", "tls13-ciphers", "tlsauthtype", "tlspassword", "tlsuser",
+		"trace", "trace-ascii", "unix-socket", "upload-file", "url", "url-query", "user", "user-agent", "write-out",
+		// curl 8.x
+		"variable", "ssl-sessions", "ech", "knownhosts", "sigalgs", "upload-flags", "ip-tos", "vlan-priority",
+		"trace-config", "ipfs-gateway", "haproxy-clientip", "parallel-max-host", "keepalive-cnt", "proxy-ssl-sessions"},
 }
 
 // curlFiles are curl's options whose value is a file it writes or reads;
-// "-" is stdout or stdin.
+// "-" is stdout or stdin. A Unix socket it connects to counts as written.
 var curlFiles = []optFile{
 	{"o", Write}, {"output", Write}, {"D", Write}, {"dump-header", Write},
 	{"c", Write}, {"cookie-jar", Write}, {"trace", Write}, {"trace-ascii", Write},
 	{"stderr", Write}, {"output-dir", Write}, {"libcurl", Write}, {"etag-save", Write},
-	{"T", Read}, {"upload-file", Read}, {"K", Read}, {"config", Read},
-	{"cert", Read}, {"E", Read}, {"key", Read}, {"cacert", Read}, {"capath", Read},
-	{"netrc-file", Read}, {"etag-compare", Read},
+	{"unix-socket", Write}, {"egd-file", Write},
+	{"T", Read}, {"upload-file", Read},
+	{"cert", Read}, {"E", Read}, {"proxy-cert", Read}, {"key", Read}, {"cacert", Read}, {"capath", Read},
+	{"netrc-file", Read}, {"etag-compare", Read}, {"crlfile", Read}, {"random-file", Read},
+	{"proxy-cacert", Read}, {"proxy-capath", Read}, {"proxy-crlfile", Read}, {"proxy-key", Read},
+	{"pubkey", Read}, {"knownhosts", Read},
 	// The HSTS and Alt-Svc caches and the TLS session file are read, then
 	// rewritten.
 	{"hsts", Write}, {"alt-svc", Write}, {"ssl-sessions", Write},
@@ -48,22 +85,43 @@ var curlFiles = []optFile{
 
 // curlData are curl's options whose value "@FILE" sends FILE's contents
 // (curl(1) -d: "If you start the data with the letter @, the rest should
-// be a file name"); --data-raw takes "@" literally.
-var curlData = []string{"d", "data", "data-binary", "data-ascii", "data-urlencode", "json"}
+// be a file name"); --data-raw takes "@" literally. -H, --proxy-header,
+// -w (--write-out) and --url (curl 8.13) read "@FILE" too.
+var curlData = []string{"d", "data", "data-binary", "data-ascii", "data-urlencode", "json", "H", "header", "proxy-header", "w", "write-out", "url"}
 
 // curlRemoteName are the options that save into a file named after the URL.
 var curlRemoteName = []string{"O", "remote-name", "remote-name-all", "J"}
 
-// curlCmd: URLs are not files; -o/--output, -D, -c, --trace write; -T, -K,
-// -d @file, --data-binary @file, -F name=@file read; -O writes the URL's
-// file name into the working directory or --output-dir, which -o's
-// relative files go into too (curl(1)). -J lets the server name the file,
-// and a URL glob ({a,b}, [1-3]) makes several: a write of the directory;
-// "#N" in -o names files after a URL glob's matches, which is unknown.
+// curlCmd: URLs are not files; -o/--output, -D, -c, --trace write; -T,
+// -d @file, --data-binary @file, -F name=@file, -w @file, the TLS files
+// read; -O writes the URL's file name into the working directory or
+// --output-dir, which -o's relative files go into too (curl(1)). -J lets
+// the server name the file, and a URL glob ({a,b}, [1-3]) makes several: a
+// write of the directory; "#N" in -o names files after a URL glob's
+// matches, -K (--config) takes options from a file and --expand-OPTION
+// builds a value from variables: unknown.
 func curlCmd(c *cmdCtx) {
+	for _, w := range c.args {
+		if w.unknown == "" && strings.HasPrefix(w.lit, "--expand-") {
+			// curl 8.3: --expand-OPTION builds OPTION's value from
+			// --variable's, which read files and the environment.
+			c.unknown("curl " + w.lit + " builds a value from variables")
+			return
+		}
+	}
 	c.spec = &curlOptions
 	if !c.getopt() {
 		return
+	}
+	if c.has("K", "config") {
+		c.unknown("curl -K reads its options from a file safezone does not read")
+		return
+	}
+	for _, o := range c.opts {
+		if (o.name == "T" || o.name == "upload-file") && o.val.unknown == "" && strings.ContainsAny(o.val.lit, "{[") && !c.has("g", "globoff") {
+			c.unknown("curl -T " + o.val.lit + ": a glob names several files to upload")
+			return
+		}
 	}
 	dir, hasDir := c.value("output-dir")
 	remoteName := false
@@ -230,18 +288,24 @@ func (c *cmdCtx) curlValue(o opt) {
 			if !(o.val.unknown == "" && o.val.lit == "-") {
 				c.add(o.val, f.access)
 			}
-			return
+			break
 		}
 	}
 	if o.val.unknown != "" {
-		if o.name == "d" || o.name == "data" {
-			c.unknown("a curl data value is not static")
+		if o.name == "d" || o.name == "data" || strings.ContainsAny(o.val.src, "@<") && curlMayRead(o.name) {
+			c.unknown("a curl value that may name a file is not static: " + o.val.src)
 		}
 		return
 	}
-	if f, ok := curlDataFile(o.name, o.val.lit); ok {
+	if f, ok := curlDataFile(o.name, o.val.lit); ok && f != "-" && f != "" {
 		c.add(sword{lit: f, pat: glob.Escape(f), src: f}, Read)
 	}
+}
+
+// curlMayRead reports whether a value of the option name may name a file
+// to read after "@" or "<" (curlDataFile).
+func curlMayRead(name string) bool {
+	return containsStr(curlData, name) || containsStr([]string{"F", "form", "url-query", "variable", "b", "cookie"}, name)
 }
 
 // curlDataFile returns the file a static data value reads (curl(1)): -d
@@ -249,18 +313,25 @@ func (c *cmdCtx) curlValue(o opt) {
 // ";type=..." after it; -H @FILE.
 func curlDataFile(name, v string) (string, bool) {
 	switch {
-	case containsStr(curlData, name) && strings.HasPrefix(v, "@"):
-		return v[1:], true
 	case name == "data-urlencode":
 		_, f, ok := strings.Cut(v, "@")
 		return f, ok
+	case containsStr(curlData, name) && strings.HasPrefix(v, "@"):
+		return v[1:], true
 	case name == "F" || name == "form":
 		if _, val, ok := strings.Cut(v, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
 			return strings.SplitN(val[1:], ";", 2)[0], true
 		}
-	case name == "H" || name == "header":
-		if strings.HasPrefix(v, "@") {
-			return v[1:], true
+	case name == "E" || name == "cert" || name == "proxy-cert":
+		// CERT[:PASSWORD]: the file may be what is before the first ":"
+		// (curlFiles adds the whole value).
+		if f, _, ok := strings.Cut(v, ":"); ok {
+			return f, true
+		}
+	case name == "pinnedpubkey" || name == "proxy-pinnedpubkey":
+		// A file, or "sha256//" hashes.
+		if !strings.HasPrefix(v, "sha256//") {
+			return v, true
 		}
 	case name == "url-query":
 		// --url-query [NAME]@FILE and +[NAME]@FILE send FILE's contents.
