@@ -352,28 +352,76 @@ func curlDataFile(name, v string) (string, bool) {
 	return "", false
 }
 
+// wgetOptions are wget's options (wget(1), GNU Wget 1.21.3 --help, and the
+// metalink and c-ares ones of its manual); getopt_long takes a long one
+// abbreviated. -n takes the letters after it (-nc, -nv, -nd, -nH, -np).
+var wgetOptions = cmdSpec{
+	short:    "VhbdqvFcNS46xErkKmpHL",
+	shortArg: "eoaiBtOTwQPUlARDIXn",
+	long: []string{
+		"version", "help", "background", "debug", "quiet", "verbose", "no-verbose", "force-html", "no-config",
+		"retry-connrefused", "no-clobber", "no-netrc", "continue", "show-progress", "timestamping", "no-if-modified-since",
+		"no-use-server-timestamps", "server-response", "spider", "random-wait", "no-proxy", "no-dns-cache", "ignore-case",
+		"inet4-only", "inet6-only", "ask-password", "no-iri", "unlink", "xattr", "no-directories", "force-directories",
+		"no-host-directories", "protocol-directories", "no-cache", "adjust-extension", "ignore-length", "save-headers",
+		"no-http-keep-alive", "no-cookies", "keep-session-cookies", "content-disposition", "content-on-error",
+		"auth-no-challenge", "https-only", "no-check-certificate", "no-hsts", "no-remove-listing", "no-glob",
+		"no-passive-ftp", "preserve-permissions", "retr-symlinks", "ftps-implicit", "ftps-resume-ssl",
+		"ftps-clear-data-connection", "ftps-fallback-to-ftp", "warc-cdx", "no-warc-compression", "no-warc-digests",
+		"no-warc-keep-log", "recursive", "delete-after", "convert-links", "convert-file-only", "backup-converted", "mirror",
+		"page-requisites", "strict-comments", "follow-ftp", "span-hosts", "relative", "trust-server-names", "no-parent",
+		"retry-on-host-error", "metalink-over-http", "keep-badhash", "check-certificate", "passive-ftp", "http-keep-alive",
+		"cookies", "hsts", "iri", "glob", "remove-listing", "use-server-timestamps", "if-modified-since", "dns-cache",
+		"cache", "directories", "host-directories", "clobber", "parent",
+	},
+	longArg: []string{
+		"execute", "output-file", "append-output", "report-speed", "input-file", "base", "config", "rejected-log", "tries",
+		"retry-on-http-error", "output-document", "start-pos", "progress", "timeout", "dns-timeout", "connect-timeout",
+		"read-timeout", "wait", "waitretry", "quota", "bind-address", "limit-rate", "restrict-file-names", "prefer-family",
+		"user", "password", "use-askpass", "local-encoding", "remote-encoding", "directory-prefix", "cut-dirs", "http-user",
+		"http-password", "default-page", "header", "compression", "proxy-user", "proxy-password", "referer", "user-agent",
+		"load-cookies", "save-cookies", "post-data", "post-file", "method", "body-data", "body-file", "secure-protocol",
+		"certificate", "certificate-type", "private-key", "private-key-type", "ca-certificate", "ca-directory", "crl-file",
+		"pinnedpubkey", "ciphers", "ftp-user", "ftp-password", "warc-file", "warc-header", "warc-max-size", "warc-dedup",
+		"warc-tempdir", "level", "backups", "accept", "reject", "accept-regex", "reject-regex", "regex-type", "domains",
+		"exclude-domains", "follow-tags", "ignore-tags", "include-directories", "exclude-directories", "max-redirect",
+		"hsts-file", "input-metalink", "metalink-index", "preferred-location", "bind-dns-address", "dns-servers", "egd-file",
+		"random-file",
+	},
+	execOpts: []string{"use-askpass"},
+}
+
+// wgetFileOpts are wget's options whose value is a file it reads or writes
+// (wget(1)): logs, cookies and the HSTS database written, inputs and TLS
+// files read.
+var wgetFileOpts = []optFile{
+	{"o", Write}, {"output-file", Write}, {"a", Write}, {"append-output", Write}, {"save-cookies", Write},
+	{"rejected-log", Write}, {"hsts-file", Write}, {"warc-tempdir", Write},
+	{"i", Read}, {"input-file", Read}, {"post-file", Read}, {"body-file", Read}, {"load-cookies", Read},
+	{"ca-certificate", Read}, {"ca-directory", Read}, {"certificate", Read}, {"private-key", Read}, {"crl-file", Read},
+	{"warc-dedup", Read}, {"input-metalink", Read}, {"random-file", Read}, {"egd-file", Write},
+}
+
 // wgetCmd: wget writes what it downloads into -P DIR or the working
 // directory (wget(1)): one file per URL, named after its last path
 // element (index.html for a bare host or a trailing "/"), or FILE.1, ...
 // when FILE exists (unless -nc, -N or -c); -O FILE writes FILE; -r, -m and
 // -p (recursive), and -x (directories per host), write below the directory;
-// names the server chooses (--content-disposition, --trust-server-names)
-// or URLs read from -i are a write of the directory. -o/-a write a log;
-// -i/--post-file/--body-file read.
+// names the server chooses (--content-disposition, --trust-server-names),
+// names wget changes (-E, --default-page, --restrict-file-names) or URLs
+// read from -i are a write of the directory. -o/-a write a log, -b writes
+// wget-log when there is none, --warc-file=F writes F.warc.gz and its
+// siblings; the files of wgetFileOpts are read or written. --use-askpass
+// runs a command, -e a wgetrc command and --config reads wgetrc commands
+// from a file (which may name a command or a file): unknown.
 func wgetCmd(c *cmdCtx) {
-	c.spec = &cmdSpec{
-		lax:      true,
-		shortArg: "OoaPiUtTwelADRQxyBIX",
-		longArg: []string{"output-document", "output-file", "append-output", "directory-prefix", "input-file", "post-file",
-			"body-file", "post-data", "body-data", "user-agent", "tries", "timeout", "wait", "execute", "level", "accept",
-			"reject", "domains", "exclude-domains", "header", "user", "password", "http-user", "http-password",
-			"load-cookies", "save-cookies", "limit-rate", "method", "referer", "base", "config", "ca-certificate",
-			"certificate", "private-key", "restrict-file-names", "default-page", "quota", "bind-address", "cut-dirs"},
-	}
-	if !c.getopt() {
+	c.spec = &wgetOptions
+	if !c.getopt() || c.refused(c.spec) {
 		return
 	}
-	c.wgetFiles()
+	if !c.wgetFiles() {
+		return
+	}
 	out, hasOut := c.value("O", "output-document")
 	dir, hasDir := c.value("P", "directory-prefix")
 	switch {
@@ -392,21 +440,62 @@ func wgetCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = !c.writes()
 }
 
-// wgetFiles adds the files of wget's options: logs and cookies written,
-// inputs read; -e runs a wgetrc command.
-func (c *cmdCtx) wgetFiles() {
+// wgetN reports whether wget's -n was given the letter l (-nc: "c").
+func (c *cmdCtx) wgetN(l string) bool {
 	for _, o := range c.opts {
-		if !o.has {
-			continue
+		if o.name == "n" && o.has && o.val.unknown == "" && o.val.lit == l {
+			return true
 		}
-		switch o.name {
-		case "o", "output-file", "a", "append-output", "save-cookies":
-			c.add(o.val, Write)
-		case "i", "input-file", "post-file", "body-file", "load-cookies", "config", "ca-certificate", "certificate", "private-key":
-			c.add(o.val, Read)
-		case "e", "execute":
-			c.unknown("wget -e runs a wgetrc command")
+	}
+	return false
+}
+
+// wgetFiles adds the files of wget's options (wgetFileOpts, -b's log,
+// --warc-file's archives); false, the command unknown, for -e and --config,
+// which run wgetrc commands.
+func (c *cmdCtx) wgetFiles() bool {
+	if c.has("e", "execute") {
+		c.unknown("wget -e runs a wgetrc command")
+		return false
+	}
+	if c.has("config") {
+		if v, ok := c.value("config"); ok {
+			c.add(v, Read)
 		}
+		c.unknown("wget --config reads wgetrc commands (files, commands) from a file safezone does not read")
+		return false
+	}
+	for _, f := range wgetFileOpts {
+		for _, o := range c.opts {
+			if o.name == f.name && o.has && !(o.val.unknown == "" && o.val.lit == "-") {
+				c.add(o.val, f.access)
+			}
+		}
+	}
+	if v, ok := c.value("pinnedpubkey"); ok && !(v.unknown == "" && strings.HasPrefix(v.lit, "sha256//")) {
+		c.add(v, Read)
+	}
+	if c.has("b", "background") && !c.has("o", "output-file", "a", "append-output") {
+		c.add(literal("wget-log"), Write)
+		c.addPattern(literal("wget-log"), ".*")
+	}
+	if v, ok := c.value("warc-file"); ok {
+		c.addPattern(v, "*")
+	}
+	return true
+}
+
+// addPattern adds the write of the files whose names are w's followed by
+// the glob suffix (FILE.1, FILE.warc.gz), as a pattern target.
+func (c *cmdCtx) addPattern(w sword, suffix string) {
+	ts, why := c.a.targets(w, Write)
+	if why != "" {
+		c.unknown(why)
+		return
+	}
+	for _, t := range ts {
+		t.Path, t.Given, t.Pattern = glob.Escape(path.Clean(t.Path))+suffix, t.Given+suffix, true
+		c.cmd.Targets = append(c.cmd.Targets, t)
 	}
 }
 
@@ -414,8 +503,9 @@ func (c *cmdCtx) wgetFiles() {
 // working directory, or a write of the directory where the names are not
 // known.
 func (c *cmdCtx) wgetNames(dir sword, hasDir bool) {
-	whole := c.has("i", "input-file", "content-disposition", "trust-server-names")
-	numbered := !c.has("nc", "no-clobber", "N", "timestamping", "c", "continue")
+	whole := c.has("i", "input-file", "content-disposition", "trust-server-names", "E", "adjust-extension", "default-page",
+		"restrict-file-names", "input-metalink", "backups")
+	numbered := !c.has("no-clobber", "N", "timestamping", "c", "continue") && !c.wgetN("c")
 	for _, u := range c.ops {
 		if whole {
 			break
@@ -432,14 +522,7 @@ func (c *cmdCtx) wgetNames(dir sword, hasDir bool) {
 		c.add(f, Write)
 		if numbered && f.unknown == "" {
 			// An existing FILE makes wget save FILE.1, FILE.2, ...
-			ts, why := c.a.targets(f, Write)
-			if why != "" {
-				c.unknown(why)
-			}
-			for _, t := range ts {
-				t.Path, t.Given, t.Pattern = glob.Escape(path.Clean(t.Path))+".[0-9]*", t.Given+".N", true
-				c.cmd.Targets = append(c.cmd.Targets, t)
-			}
+			c.addPattern(f, ".[0-9]*")
 		}
 	}
 	if whole {
