@@ -11,9 +11,112 @@ import (
 // name: their URLs and host:path operands are not files.
 var netTools = []cmdSpec{
 	{name: "curl", role: roleCustom, custom: curlCmd},
-	{name: "rsync", role: roleCopy, lax: true, shortArg: "efBTM", longArg: []string{"rsh", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "password-file", "log-file", "log-file-format", "backup-dir", "suffix", "compare-dest", "copy-dest", "link-dest", "temp-dir", "partial-dir", "chmod", "chown", "usermap", "groupmap", "timeout", "contimeout", "bwlimit", "port", "block-size", "max-size", "min-size", "max-delete", "modify-window", "out-format", "info", "debug", "iconv", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "rsync-path", "sockopts", "outbuf", "remote-option", "stop-after", "stop-at", "write-batch", "read-batch", "only-write-batch", "address", "protocol"}, files: []optFile{{"exclude-from", Read}, {"include-from", Read}, {"files-from", Read}, {"password-file", Read}, {"log-file", Write}, {"write-batch", Write}, {"only-write-batch", Write}, {"read-batch", Read}}, recursive: []string{"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "delete-missing-args", "remove-source-files"}, execOpts: []string{"e", "rsh"}, followOpts: []string{"L", "copy-links", "copy-unsafe-links", "k", "copy-dirlinks"}},
+	{name: "rsync", role: roleCustom, custom: rsyncCmd},
 	{name: "scp", role: roleCopy, short: "346ABCOpqRrTv", shortArg: "cFiJlmoPSX", files: []optFile{{"F", Read}, {"i", Read}}, execOpts: []string{"S", "o"}},
 	{name: "wget", role: roleCustom, custom: wgetCmd},
+}
+
+// rsyncShortFlags are rsync's short options that take no value (rsync(1),
+// rsync 3.2.7 --help); each can be turned off as --no-LETTER.
+const rsyncShortFlags = "vqcarRbudlLkKHpEAXogDtUNOJSnWxyzCF0shPi468V"
+
+// rsyncOptions are rsync's options (rsync(1), rsync 3.2.7 --help). popt
+// takes long options spelt out only ("--temp=DIR: unknown option"), and
+// --no-OPTION turns any option off.
+var rsyncOptions = cmdSpec{
+	role:      roleCopy,
+	exactLong: true,
+	short:     rsyncShortFlags,
+	shortArg:  "BefTM@",
+	long: append(noOptions(rsyncShortFlags), []string{
+		"verbose", "quiet", "no-motd", "checksum", "archive", "recursive", "relative", "no-implied-dirs", "backup", "update",
+		"inplace", "append", "append-verify", "dirs", "old-dirs", "old-d", "mkpath", "links", "copy-links",
+		"copy-unsafe-links", "safe-links", "munge-links", "copy-dirlinks", "keep-dirlinks", "hard-links", "perms",
+		"executability", "acls", "xattrs", "owner", "group", "devices", "copy-devices", "write-devices", "specials", "times",
+		"atimes", "open-noatime", "crtimes", "omit-dir-times", "omit-link-times", "super", "fake-super", "sparse",
+		"preallocate", "dry-run", "whole-file", "one-file-system", "existing", "ignore-existing", "remove-source-files",
+		"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded",
+		"ignore-missing-args", "delete-missing-args", "ignore-errors", "force", "partial", "delay-updates",
+		"prune-empty-dirs", "numeric-ids", "ignore-times", "size-only", "fuzzy", "compress", "cvs-exclude", "from0",
+		"old-args", "secluded-args", "protect-args", "trust-sender", "blocking-io", "stats", "8-bit-output",
+		"human-readable", "progress", "itemize-changes", "list-only", "fsync", "ipv4", "ipv6", "version", "help", "daemon",
+		"no-detach",
+	}...),
+	longArg: []string{
+		"info", "debug", "stderr", "backup-dir", "suffix", "chmod", "checksum-choice", "cc", "block-size", "rsh",
+		"rsync-path", "max-delete", "max-size", "min-size", "max-alloc", "partial-dir", "usermap", "groupmap", "chown",
+		"timeout", "contimeout", "modify-window", "temp-dir", "compare-dest", "copy-dest", "link-dest", "compress-choice",
+		"zc", "compress-level", "zl", "skip-compress", "filter", "exclude", "exclude-from", "include", "include-from",
+		"files-from", "copy-as", "address", "port", "sockopts", "outbuf", "remote-option", "out-format", "log-file",
+		"log-file-format", "password-file", "early-input", "bwlimit", "stop-after", "stop-at", "write-batch",
+		"only-write-batch", "read-batch", "protocol", "iconv", "checksum-seed", "config", "dparam",
+	},
+	files: []optFile{{"exclude-from", Read}, {"include-from", Read}, {"password-file", Read}, {"early-input", Read},
+		{"log-file", Write}, {"write-batch", Write}, {"only-write-batch", Write}, {"read-batch", Read}},
+	recursive: []string{"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "delete-missing-args", "remove-source-files"},
+	// -e (--rsh) and --rsync-path run a command, the second through the
+	// shell, on this machine too for a local copy; -M (--remote-option)
+	// passes an option to the other side, which is this machine for a
+	// local copy; --daemon serves.
+	execOpts:   []string{"e", "rsh", "rsync-path", "M", "remote-option", "daemon", "config", "dparam"},
+	listOpts:   []string{"files-from"},
+	followOpts: []string{"L", "copy-links", "copy-unsafe-links", "k", "copy-dirlinks", "K", "keep-dirlinks"},
+}
+
+// noOptions returns --no-X for each short option letter X of rsync
+// (rsync(1) "--no-OPTION"); --no-LONG is listed with each long option.
+func noOptions(letters string) []string {
+	var out []string
+	for _, l := range letters {
+		out = append(out, "no-"+string(l))
+	}
+	return out
+}
+
+// rsyncCmd: rsync copies like cp (roleCopy, cmdCtx.copyLike), from and to
+// other hosts too; its options are rsyncOptions. --no-OPTION turns an
+// option off, and is skipped; the directories of rsyncDirs are written or
+// read; a filter rule "merge FILE" (". FILE") reads FILE.
+func rsyncCmd(c *cmdCtx) {
+	var args []sword
+	for _, w := range c.args {
+		if w.unknown == "" && strings.HasPrefix(w.lit, "--no-") && !containsStr(rsyncOptions.long, strings.TrimPrefix(w.lit, "--")) {
+			if containsStr(rsyncOptions.long, strings.TrimPrefix(w.lit, "--no-")) || containsStr(rsyncOptions.longArg, strings.TrimPrefix(w.lit, "--no-")) {
+				continue
+			}
+		}
+		args = append(args, w)
+	}
+	c.args = args
+	c.spec = &rsyncOptions
+	c.run()
+	if c.cmd.Unknown != "" {
+		return
+	}
+	for _, o := range c.opts {
+		if (o.name == "f" || o.name == "filter") && o.has {
+			c.rsyncFilter(o.val)
+		}
+	}
+}
+
+// rsyncFilter adds the file a filter rule merges: "merge FILE", ". FILE",
+// with modifiers ("merge,- FILE", ".- FILE"); a per-directory merge
+// (dir-merge, ":") names files inside the transfer.
+func (c *cmdCtx) rsyncFilter(rule sword) {
+	if rule.unknown != "" {
+		c.unknown("an rsync filter rule that is not static")
+		return
+	}
+	r := strings.TrimSpace(rule.lit)
+	kind, file, ok := strings.Cut(r, " ")
+	if !ok {
+		kind, file, ok = strings.Cut(r, "_")
+	}
+	kind, _, _ = strings.Cut(kind, ",")
+	if ok && (kind == "merge" || strings.HasPrefix(kind, ".")) {
+		c.add(literal(strings.TrimSpace(file)), Read)
+	}
 }
 
 // curlOptions are curl's options (curl(1), curl 7.88 "curl --help all",

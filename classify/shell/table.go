@@ -549,11 +549,11 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 	hardLink := c.spec.role == roleLink && !c.has("s", "symbolic")
 	symLink := c.spec.role == roleLink && !hardLink || c.name == "cp" && c.has("s", "symbolic-link")
 	if c.name == "rsync" {
-		c.rsyncBackup(dest)
+		c.rsyncDirs(dest)
 	}
 	if !remote(dest) {
 		switch {
-		case c.has("T", "no-target-directory"):
+		case c.name != "rsync" && c.name != "scp" && c.has("T", "no-target-directory"):
 			c.addT(dest, Write, c.copyRecursive())
 		default:
 			c.moveInto(ops, dest, into)
@@ -723,21 +723,35 @@ func (c *cmdCtx) linksTo(srcs []sword, dest sword, into bool) {
 	}
 }
 
-// rsyncBackup: rsync --backup-dir=DIR keeps what it replaces or deletes in
-// DIR, relative to the destination unless absolute (rsync(1)): a
-// recursive write.
-func (c *cmdCtx) rsyncBackup(dest sword) {
-	v, ok := c.value("backup-dir")
-	if !ok {
-		return
-	}
-	if v.unknown == "" && !strings.HasPrefix(v.lit, "/") {
-		if dest.unknown != "" || remote(dest) {
-			return
+// rsyncDirs adds the directories of rsync's options (rsync(1)): the
+// --backup-dir, where what it replaces or deletes is kept, --temp-dir (-T)
+// and --partial-dir, where it writes its temporary files, and --link-dest,
+// whose files it hard-links into the destination (a write through them
+// writes them), are written with all below them; --compare-dest and
+// --copy-dest are read. A relative DIR is relative to the destination
+// (--temp-dir's and --partial-dir's to the working directory too).
+func (c *cmdCtx) rsyncDirs(dest sword) {
+	for _, d := range []struct {
+		names  []string
+		access Access
+	}{{[]string{"backup-dir", "temp-dir", "T", "partial-dir", "link-dest"}, Write}, {[]string{"compare-dest", "copy-dest"}, Read}} {
+		for _, o := range c.opts {
+			if !containsStr(d.names, o.name) || !o.has {
+				continue
+			}
+			v := o.val
+			if (o.name == "temp-dir" || o.name == "T" || o.name == "partial-dir") && (v.unknown != "" || !strings.HasPrefix(v.lit, "/")) {
+				c.addT(v, d.access, d.access == Write)
+			}
+			if v.unknown == "" && !strings.HasPrefix(v.lit, "/") {
+				if dest.unknown != "" || remote(dest) {
+					continue
+				}
+				v = literal(path.Join(dest.lit, v.lit))
+			}
+			c.addT(v, d.access, d.access == Write)
 		}
-		v = literal(path.Join(dest.lit, v.lit))
 	}
-	c.addT(v, Write, true)
 }
 
 // remote reports whether an operand names another host (host:path, a URL).
