@@ -790,7 +790,7 @@ var execEnvVars = map[string]bool{
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "SUDO_ASKPASS": true, "SUDO_EDITOR": true, "FCEDIT": true,
 	"TAR_OPTIONS": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true, "UNZIP": true, "UNZIPOPT": true, "ZIPOPT": true,
 	"LESS": true, "LESSKEY": true, "WGETRC": true, "CURL_HOME": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "GZIP": true, "BZIP2": true,
-	"MAKEFLAGS": true, "MAKEFILES": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
+	"MAKEFLAGS": true, "MAKEFILES": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
 }
 
 // isExecEnvVar reports whether setting name may make a command run code
