@@ -782,6 +782,7 @@ var execEnvVars = map[string]bool{
 	"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
 	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true,
 	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true, "GIT_DIR": true, "GIT_WORK_TREE": true,
+	"GIT_COMMON_DIR": true, "GIT_MAN_VIEWER": true, "GIT_ASK_YESNO": true,
 	"PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true, "LESSCLOSE": true,
 	"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
 	"PYTHONSTARTUP": true, "PYTHONPATH": true, "NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true,
@@ -797,4 +798,68 @@ var execEnvVars = map[string]bool{
 // (execEnvVars, and git's GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n).
 func isExecEnvVar(name string) bool {
 	return execEnvVars[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
+}
+
+// fileEnvVars are environment variables whose value names a file (or a
+// directory: recursive) a program reads or writes, relative to the
+// directory it runs in unless absolute: tar(1) TAPE (the archive without
+// -f), curl(1) CURL_CA_BUNDLE, OpenSSL's SSL_CERT_FILE and SSL_CERT_DIR,
+// and SSLKEYLOGFILE, where curl, wget, git over https and the TLS
+// libraries append the session keys. Git's are gitEnvEffect's.
+var fileEnvVars = map[string]envFile{
+	"TAPE": {access: Write}, "CURL_CA_BUNDLE": {access: Read}, "SSL_CERT_FILE": {access: Read},
+	"SSL_CERT_DIR": {access: Read, recursive: true}, "SSLKEYLOGFILE": {access: Write},
+}
+
+// envFile is a file an environment variable's value names.
+type envFile struct {
+	path      string
+	access    Access
+	recursive bool
+}
+
+// envEffect says what setting the environment variable name to v does to
+// the programs that see it: why they are unknown (its value names code,
+// or is not static where it names a file), or the files it names
+// (fileEnvVars, gitEnvEffect).
+func envEffect(name string, v shellVar) (string, []envFile) {
+	if isExecEnvVar(name) {
+		return name + " names a command or code the program may run", nil
+	}
+	if why, files, ok := gitEnvEffect(name, v); ok {
+		return why, files
+	}
+	f, ok := fileEnvVars[name]
+	switch {
+	case !ok || v.known && v.value == "":
+		return "", nil
+	case !v.known || v.glob:
+		return name + " names a file, and its value is not static", nil
+	}
+	f.path = v.value
+	return "", []envFile{f}
+}
+
+// namesEnvEffect reports whether setting name may change what a later
+// program runs, reads or writes (envEffect), whatever its value.
+func namesEnvEffect(name string) bool {
+	why, files := envEffect(name, shellVar{})
+	return why != "" || len(files) > 0
+}
+
+// envTargets returns the targets of the files of envEffect, or why they
+// are not known.
+func (a *analyzer) envTargets(files []envFile) ([]Target, string) {
+	var out []Target
+	for _, f := range files {
+		ts, why := a.targets(literal(f.path), f.access)
+		if why != "" {
+			return nil, why
+		}
+		for i := range ts {
+			ts[i].Recursive = f.recursive && f.access == Write
+		}
+		out = append(out, ts...)
+	}
+	return out, ""
 }
