@@ -1143,9 +1143,9 @@ var gitPathKeys = map[string]Access{
 	"blame.ignorerevsfile": Read, "core.excludesfile": Read, "core.attributesfile": Read, "commit.template": Read,
 	"mailmap.file": Read, "gpg.ssh.allowedsignersfile": Read, "gpg.ssh.revocationfile": Read, "diff.orderfile": Read,
 	"format.signaturefile": Read, "sendemail.aliasesfile": Read, "sendemail.smtpsslcertpath": Read, "user.signingkey": Read,
-	"http.sslcert": Read, "http.sslkey": Read, "http.sslcainfo": Read, "http.sslcapath": Read, "http.proxysslcert": Read,
-	"http.proxysslkey": Read, "http.proxysslcainfo": Read, "http.pinnedpubkey": Read, "http.cookiefile": Write,
-	"format.outputdirectory": Write, "trace2.normaltarget": Write, "trace2.perftarget": Write, "trace2.eventtarget": Write,
+	"http.sslcert": Read, "http.sslkey": Read, "http.proxysslcert": Read, "http.proxysslkey": Read, "http.pinnedpubkey": Read,
+	"http.cookiefile": Write, "format.outputdirectory": Write, "trace2.normaltarget": Write, "trace2.perftarget": Write,
+	"trace2.eventtarget": Write,
 }
 
 // gitConfigValue judges a configuration setting KEY=VALUE given on the
@@ -1382,9 +1382,8 @@ func (c *cmdCtx) gitLocalRemote(w sword, access Access) {
 var gitPathEnvVars = map[string]envFile{
 	"GIT_INDEX_FILE": {access: Write}, "GIT_OBJECT_DIRECTORY": {access: Write, recursive: true},
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES": {access: Read, recursive: true}, "GIT_SHALLOW_FILE": {access: Write},
-	"GIT_SSL_CERT": {access: Read}, "GIT_SSL_KEY": {access: Read}, "GIT_SSL_CAINFO": {access: Read},
-	"GIT_SSL_CAPATH": {access: Read, recursive: true}, "GIT_PROXY_SSL_CERT": {access: Read}, "GIT_PROXY_SSL_KEY": {access: Read},
-	"GIT_PROXY_SSL_CAINFO": {access: Read}, "GIT_REDIRECT_STDIN": {access: Read}, "GIT_REDIRECT_STDOUT": {access: Write},
+	"GIT_SSL_CERT": {access: Read}, "GIT_SSL_KEY": {access: Read}, "GIT_PROXY_SSL_CERT": {access: Read},
+	"GIT_PROXY_SSL_KEY": {access: Read}, "GIT_REDIRECT_STDIN": {access: Read}, "GIT_REDIRECT_STDOUT": {access: Write},
 	"GIT_REDIRECT_STDERR": {access: Write},
 }
 

@@ -800,16 +800,13 @@ func isExecEnvVar(name string) bool {
 	return execEnvVars[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 }
 
-// fileEnvVars are environment variables whose value names a file (or a
-// directory: recursive) a program reads or writes, relative to the
-// directory it runs in unless absolute: tar(1) TAPE (the archive without
-// -f), curl(1) CURL_CA_BUNDLE, OpenSSL's SSL_CERT_FILE and SSL_CERT_DIR,
-// and SSLKEYLOGFILE, where curl, wget, git over https and the TLS
-// libraries append the session keys. Git's are gitEnvEffect's.
-var fileEnvVars = map[string]envFile{
-	"TAPE": {access: Write}, "CURL_CA_BUNDLE": {access: Read}, "SSL_CERT_FILE": {access: Read},
-	"SSL_CERT_DIR": {access: Read, recursive: true}, "SSLKEYLOGFILE": {access: Write},
-}
+// fileEnvVars are environment variables whose value names a file a
+// program reads or writes, relative to the directory it runs in unless
+// absolute: tar(1) TAPE (the archive without -f), and SSLKEYLOGFILE, where
+// curl, wget, git over https and the TLS libraries append the session
+// keys. (A CA bundle, CURL_CA_BUNDLE or SSL_CERT_FILE, is public and only
+// trusted: not a target.) Git's are gitEnvEffect's.
+var fileEnvVars = map[string]envFile{"TAPE": {access: Write}, "SSLKEYLOGFILE": {access: Write}}
 
 // envFile is a file an environment variable's value names.
 type envFile struct {
