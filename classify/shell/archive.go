@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/safezonehq/safezone/policy/glob"
@@ -511,9 +512,10 @@ func (c *cmdCtx) zipOpt(name, val string, hasVal bool, i int) (int, bool) {
 }
 
 // zipCmd: zip ARCHIVE INPUT... writes the archive and reads the inputs;
-// -m (--move) deletes them, -O (--output-file) writes another archive and
-// leaves ARCHIVE as it was; -b (--temp-path) writes its temporary archive
-// in a directory, -lf (--logfile-path) a log; -TT (--unzip-command) runs a
+// -m (--move) deletes them, -O (--output-file) writes another archive (made
+// as a temporary zi* beside ARCHIVE) and leaves ARCHIVE as it was; -b
+// (--temp-path) writes its temporary archive in a directory, -lf
+// (--logfile-path) a log (LOG.log for a name without an extension); -TT (--unzip-command) runs a
 // command; -@ (--names-stdin) reads the inputs' names from stdin, and
 // -i@FILE and -x@FILE patterns from FILE (zip(1)). With -d (--delete) or
 // -U (--copy-entries), the operands after the archive are names in it.
@@ -539,7 +541,11 @@ func zipCmd(c *cmdCtx) {
 		case o.name == "b":
 			c.add(o.val, Write)
 		case o.name == "lf":
+			// A name without an extension gets ".log" (seen with zip 3.0).
 			c.add(o.val, Write)
+			if o.val.unknown == "" && !strings.Contains(path.Base(o.val.lit), ".") {
+				c.add(withSuffix(o.val, ".log"), Write)
+			}
 		case o.name == "O":
 			c.add(o.val, Write)
 		case (o.name == "x" || o.name == "i") && o.val.unknown == "" && strings.HasPrefix(o.val.lit, "@"):
@@ -551,6 +557,11 @@ func zipCmd(c *cmdCtx) {
 	}
 	if _, out := c.value("O"); out {
 		c.add(c.ops[0], Read)
+		if _, temp := c.value("b"); !temp && c.ops[0].unknown == "" {
+			// The new archive is made as a temporary file zi* in the
+			// directory of ARCHIVE, then moved.
+			c.addPattern(literal(path.Dir(c.ops[0].lit)), "/zi*")
+		}
 	} else {
 		c.add(c.ops[0], Write)
 	}

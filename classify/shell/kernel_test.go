@@ -131,7 +131,7 @@ var kernelExclusions = []struct {
 		}},
 	{"processes running a program or script the tables do not know (Command.Runs: make, npm, ./build.sh, python3 x.py) and their children: judged like a command with no targets: the host's prompt or -y decides",
 		func(r *kernelRun, e *kernelEvent) bool { return e.Opaque }},
-	{"a program's own configuration and state in the home directory (~/.gitconfig, ~/.netrc, ~/.curlrc, ~/.wgetrc, ~/.popt, ~/.jq, ~/.lesskey, bash -l's ~/.profile; ~/.wget-hsts, ~/.lesshst, ~/.npm): not operands",
+	{"a program's own configuration and state in the home directory (~/.gitconfig, ~/.netrc, ~/.curlrc, ~/.wgetrc, ~/.popt, ~/.jq, ~/.lesskey, bash -l's ~/.profile, zsh's ~/.zshenv; ~/.wget-hsts, ~/.lesshst, ~/.npm): not operands",
 		func(r *kernelRun, e *kernelEvent) bool {
 			rel, err := filepath.Rel(r.Home, e.Path)
 			if err != nil || strings.HasPrefix(rel, "..") {
@@ -139,7 +139,7 @@ var kernelExclusions = []struct {
 			}
 			for _, own := range []string{".gitconfig", ".config/git", ".netrc", ".curlrc", ".config/curlrc", ".wgetrc", ".wget-hsts", ".popt", ".jq",
 				".less", ".lesskey", ".lesshst", ".config/lesskey", ".profile", ".bash_profile", ".bash_login", ".bashrc", ".bash_logout",
-				".python_history", ".selected_editor", ".cache", ".npmrc", ".npm"} {
+				".python_history", ".selected_editor", ".cache", ".npmrc", ".npm", ".zshenv"} {
 				if rel == own || strings.HasPrefix(rel, own+"/") {
 					return true
 				}

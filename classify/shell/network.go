@@ -514,7 +514,7 @@ var wgetFileOpts = []optFile{
 // names wget changes (-E, --default-page, --restrict-file-names) or URLs
 // read from -i are a write of the directory. -o/-a write a log, -b writes
 // wget-log when there is none, --warc-file=F writes F.warc.gz and its
-// siblings; the files of wgetFileOpts are read or written. --use-askpass
+// siblings, and temporary files wget* in --warc-tempdir or $TMPDIR; the files of wgetFileOpts are read or written. --use-askpass
 // runs a command, -e a wgetrc command and --config reads wgetrc commands
 // from a file (which may name a command or a file): unknown.
 func wgetCmd(c *cmdCtx) {
@@ -584,6 +584,16 @@ func (c *cmdCtx) wgetFiles() bool {
 	}
 	if v, ok := c.value("warc-file"); ok {
 		c.addPattern(v, "*")
+		// The WARC writer's temporary files go to --warc-tempdir, else
+		// $TMPDIR or /tmp.
+		dir, ok := c.value("warc-tempdir")
+		if !ok {
+			dir = literal("/tmp")
+			if c.a.env.TmpDir != "" {
+				dir = literal(c.a.env.TmpDir)
+			}
+		}
+		c.addPattern(dir, "/wget*")
 	}
 	return true
 }
