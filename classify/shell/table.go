@@ -775,8 +775,9 @@ func remote(w sword) bool {
 // reading /tmp/x/.gitconfig). Sources: git(1) ENVIRONMENT VARIABLES,
 // bash(1) Shell Variables, ld.so(8), dyld(1), less(1), man(1),
 // perlrun(1), node(1), ruby(1), python(1), java(1), sudo(8), tar(1),
-// rsync(1), unzip(1), zip(1), wget(1), curl(1), xz(1), gzip(1),
-// make(1).
+// rsync(1), unzip(1), zip(1) (ZIP, ZIPOPT), wget(1) (WGET_ASKPASS, the
+// system wgetrc), curl(1), xz(1), gzip(1), make(1), gawk(1) (AWKPATH,
+// AWKLIBPATH: where -f, -i and -l find code), GNU tar's remote shell (RSH).
 var execEnvVars = map[string]bool{
 	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS4": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "PATH": true, "HISTFILE": true,
 	"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
@@ -791,7 +792,8 @@ var execEnvVars = map[string]bool{
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "SUDO_ASKPASS": true, "SUDO_EDITOR": true, "FCEDIT": true,
 	"TAR_OPTIONS": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true, "UNZIP": true, "UNZIPOPT": true, "ZIPOPT": true,
 	"LESS": true, "LESSKEY": true, "WGETRC": true, "CURL_HOME": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "GZIP": true, "BZIP2": true,
-	"MAKEFLAGS": true, "MAKEFILES": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
+	"MAKEFLAGS": true, "MAKEFILES": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "ZIP": true, "WGET_ASKPASS": true,
+	"SYSTEM_WGETRC": true, "AWKPATH": true, "AWKLIBPATH": true, "RSH": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
 }
 
 // isExecEnvVar reports whether setting name may make a command run code
@@ -802,17 +804,24 @@ func isExecEnvVar(name string) bool {
 
 // fileEnvVars are environment variables whose value names a file a
 // program reads or writes, relative to the directory it runs in unless
-// absolute: tar(1) TAPE (the archive without -f), and SSLKEYLOGFILE, where
+// absolute: tar(1) TAPE (the archive without -f); SSLKEYLOGFILE, where
 // curl, wget, git over https and the TLS libraries append the session
-// keys. (A CA bundle, CURL_CA_BUNDLE or SSL_CERT_FILE, is public and only
-// trusted: not a target.) Git's are gitEnvEffect's.
-var fileEnvVars = map[string]envFile{"TAPE": {access: Write}, "SSLKEYLOGFILE": {access: Write}}
+// keys; curl(1) QLOGDIR, where HTTP/3 logs are written; gawk(1)
+// GAWK_PERSIST_FILE, its persistent memory; rsync(1) RSYNC_PARTIAL_DIR,
+// --partial-dir's default, relative to each destination directory (a
+// relative one is unknown). (A CA bundle, CURL_CA_BUNDLE or SSL_CERT_FILE,
+// is public and only trusted: not a target.) Git's are gitEnvEffect's.
+var fileEnvVars = map[string]envFile{
+	"TAPE": {access: Write}, "SSLKEYLOGFILE": {access: Write}, "QLOGDIR": {access: Write, recursive: true},
+	"GAWK_PERSIST_FILE": {access: Write}, "RSYNC_PARTIAL_DIR": {access: Write, recursive: true, absOnly: true},
+}
 
 // envFile is a file an environment variable's value names.
 type envFile struct {
 	path      string
 	access    Access
 	recursive bool
+	absOnly   bool // a relative value is relative to a directory not known here
 }
 
 // envEffect says what setting the environment variable name to v does to
@@ -832,6 +841,8 @@ func envEffect(name string, v shellVar) (string, []envFile) {
 		return "", nil
 	case !v.known || v.glob:
 		return name + " names a file, and its value is not static", nil
+	case f.absOnly && !strings.HasPrefix(v.value, "/"):
+		return name + "=" + v.value + " is relative to a directory that is not known", nil
 	}
 	f.path = v.value
 	return "", []envFile{f}
