@@ -626,7 +626,11 @@ var gitMergeStrategies = []string{"ort", "recursive", "resolve", "octopus", "our
 // --pathspec-from-file=FILE reads FILE, whose paths a subcommand that
 // writes paths would write; the options of gitRunsOptions run a program;
 // merge -s and rebase --exec and -x run one (judged as a script, from the
-// top of the work tree, whose place is not known).
+// top of the work tree, whose place is not known), and so does grep -O; the
+// diff options' -O<orderfile> and ls-files -X read their file; an ext::
+// URL runs a command where the ext transport is allowed (git-remote-ext(1):
+// GIT_ALLOW_PROTOCOL, protocol.ext.allow). Short options are read in
+// clusters and long ones abbreviated (gitValue, gitHas).
 func (c *cmdCtx) gitOptions(name string, rest []sword) {
 	if v, ok := c.gitValue(rest, "", "output"); ok {
 		c.add(v, Write)
