@@ -186,6 +186,9 @@ func targets(c *hookio.Call, home string, fsys fs.ReadLinkFS) []Target {
 				out = append(out, Target{Field: a.Field, Given: a.Value, Access: a.Access, Err: err})
 				continue
 			}
+			if a.Loose && !topExists(fsys, raw) {
+				continue // a JSON pointer or a route, not a file (hookio.Arg.Loose)
+			}
 			out = append(out, newTarget(fsys, a.Field, a.Value, raw, a.Access))
 		case hookio.ArgGlob:
 			out = append(out, globTargets(c, a, home, fsys)...)
@@ -194,6 +197,19 @@ func targets(c *hookio.Call, home string, fsys fs.ReadLinkFS) []Target {
 		}
 	}
 	return out
+}
+
+// topExists reports whether the first element of the absolute path p
+// exists ("/spec" of "/spec/replicas"): a path below a top-level directory
+// that does not exist names no file, and none can be made there but by
+// root. An error other than "does not exist" counts as existing.
+func topExists(fsys fs.ReadLinkFS, p string) bool {
+	top, _, _ := strings.Cut(strings.TrimPrefix(path.Clean(p), "/"), "/")
+	if top == "" {
+		return true
+	}
+	_, err := fs.Lstat(fsys, top)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // baseDir returns the absolute (uncleaned) directory an ArgGlob or ArgFilter

@@ -72,6 +72,12 @@ type Arg struct {
 	// Base is the directory an ArgGlob or ArgFilter is relative to, as
 	// given; "" means the call's Cwd.
 	Base string
+	// Loose marks a path taken from a tool whose schema safezone does not
+	// know (an MCP tool, another host's tool), by its field's name or its
+	// value's shape: an absolute path whose first element does not exist
+	// ("/spec/replicas", a JSON pointer; "/api/v1", a route) names no file,
+	// and the caller drops it.
+	Loose bool
 }
 
 // PermissionMode is the host's permission_mode (Claude Code: "default",

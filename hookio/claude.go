@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"unicode"
 
@@ -271,69 +272,184 @@ func IsMCP(tool string) bool {
 	return ok && strings.Contains(rest, "__")
 }
 
-// isMCPPathKey reports whether a tool_input key names a path in MCP tools,
-// compared after lower-casing and dropping "_" and "-" ("file_path",
-// "filePath"). A switch, not a map, so that it costs nothing at start-up.
-func isMCPPathKey(k string) bool {
+// mcpKey is what a tool_input key of an MCP tool says of its string
+// values (mcpKeyOf).
+type mcpKey uint8
+
+const (
+	keyNone   mcpKey = iota // judged by the value's shape only
+	keyPath                 // a path, read or written as the tool's name says
+	keyOutput               // a path the tool writes, whatever its name says
+	keyURI                  // a URI: a path when it is a file: URL or looks like a path
+	keyText                 // text (content, body): a path by its shape alone is only read
+)
+
+// mcpKeyOf classifies a tool_input key of an MCP tool, compared after
+// lower-casing and dropping "_" and "-" ("file_path", "filePath",
+// "output-dir"). A switch, not a map, so that it costs nothing at start-up.
+func mcpKeyOf(k string) mcpKey {
 	switch k {
 	case "path", "paths", "filepath", "filepaths", "file", "files", "filename", "filenames",
 		"directory", "directories", "dir", "dirpath", "folder", "source", "sources",
-		"destination", "src", "dst", "dest", "target", "targetpath", "sourcepath",
-		"destinationpath", "newpath", "oldpath", "cwd", "root", "workdir", "workingdirectory",
-		"notebookpath", "outputpath", "inputpath", "outputfile", "inputfile", "location":
-		return true
+		"src", "target", "targetpath", "sourcepath", "oldpath", "cwd", "root", "workdir", "workingdirectory",
+		"notebookpath", "inputpath", "inputfile", "location", "rootpath", "rootdir", "workspacefolder",
+		"workspaceroot", "projectpath", "projectdir", "projectroot", "basedir", "basepath", "infile",
+		"configfile", "configpath", "targetdir", "targetfile":
+		return keyPath
+	case "destination", "dst", "dest", "destinationpath", "destdir", "destpath", "newpath", "output", "outputpath",
+		"outputfile", "outputdir", "outputdirectory", "out", "outfile", "outdir", "outpath", "savepath", "saveto",
+		"savedir", "downloadpath", "downloaddir", "logfile":
+		return keyOutput
+	case "uri", "uris", "url", "urls", "resource", "resources", "resourceuri", "href", "link", "fileuri", "fileurl",
+		"documenturi":
+		return keyURI
+	case "content", "contents", "text", "body", "data", "code", "script", "message", "description", "comment",
+		"query", "prompt", "oldstring", "newstring", "oldtext", "newtext", "patch", "diff", "title":
+		return keyText
 	}
-	return false
+	return keyNone
 }
 
-// mcpArgs collects string values under path-named keys (and in arrays,
-// nested too, under such a key), at any depth, in key order. The depth is
-// bounded by the hook input's own nesting limit (maxDepth), not here: a
+// maxMCPArgs bounds the paths taken from one MCP tool's input, each
+// resolved on the disk: a larger input is refused (fail closed), as is an
+// input that nests deeper than maxDepth.
+const maxMCPArgs = 4096
+
+// mcpWalk collects the paths of an MCP tool's input (mcpArgs).
+type mcpWalk struct {
+	access policy.Access // the tool's: a write when its name says it may change something
+	writes bool          // the tool's name has a word that names a change
+	out    []Arg
+}
+
+// mcpArgs collects the paths of an MCP tool's input, at any depth, in key
+// order: string values under path-named keys (and in arrays under such a
+// key), values of URI keys that are file: URLs or paths, and any string
+// that is a file: URL, starts with "~/", or is an absolute path, whatever
+// its key (Arg.Loose). The paths of output keys are written; the others
+// are read or written as the tool's name says (access; a path found by its
+// shape alone is written only when the name has a word of change, writes).
+// In a JSON Patch operation (RFC 6902: "op" add, remove, replace, move,
+// copy or test), "path" and "from" are JSON pointers, not files. The depth
+// is bounded by the hook input's own nesting limit (maxDepth), not here: a
 // path nested deeper than some walk limit would otherwise slip through.
-func mcpArgs(v *jvalue, at string, access policy.Access, depth int) ([]Arg, error) {
-	var out []Arg
+func mcpArgs(v *jvalue, at string, access policy.Access, writes bool) ([]Arg, error) {
+	w := &mcpWalk{access: access, writes: writes}
+	if err := w.object(v, at); err != nil {
+		return nil, err
+	}
+	return w.out, nil
+}
+
+// object walks the keys of an object.
+func (w *mcpWalk) object(v *jvalue, at string) error {
+	patch := isJSONPatchOp(v)
 	for _, i := range sortedKeys(v.keys) {
 		key := v.keys[i]
 		field := key
 		if at != "" {
 			field = at + "." + key
 		}
-		more, err := mcpValue(v.vals[i], field, isMCPPathKey(normKey(key)), access, depth)
-		if err != nil {
-			return nil, err
+		kind := mcpKeyOf(normKey(key))
+		if patch && (key == "path" || key == "from") {
+			kind = keyNone
+			if v.vals[i].kind == jString {
+				continue // a JSON pointer
+			}
 		}
-		out = append(out, more...)
+		if err := w.value(v.vals[i], field, kind); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
-// mcpValue collects the paths in one value of an MCP tool's input: a
-// string is a path when its key (or the key of the arrays it is in) names
-// one; objects and arrays are walked.
-func mcpValue(val *jvalue, field string, isPath bool, access policy.Access, depth int) ([]Arg, error) {
+// value collects the paths in one value: a string by its key's kind and
+// its shape; objects and arrays are walked, an array's items under the
+// array's key.
+func (w *mcpWalk) value(val *jvalue, field string, kind mcpKey) error {
 	switch val.kind {
 	case jString:
-		if !isPath {
-			return nil, nil
-		}
-		if err := checkPathString("tool_input."+field, val.str); err != nil {
-			return nil, err
-		}
-		return []Arg{{Field: field, Value: val.str, Access: access}}, nil
+		return w.str(val.str, field, kind)
 	case jArray:
-		var out []Arg
 		for j, it := range val.items {
-			more, err := mcpValue(it, fmt.Sprintf("%s[%d]", field, j), isPath, access, depth+1)
-			if err != nil {
-				return nil, err
+			if err := w.value(it, fmt.Sprintf("%s[%d]", field, j), kind); err != nil {
+				return err
 			}
-			out = append(out, more...)
 		}
-		return out, nil
 	case jObject:
-		return mcpArgs(val, field, access, depth+1)
+		return w.object(val, field)
 	}
-	return nil, nil
+	return nil
+}
+
+// str collects a string value when its key or its shape makes it a path.
+func (w *mcpWalk) str(s, field string, kind mcpKey) error {
+	p, isURL := fileURLPath(s)
+	shaped := isURL || strings.HasPrefix(s, "~/") || isAbs(s) && len(s) > 1 && !strings.ContainsAny(s, "\n\r")
+	access := w.access
+	switch {
+	case kind == keyOutput:
+		access = policy.Write
+	case kind == keyPath:
+	case shaped && (kind == keyText || kind == keyNone && !w.writes):
+		access = policy.Read
+	case !shaped:
+		return nil // a URI of another scheme, or text
+	}
+	if !isURL {
+		p = s
+	}
+	if err := checkPathString("tool_input."+field, p); err != nil {
+		return err
+	}
+	if len(w.out) >= maxMCPArgs {
+		return &InputError{Field: "tool_input", Err: fmt.Errorf("%w: more than %d paths", ErrValue, maxMCPArgs)}
+	}
+	w.out = append(w.out, Arg{Field: field, Value: p, Access: access, Loose: true})
+	return nil
+}
+
+// fileURLPath returns the path a file: URL names (RFC 8089): the URL's
+// path, percent-escapes decoded, whatever its host (localhost or empty on
+// a POSIX system; any other is judged by its path too, the stricter
+// reading); false when s is no file: URL. A URL whose escapes are invalid
+// keeps its path as written.
+func fileURLPath(s string) (string, bool) {
+	if len(s) < 7 || !strings.EqualFold(s[:7], "file://") && !(strings.EqualFold(s[:5], "file:") && strings.HasPrefix(s[5:], "/")) {
+		return "", false
+	}
+	rest := s[5:]
+	if strings.HasPrefix(rest, "//") {
+		rest = rest[2:]
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			rest = rest[i:] // the host, "" or "localhost", dropped
+		} else {
+			rest = "/"
+		}
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if p, err := url.PathUnescape(rest); err == nil {
+		return p, true
+	}
+	return rest, true
+}
+
+// isJSONPatchOp reports whether an object is a JSON Patch operation (RFC
+// 6902 section 4): an "op" of add, remove, replace, move, copy or test and
+// a string "path".
+func isJSONPatchOp(v *jvalue) bool {
+	op, p := v.get("op"), v.get("path")
+	if op == nil || op.kind != jString || p == nil || p.kind != jString {
+		return false
+	}
+	switch op.str {
+	case "add", "remove", "replace", "move", "copy", "test":
+		return true
+	}
+	return false
 }
 
 func normKey(k string) string {
@@ -402,6 +518,21 @@ func MCPWrites(tool string) bool {
 		}
 	}
 	return !sawRead
+}
+
+// hasWriteWord reports whether a word of an MCP tool's name (the tool
+// part) names a change (isWriteWord).
+func hasWriteWord(tool string) bool {
+	rest := strings.TrimPrefix(tool, "mcp__")
+	if _, after, ok := strings.Cut(rest, "__"); ok {
+		rest = after
+	}
+	for _, w := range words(rest) {
+		if isWriteWord(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // words splits "read_file", "readFile" and "read-file" into lower-case words.

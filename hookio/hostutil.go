@@ -357,7 +357,7 @@ func otherTool(c *Call, ti obj) error {
 	if MCPWrites(c.Tool) {
 		access = policy.Write
 	}
-	args, err := mcpArgs(ti.v, "", access, 0)
+	args, err := mcpArgs(ti.v, "", access, hasWriteWord(c.Tool))
 	if err != nil {
 		return err
 	}
@@ -378,7 +378,7 @@ func mcpTool(c *Call, ti obj, name string) error {
 	if c.Writes {
 		access = policy.Write
 	}
-	args, err := mcpArgs(ti.v, "", access, 0)
+	args, err := mcpArgs(ti.v, "", access, hasWriteWord(name))
 	if err != nil {
 		return err
 	}

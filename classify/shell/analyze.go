@@ -212,7 +212,7 @@ func Analyze(cmd string, env Env) (res Analysis) {
 // analyze is Analyze without the recover, for the fuzz test to
 // tell the parser's panics from the walker's.
 func analyze(cmd string, env Env) Analysis {
-	a := &analyzer{env: env, vars: map[string]shellVar{}, commands: commands[:], walks: maxWalks}
+	a := &analyzer{env: env, vars: map[string]shellVar{}, assignedVal: map[string]shellVar{}, commands: commands[:], walks: maxWalks}
 	a.cwd = []string{env.Cwd}
 	a.setWorlds([]glob.ShellOptions{{}}) // bash's defaults
 	a.shellScript(cmd, 0)
@@ -266,6 +266,9 @@ func (a *analyzer) setVar(name string, v shellVar) {
 	// after it unknown, as an assignment does (assigned).
 	if isExecEnvVar(name) {
 		a.setLater("setting " + name + " names a command or code later programs may run")
+	} else if namesEnvEffect(name) && !a.statement {
+		// An assignment statement's files are its targets (assigned).
+		a.setLater("setting " + name + " names a file later programs may read or write")
 	} else if name == "IFS" {
 		a.setLater("setting IFS changes how later words split")
 	}
@@ -320,6 +323,11 @@ type analyzer struct {
 	active []string
 	// walks is how many more bodies may be walked (maxWalks).
 	walks int
+	// statement is true while the assignments of an assignment statement
+	// (X=1, export X=1) are made; assignedVal holds their static values,
+	// for assigned.
+	statement   bool
+	assignedVal map[string]shellVar
 	// later says why every command from now on is unknown (a variable
 	// naming code to run was set, IFS or a shell option the analysis
 	// does not follow changed), or "".
@@ -589,7 +597,7 @@ func (a *analyzer) command(cmd syntax.Command, depth int) {
 				return false
 			case *syntax.Lit:
 				// let PATH=1: arithmetic may assign any variable it names.
-				if isExecEnvVar(n.Value) || n.Value == "IFS" {
+				if isExecEnvVar(n.Value) || namesEnvEffect(n.Value) || n.Value == "IFS" {
 					a.setLater("arithmetic may set " + n.Value + ", which names code later programs run")
 				}
 				if n.Value == "GLOBIGNORE" {
@@ -706,6 +714,11 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 		if w.unknown == "" {
 			v = shellVar{value: w.lit, known: true}
 		}
+	}
+	if a.statement {
+		// assigned judges the files the value names, which count
+		// whether or not the assignment runs.
+		a.assignedVal[name] = v
 	}
 	if a.uncertain > 0 {
 		v = shellVar{}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/safezonehq/safezone/policy/glob"
@@ -198,54 +199,100 @@ func withSuffix(w sword, suf string) sword {
 	return w
 }
 
-// tarCmd: -c/--create writes the archive and reads the members; -x/--extract
-// reads the archive and writes into -C DIR (or the working directory);
-// -t/--list only reads.
-// tarLists reads tar's list files (-T, -X) and reports whether the
-// command is still known: archiving the files a list names, or what
-// symbolic links lead to (-h), is not.
-func (c *cmdCtx) tarLists(create bool) bool {
-	for _, o := range c.opts {
-		if (o.name == "T" || o.name == "files-from" || o.name == "X" || o.name == "exclude-from") && o.has {
-			c.add(o.val, Read)
-		}
-	}
-	return !create || !c.listOption("T", "files-from") && !c.followsLinks("h", "dereference")
+// tarOptions are GNU tar's options (tar(1), tar 1.34 --help; argp takes
+// a long option abbreviated). A name in both long and longArg takes an
+// optional value (--backup[=CONTROL]).
+var tarOptions = cmdSpec{
+	short:    "AcdrtuxGnSkUWOmpsMBiajJzZhPlRvwo?",
+	shortArg: "fgCTXFLbHVIKN",
+	long: []string{"catenate", "concatenate", "create", "delete", "diff", "compare", "append", "test-label", "list", "update",
+		"extract", "get", "check-device", "incremental", "ignore-failed-read", "no-check-device", "no-seek", "seek",
+		"occurrence", "sparse", "exclude-backups", "exclude-caches", "exclude-caches-all", "exclude-caches-under",
+		"exclude-vcs", "exclude-vcs-ignores", "no-null", "no-recursion", "no-unquote", "no-verbatim-files-from", "null",
+		"recursion", "unquote", "verbatim-files-from", "anchored", "ignore-case", "no-anchored", "no-ignore-case",
+		"no-wildcards", "no-wildcards-match-slash", "wildcards", "wildcards-match-slash", "keep-directory-symlink",
+		"keep-newer-files", "keep-old-files", "no-overwrite-dir", "one-top-level", "overwrite", "overwrite-dir",
+		"recursive-unlink", "remove-files", "skip-old-files", "unlink-first", "verify", "ignore-command-error",
+		"no-ignore-command-error", "to-stdout", "atime-preserve", "clamp-mtime", "delay-directory-restore", "touch",
+		"no-delay-directory-restore", "no-same-owner", "no-same-permissions", "numeric-owner", "preserve-permissions",
+		"same-permissions", "same-owner", "preserve-order", "same-order", "acls", "no-acls", "no-selinux", "no-xattrs",
+		"selinux", "xattrs", "force-local", "multi-volume", "read-full-records", "ignore-zeros", "old-archive",
+		"portability", "posix", "auto-compress", "bzip2", "xz", "lzip", "lzma", "lzop", "no-auto-compress", "zstd", "gzip",
+		"gunzip", "ungzip", "compress", "uncompress", "backup", "hard-dereference", "dereference", "one-file-system",
+		"absolute-names", "checkpoint", "full-time", "check-links", "block-number", "show-defaults", "show-omitted-dirs",
+		"show-snapshot-field-ranges", "show-transformed-names", "show-stored-names", "totals", "utc", "verbose",
+		"interactive", "confirmation", "help", "restrict", "usage", "version"},
+	longArg: []string{"listed-incremental", "hole-detection", "level", "occurrence", "sparse-version", "add-file", "directory",
+		"exclude", "exclude-ignore", "exclude-ignore-recursive", "exclude-tag", "exclude-tag-all", "exclude-tag-under",
+		"files-from", "exclude-from", "one-top-level", "to-command", "atime-preserve", "group", "group-map", "mode", "mtime",
+		"owner", "owner-map", "sort", "xattrs-exclude", "xattrs-include", "file", "info-script", "new-volume-script",
+		"tape-length", "rmt-command", "rsh-command", "volno-file", "blocking-factor", "record-size", "format", "pax-option",
+		"label", "use-compress-program", "backup", "starting-file", "newer-mtime", "newer", "after-date", "suffix",
+		"strip-components", "transform", "xform", "checkpoint", "checkpoint-action", "index-file", "no-quote-chars",
+		"quote-chars", "quoting-style", "totals", "warning"},
+	// -F (--info-script, --new-volume-script) runs a script at the end of
+	// each volume, --to-command pipes each member to a command, -I
+	// (--use-compress-program) filters through one, --rsh-command and
+	// --rmt-command reach a remote archive through one.
+	execOpts: []string{"F", "info-script", "new-volume-script", "to-command", "I", "use-compress-program", "rsh-command", "rmt-command"},
+	// -g (--listed-incremental) reads and rewrites its snapshot file,
+	// --volno-file its volume number, --index-file gets the verbose
+	// listing; --add-file, -X, and the owner and group maps are read.
+	// -T (--files-from) is read; the files it names are archived, which
+	// is unknown (listOption), or extracted, which writes no other place.
+	files: []optFile{{"g", Write}, {"listed-incremental", Write}, {"volno-file", Write}, {"index-file", Write},
+		{"add-file", Read}, {"X", Read}, {"exclude-from", Read}, {"owner-map", Read}, {"group-map", Read},
+		{"T", Read}, {"files-from", Read}},
 }
 
+// tarLetterArgs spreads the old-style first word of tar (tar cvfC a.tar
+// DIR ...: letters without a dash, whose values are the words after it in
+// order; tar(1) "Traditional usage") into options of their own.
+func tarLetterArgs(args []sword) []sword {
+	if len(args) == 0 || args[0].unknown != "" || strings.HasPrefix(args[0].lit, "-") {
+		return args
+	}
+	letters, rest := args[0].lit, args[1:]
+	var out []sword
+	for i := 0; i < len(letters); i++ {
+		l := string(letters[i])
+		out = append(out, literal("-"+l))
+		if strings.Contains(tarOptions.shortArg, l) && len(rest) > 0 {
+			out, rest = append(out, rest[0]), rest[1:]
+		}
+	}
+	return append(out, rest...)
+}
+
+// tarCmd: -c/--create writes the archive and reads the members;
+// -x/--extract reads the archive and writes into -C DIR (or
+// --one-top-level's, or the working directory); -t/--list and -d/--diff
+// only read, and so does -x with -O (--to-stdout). Options that run a
+// command (tarOptions.execOpts, --checkpoint-action=exec=) are unknown.
+// Without -f, the archive is $TAPE or stdin.
 func tarCmd(c *cmdCtx) {
-	args := c.args
-	// Old style: "tar czf x.tgz dir" (first word without a dash).
-	if len(args) > 0 && args[0].unknown == "" && !strings.HasPrefix(args[0].lit, "-") {
-		w := args[0]
-		w.lit, w.src = "-"+w.lit, "-"+w.lit
-		args = append([]sword{w}, args[1:]...)
-	}
-	c.args = args
-	c.spec = &cmdSpec{
-		short:    "cxtruAdzjJaZvkmOpPhSWBiMR",
-		shortArg: "fCTXbgFIKLNV",
-		long: []string{"create", "extract", "get", "list", "append", "update", "catenate", "concatenate", "diff", "compare",
-			"delete", "gzip", "gunzip", "bzip2", "xz", "zstd", "lzma", "auto-compress", "verbose", "keep-old-files",
-			"overwrite", "to-stdout", "preserve-permissions", "absolute-names", "dereference", "sparse", "verify",
-			"no-same-owner", "same-owner", "numeric-owner", "remove-files", "strip-trailing-slashes", "totals", "wildcards",
-			"no-recursion", "recursion", "one-file-system", "skip-old-files", "keep-newer-files", "warning", "ignore-failed-read",
-			"show-transformed-names", "no-overwrite-dir", "unlink-first", "atime-preserve"},
-		longArg: []string{"file", "directory", "files-from", "exclude", "exclude-from", "transform", "xform", "strip-components",
-			"use-compress-program", "owner", "group", "mode", "mtime", "newer", "after-date", "label", "format", "blocking-factor",
-			"record-size", "tape-length", "warning", "exclude-tag", "exclude-vcs-ignores", "index-file", "checkpoint-action"},
-	}
-	if !c.getopt() {
+	c.args = tarLetterArgs(c.args)
+	c.spec = &tarOptions
+	if !c.getopt() || c.refused(c.spec) {
 		return
 	}
-	if c.has("I", "use-compress-program", "to-command", "checkpoint-action") {
-		c.unknown("tar runs a program of the command's choosing")
-		return
+	for _, o := range c.opts {
+		if o.name == "checkpoint-action" && (o.val.unknown != "" || strings.HasPrefix(o.val.lit, "exec")) {
+			c.unknown("tar --checkpoint-action=exec runs a command")
+			return
+		}
+	}
+	for _, f := range c.spec.files {
+		for _, o := range c.opts {
+			if o.name == f.name && o.has {
+				c.add(o.val, f.access)
+			}
+		}
 	}
 	create := c.has("c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete")
-	extract := c.has("x", "extract", "get")
+	extract := c.has("x", "extract", "get") && !c.has("O", "to-stdout")
 	archive, hasArchive := c.value("f", "file")
-	if !c.tarLists(create) {
+	if create && (c.listOption("T", "files-from") || c.followsLinks("h", "dereference")) {
 		return
 	}
 	dir, hasDir := c.value("C", "directory")
@@ -274,16 +321,30 @@ func tarCmd(c *cmdCtx) {
 		if hasArchive {
 			c.add(archive, Read)
 		}
-		if hasDir {
-			c.addT(dir, Write, true)
-		} else {
-			c.extractHere()
-		}
+		c.tarExtract(dir, hasDir)
 	default:
 		if hasArchive {
 			c.add(archive, Read)
 		}
 		c.cmd.ReadOnly = true
+	}
+}
+
+// tarExtract adds where tar -x writes the members: --one-top-level[=DIR]
+// (DIR defaults to the archive's base name, which is not followed here:
+// the directory it is in), below -C DIR, else the working directory
+// (extractHere).
+func (c *cmdCtx) tarExtract(dir sword, hasDir bool) {
+	top, hasTop := c.value("one-top-level")
+	switch {
+	case hasTop && hasDir:
+		c.addT(joinWord(dir, top), Write, true)
+	case hasTop:
+		c.addT(top, Write, true)
+	case hasDir:
+		c.addT(dir, Write, true)
+	default:
+		c.extractHere()
 	}
 }
 
@@ -313,7 +374,11 @@ func unzipCmd(c *cmdCtx) {
 
 // extractHere adds the working directory as the recursive write of an
 // archive's members (Target.Members), and names the archive as what the
-// command runs: its members are not known.
+// command runs. Its members are not known: any file below the working
+// directory (.claude/settings.json, .git/hooks/x, .safezone.yaml, .env)
+// may be among them, from a file or from stdin (gunzip -c x.gz | tar x),
+// so the command is unknown: it runs confined where the kernel can (where
+// those files stay read-only), else it is asked.
 func (c *cmdCtx) extractHere() {
 	n := len(c.cmd.Targets)
 	c.addCwd(Write, true)
@@ -323,19 +388,146 @@ func (c *cmdCtx) extractHere() {
 	if c.cmd.Runs == "" {
 		c.cmd.Runs = c.name + ": the members of an archive"
 	}
+	c.unknown(c.name + " extracts an archive in place: the files it writes below the working directory are not known")
 }
 
-// zipCmd: zip ARCHIVE INPUT... writes the archive and reads the inputs
-// (-m also deletes them).
-func zipCmd(c *cmdCtx) {
-	for _, w := range c.args {
-		if t := w.text(); t == "-TT" || strings.HasPrefix(t, "--unzip-command") || strings.HasPrefix(t, "--unzip-c") {
-			c.unknown("zip " + t + " runs a command")
-			return
+// zipOptions are zip's options (zip(1), Info-ZIP zip 3.0), by their short
+// name: zip's own parser reads a cluster one or two letters at a time
+// (-lf is one option, not -l -f), and takes a long option for its short
+// one (zipLong). zipValued take a value, attached or the next word.
+var (
+	zipShort1 = "aABcCdDeEfFgIhjJklLmoNpqrRSTuUvVwXyz0123456789@$!bnPsZOxit"
+	zipShort2 = []string{"AC", "AS", "C2", "C5", "db", "dc", "dd", "df", "dg", "ds", "du", "dv", "DF", "FF", "FI", "FS", "h2", "ic",
+		"jj", "la", "lf", "li", "ll", "MM", "nw", "RE", "sb", "sc", "sf", "so", "sp", "su", "sU", "sv", "tt", "TT", "UN", "VV", "ww", "ws"}
+	zipValued = []string{"b", "n", "t", "tt", "P", "s", "ds", "Z", "lf", "TT", "O", "x", "i", "UN"}
+)
+
+// zipLong are zip's long options and their short names (zip(1)).
+var zipLong = map[string]string{
+	"ascii": "a", "adjust-sfx": "A", "archive-clear": "AC", "archive-set": "AS", "binary": "B", "temp-path": "b",
+	"entry-comments": "c", "preserve-case": "C", "preserve-case-2": "C2", "preserve-case-5": "C5", "delete": "d",
+	"display-bytes": "db", "display-counts": "dc", "display-dots": "dd", "datafork": "df", "display-globaldots": "dg",
+	"dot-size": "ds", "display-usize": "du", "display-volume": "dv", "no-dir-entries": "D", "difference-archive": "DF",
+	"encrypt": "e", "longnames": "E", "freshen": "f", "fix": "F", "fixfix": "FF", "fifo": "FI", "filesync": "FS",
+	"grow": "g", "help": "h", "more-help": "h2", "include": "i", "no-image": "I", "ignore-case": "ic", "junk-paths": "j",
+	"absolute-path": "jj", "junk-sfx": "J", "DOS-names": "k", "to-crlf": "l", "log-append": "la", "logfile-path": "lf",
+	"log-info": "li", "from-crlf": "ll", "license": "L", "move": "m", "must-match": "MM", "suffixes": "n",
+	"no-wild": "nw", "notes": "N", "latest-time": "o", "output-file": "O", "out": "O", "paths": "p", "password": "P",
+	"quiet": "q", "recurse-paths": "r", "recurse-patterns": "R", "regex": "RE", "split-size": "s", "split-bell": "sb",
+	"show-command": "sc", "show-files": "sf", "show-options": "so", "split-pause": "sp", "show-unicode": "su",
+	"show-just-unicode": "sU", "split-verbose": "sv", "system-hidden": "S", "from-date": "t", "before-date": "tt",
+	"test": "T", "unzip-command": "TT", "update": "u", "copy-entries": "U", "unicode": "UN", "verbose": "v",
+	"VMS-portable": "V", "VMS-specific": "VV", "VMS-versions": "w", "VMS-dot-versions": "ww", "wild-stop-dirs": "ws",
+	"exclude": "x", "no-extra": "X", "symlinks": "y", "archive-comment": "z", "compression-method": "Z",
+	"use-privileges": "!", "names-stdin": "@", "volume-label": "$", "version": "v",
+}
+
+// zipGetopt parses zip's arguments into c.opts (short names) and c.ops;
+// false, the command unknown, on an option not in zip's table.
+func (c *cmdCtx) zipGetopt() bool {
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		t := w.text()
+		switch {
+		case w.unknown != "" || t == "-" || !strings.HasPrefix(t, "-"):
+			c.ops = append(c.ops, w)
+			continue
+		case t == "--":
+			c.ops = append(c.ops, args[i+1:]...)
+			return true
+		}
+		var name, val string
+		var hasVal bool
+		if long, ok := strings.CutPrefix(t, "--"); ok {
+			long, val, hasVal = strings.Cut(long, "=")
+			if name = zipLongName(long); name == "" {
+				c.unknown("option --" + long + " is not in safezone's table for zip")
+				return false
+			}
+			var ok bool
+			if i, ok = c.zipOpt(name, val, hasVal, i); !ok {
+				return false
+			}
+			continue
+		}
+		for j := 1; j < len(t); {
+			name = t[j : j+1]
+			if j+2 <= len(t) && containsStr(zipShort2, t[j:j+2]) {
+				name = t[j : j+2]
+			} else if !strings.Contains(zipShort1, name) {
+				c.unknown("option -" + name + " is not in safezone's table for zip")
+				return false
+			}
+			j += len(name)
+			if !containsStr(zipValued, name) {
+				c.opts = append(c.opts, opt{name: name})
+				continue
+			}
+			rest := strings.TrimPrefix(t[j:], "=")
+			var ok bool
+			if i, ok = c.zipOpt(name, rest, rest != "", i); !ok {
+				return false
+			}
+			break
 		}
 	}
-	c.spec = &cmdSpec{short: "rRjJmTuFgqvzDdfcAeXyloS0123456789@", shortArg: "xinbtP"}
-	if !c.getopt() || c.listOption("@") {
+	return true
+}
+
+// zipLongName returns the short name of zip's long option long, spelt out
+// or abbreviated to a prefix of one option; "" when there is none.
+func zipLongName(long string) string {
+	if n, ok := zipLong[long]; ok {
+		return n
+	}
+	found := ""
+	for l, n := range zipLong {
+		if strings.HasPrefix(l, long) && long != "" {
+			if found != "" && found != n {
+				return ""
+			}
+			found = n
+		}
+	}
+	return found
+}
+
+// zipOpt records the option name at args[i]: its value val (hasVal) or
+// the next word, when it takes one.
+func (c *cmdCtx) zipOpt(name, val string, hasVal bool, i int) (int, bool) {
+	switch {
+	case !containsStr(zipValued, name):
+		c.opts = append(c.opts, opt{name: name})
+	case hasVal:
+		c.opts = append(c.opts, opt{name: name, val: literal(val), has: true})
+	case i+1 < len(c.args) && c.single(c.args[i+1]):
+		c.opts = append(c.opts, opt{name: name, val: c.args[i+1], has: true})
+		i++
+	default:
+		c.unknown("zip -" + name + " has no value")
+		return i, false
+	}
+	return i, true
+}
+
+// zipCmd: zip ARCHIVE INPUT... writes the archive and reads the inputs;
+// -m (--move) deletes them, -O (--output-file) writes another archive (made
+// as a temporary zi* beside ARCHIVE) and leaves ARCHIVE as it was; -b
+// (--temp-path) writes its temporary archive in a directory, -lf
+// (--logfile-path) a log (LOG.log for a name without an extension); -TT (--unzip-command) runs a
+// command; -@ (--names-stdin) reads the inputs' names from stdin, and
+// -i@FILE and -x@FILE patterns from FILE (zip(1)). With -d (--delete) or
+// -U (--copy-entries), the operands after the archive are names in it.
+func zipCmd(c *cmdCtx) {
+	if !c.zipGetopt() {
+		return
+	}
+	if c.has("TT") {
+		c.unknown("zip -TT runs a command")
+		return
+	}
+	if c.listOption("@") {
 		return
 	}
 	if c.has("r", "R") && !c.has("y") {
@@ -343,10 +535,39 @@ func zipCmd(c *cmdCtx) {
 		c.unknown("zip -r follows the symbolic links below what it archives (zip -y stores them as links)")
 		return
 	}
+	for _, o := range c.opts {
+		switch {
+		case !o.has:
+		case o.name == "b":
+			c.add(o.val, Write)
+		case o.name == "lf":
+			// A name without an extension gets ".log" (seen with zip 3.0).
+			c.add(o.val, Write)
+			if o.val.unknown == "" && !strings.Contains(path.Base(o.val.lit), ".") {
+				c.add(withSuffix(o.val, ".log"), Write)
+			}
+		case o.name == "O":
+			c.add(o.val, Write)
+		case (o.name == "x" || o.name == "i") && o.val.unknown == "" && strings.HasPrefix(o.val.lit, "@"):
+			c.add(literal(o.val.lit[1:]), Read)
+		}
+	}
 	if len(c.ops) == 0 {
 		return
 	}
-	c.add(c.ops[0], Write)
+	if _, out := c.value("O"); out {
+		c.add(c.ops[0], Read)
+		if _, temp := c.value("b"); !temp && c.ops[0].unknown == "" {
+			// The new archive is made as a temporary file zi* in the
+			// directory of ARCHIVE, then moved.
+			c.addPattern(literal(path.Dir(c.ops[0].lit)), "/zi*")
+		}
+	} else {
+		c.add(c.ops[0], Write)
+	}
+	if c.has("d", "U") {
+		return
+	}
 	access := Read
 	if c.has("m") {
 		access = Write

@@ -42,12 +42,19 @@ func awkCmd(c *cmdCtx) {
 	c.cmd.ReadOnly = c.cmd.Unknown == "" && !c.writes()
 }
 
-// awkOptionsSpec are awk's options; -d, -o, -p and -L take an optional
-// value, attached, and are handled by awkOptions.
-var awkOptionsSpec = cmdSpec{short: "bcCghMNOPrsStV", shortArg: "FfvEilWe",
+// awkOptionsSpec are awk's options: gawk's (gawk(1) 5.2 OPTIONS, main.c
+// optlist "+F:f:v:W;bcCd::D::e:E:ghi:Il:L::nNo::Op::MPrSstVYZ:"), mawk's
+// (mawk(1) 1.3.4) and POSIX awk's. The options end at the program (the
+// "+" of gawk's optlist; POSIX awk's synopsis): a word after it that looks
+// like an option ("-F") is an operand, a file. -d, -o, -p and -L take an
+// optional value, attached (-dFILE, --profile=FILE); getopt_long takes an
+// abbreviated long option (--prof=FILE).
+var awkOptionsSpec = cmdSpec{short: "bcCghIkMnNOPrsStV", shortArg: "FfvEilWeD", shortOpt: "dopL", optEnd: true,
 	long: []string{"characters-as-bytes", "traditional", "copyright", "gen-pot", "help", "bignum", "use-lc-numeric",
-		"optimize", "posix", "re-interval", "no-optimize", "sandbox", "lint-old", "version", "csv", "non-decimal-data"},
-	longArg: []string{"field-separator", "file", "assign", "exec", "include", "load", "source"}}
+		"optimize", "posix", "re-interval", "no-optimize", "sandbox", "lint-old", "version", "csv", "non-decimal-data",
+		"trace", "nostalgia", "dump-variables", "pretty-print", "profile", "lint", "debug"},
+	longArg: []string{"field-separator", "file", "assign", "exec", "include", "load", "source",
+		"dump-variables", "pretty-print", "profile", "lint", "debug"}}
 
 // awkOptionalValue are awk's options whose value is optional and attached,
 // with the file each writes without one (gawk(1)): -d (--dump-variables),
@@ -63,14 +70,7 @@ var awkSafeW = []string{"version", "v", "interactive", "i", "posix", "posix_spac
 // awkOptions parses awk's options: it returns the program texts of -e
 // (--source) and the operands, adding the files the options name.
 func (c *cmdCtx) awkOptions() (progs, ops []sword, ok bool) {
-	var args []sword
-	for _, w := range c.args {
-		if w.unknown == "" && c.awkOptional(w.lit) {
-			continue
-		}
-		args = append(args, w)
-	}
-	c.args, c.spec = args, &awkOptionsSpec
+	c.spec = &awkOptionsSpec
 	if !c.getopt() {
 		return nil, nil, false
 	}
@@ -81,6 +81,8 @@ func (c *cmdCtx) awkOptions() (progs, ops []sword, ok bool) {
 			c.unknown("an awk program file safezone does not read")
 		case "l", "load":
 			c.unknown("awk -l loads an extension's code")
+		case "D", "debug":
+			c.unknown("awk -D runs the debugger, whose commands safezone does not read")
 		case "e", "source":
 			progs = append(progs, o.val)
 		case "W":
@@ -88,32 +90,21 @@ func (c *cmdCtx) awkOptions() (progs, ops []sword, ok bool) {
 				c.unknown("awk -W " + o.val.text() + " is not in safezone's table")
 			}
 		}
+		for _, f := range awkOptionalValue {
+			if o.name != f.short && o.name != f.long {
+				continue
+			}
+			switch {
+			case o.has:
+				if f.short != "L" {
+					c.add(o.val, Write)
+				}
+			case f.file != "":
+				c.add(literal(f.file), Write)
+			}
+		}
 	}
 	return progs, c.ops, true
-}
-
-// awkOptional handles an option of awkOptionalValue given as the word t,
-// adding the file it writes; it reports whether t was one.
-func (c *cmdCtx) awkOptional(t string) bool {
-	for _, o := range awkOptionalValue {
-		val, isShort := strings.CutPrefix(t, "-"+o.short)
-		long, isLong := strings.CutPrefix(t, "--"+o.long)
-		switch {
-		case isShort && !strings.HasPrefix(t, "--"):
-		case isLong && (long == "" || long[0] == '='):
-			val = strings.TrimPrefix(long, "=")
-		default:
-			continue
-		}
-		if val == "" {
-			val = o.file
-		}
-		if val != "" && o.short != "L" {
-			c.add(literal(val), Write)
-		}
-		return true
-	}
-	return false
 }
 
 // awkHasFile reports whether the program comes from an option (-f, -E,

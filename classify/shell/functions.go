@@ -180,14 +180,16 @@ func (a *analyzer) declare(c *syntax.DeclClause, depth int) {
 				a.globIgnore(shellVar{}, false)
 			}
 		}
+		a.statement = true
 		a.assign(as, depth)
+		a.statement = false
 		if v, ok := a.vars[nameOf(as)]; ok && export {
 			v.exported = true
 			a.vars[nameOf(as)] = v
 		}
 	}
-	a.assigned(c.Args)
-	a.cmds = append(a.cmds, Command{Argv: []string{c.Variant.Value}, Cwd: a.cwd, ReadOnly: true})
+	ts := a.assigned(c.Args)
+	a.cmds = append(a.cmds, Command{Argv: []string{c.Variant.Value}, Cwd: a.cwd, Targets: ts, ReadOnly: !writesAny(ts)})
 }
 
 // nameOf is the name an assignment sets, or "".
@@ -224,21 +226,41 @@ func declFlag(args []*syntax.Assign, flag byte) bool {
 
 // assigned notes what the assignments of a statement that runs nothing
 // else (X=1; export PAGER=less) mean for the commands after it: setting a
-// variable that names code to run (isExecEnvVar) or IFS makes them
-// unknown. The assignment itself changes no file, and dies with the Bash
+// variable that names code to run (envEffect) or IFS makes them unknown,
+// and one that names a file (GIT_INDEX_FILE, GIT_TRACE, TAPE) makes the
+// file a target of the statement, which any later program may read or
+// write. The assignment itself changes no file, and dies with the Bash
 // call's shell.
-func (a *analyzer) assigned(as []*syntax.Assign) {
+func (a *analyzer) assigned(as []*syntax.Assign) []Target {
+	var out []Target
 	for _, x := range as {
 		if x.Name == nil {
 			continue
 		}
-		switch name := x.Name.Value; {
-		case isExecEnvVar(name):
-			a.setLater("setting " + name + " names a command or code later programs may run")
-		case name == "IFS":
+		name := x.Name.Value
+		if name == "IFS" {
 			a.setLater("setting IFS changes how later words split")
+			continue
+		}
+		v, ok := a.assignedVal[name]
+		if !ok {
+			v = shellVar{} // an array, or an assignment that is not static
+		}
+		delete(a.assignedVal, name)
+		why, files := envEffect(name, v)
+		if isExecEnvVar(name) {
+			why = "setting " + name + " names a command or code later programs may run"
+		}
+		if why == "" && len(files) > 0 {
+			var ts []Target
+			ts, why = a.envTargets(files)
+			out = append(out, ts...)
+		}
+		if why != "" {
+			a.setLater(why)
 		}
 	}
+	return out
 }
 
 // setLater makes every later command unknown, for why.

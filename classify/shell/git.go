@@ -74,7 +74,7 @@ var gitSubcommands = []gitSub{
 	{names: []string{"diff"}, repo: true, readOnly: true, afterDash: pathsRead, operands: pathsRead},
 	{names: []string{"grep"}, repo: true, readOnly: true, afterDash: pathsRead, handle: gitGrep},
 	// git-blame(1): "git blame [OPTIONS] [REV] [--] FILE".
-	{names: []string{"blame", "annotate"}, repo: true, readOnly: true, afterDash: pathsRead, operands: pathsRead},
+	{names: []string{"blame", "annotate"}, repo: true, readOnly: true, afterDash: pathsRead, operands: pathsRead, handle: gitBlame},
 	{names: []string{"show", "cat-file"}, repo: true, readOnly: true, revPaths: true, afterDash: pathsRead},
 	// These need no repository.
 	{names: []string{"version", "ls-remote"}, readOnly: true, afterDash: pathsRead},
@@ -82,7 +82,8 @@ var gitSubcommands = []gitSub{
 	{names: []string{"add"}, repo: true, operands: pathsRead},
 	// These change only git's internals (objects, refs, the index) or a
 	// remote.
-	{names: []string{"commit", "fetch", "push", "gc", "prune", "notes", "maintenance", "lfs"}, repo: true, handle: gitMessageFile},
+	{names: []string{"commit", "fetch", "push", "gc", "prune", "notes", "lfs"}, repo: true, handle: gitMessageFile},
+	{names: []string{"maintenance"}, repo: true, handle: gitMaintenance},
 	{names: []string{"format-patch"}, repo: true, handle: gitFormatPatch},
 	{names: []string{"bundle"}, repo: true, handle: gitBundle},
 	{names: []string{"worktree"}, repo: true, handle: gitWorktree},
@@ -276,12 +277,16 @@ func gitGlobals(c *cmdCtx) (gitRepo, bool) {
 				c.unknown("git " + t + " " + args[i+1].src + " makes git run a command")
 				return g, false
 			}
+			if i+1 < len(args) {
+				c.gitConfigValue(args[i+1].lit, t == "--config-env")
+			}
 			i++
 		case name == "--config-env" && hasVal:
 			if key, _, _ := strings.Cut(val, "="); isGitExecKey(key) {
 				c.unknown("git " + t + " makes git run a command")
 				return g, false
 			}
+			c.gitConfigValue(val, true)
 		case name == "--exec-path" && (hasVal || i+1 < len(args) && !strings.HasPrefix(args[i+1].text(), "-")):
 			c.unknown("git " + t + " runs another git's programs")
 			return g, false
@@ -441,9 +446,21 @@ func gitRevPaths(c *cmdCtx, rest []sword) {
 	}
 }
 
-// gitOptValue returns the value of a subcommand's option: -o VALUE,
-// -oVALUE, --name=VALUE or --name VALUE, before any "--".
-func gitOptValue(rest []sword, short string, long ...string) (sword, bool) {
+// gitValue returns the value of a subcommand's option: -o VALUE, -oVALUE,
+// or in a cluster (-vo VALUE: gitShortOpts), --name=VALUE or --name VALUE,
+// a long name abbreviated too (gitLongOpt), before any "--".
+func (c *cmdCtx) gitValue(rest []sword, short string, long ...string) (sword, bool) {
+	vs := c.gitValues(rest, short, long...)
+	if len(vs) == 0 {
+		return sword{}, false
+	}
+	return vs[0], true
+}
+
+// gitValues returns every value of a subcommand's option (gitValue), in
+// order.
+func (c *cmdCtx) gitValues(rest []sword, short string, long ...string) []sword {
+	var out []sword
 	for i, w := range rest {
 		t := w.text()
 		if w.unknown != "" {
@@ -458,20 +475,127 @@ func gitOptValue(rest []sword, short string, long ...string) (sword, bool) {
 				continue
 			}
 			if hasVal {
-				return literal(v), true
+				out = append(out, literal(v))
+			} else if i+1 < len(rest) {
+				out = append(out, rest[i+1])
 			}
-			if i+1 < len(rest) {
-				return rest[i+1], true
-			}
-		}
-		if short != "" && (t == "-"+short) && i+1 < len(rest) {
-			return rest[i+1], true
-		}
-		if short != "" && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--") && len(t) > 2 {
-			return literal(t[2:]), true
 		}
 	}
-	return sword{}, false
+	if short != "" {
+		for _, o := range gitShortOpts(c.sub, rest) {
+			if o.name == short && o.has {
+				out = append(out, o.val)
+			}
+		}
+	}
+	return out
+}
+
+// gitHas reports whether a subcommand's arguments hold one of the options
+// names, before any "--": a long one as written, with "=VALUE", or
+// abbreviated (gitLongOpt); a short one ("-n") alone or in a cluster
+// (gitShortOpts: -fdn, not the n of -mnote).
+func (c *cmdCtx) gitHas(rest []sword, names ...string) bool {
+	var shorts []opt
+	for _, n := range names {
+		if len(n) == 2 && n[0] == '-' && n[1] != '-' {
+			shorts = gitShortOpts(c.sub, rest)
+			break
+		}
+	}
+	for _, n := range names {
+		if len(n) == 2 && n[0] == '-' && n[1] != '-' {
+			for _, o := range shorts {
+				if o.name == n[1:] {
+					return true
+				}
+			}
+		}
+	}
+	for _, w := range rest {
+		if w.unknown != "" {
+			continue
+		}
+		if w.lit == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(w.lit, "=")
+		for _, n := range names {
+			if strings.HasPrefix(n, "--") && (name == n || gitLongOpt(name, n)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitValuedShort are the short options of git's subcommands that take a
+// value, as the next word or attached (git-<name>(1), git 2.39), and
+// gitOptionalShort those whose value is optional and only attached
+// (-S[KEYID], -u[MODE], grep's -O[PAGER], diff's -M[N]). In a cluster the
+// letters before such a one are options of their own (git's
+// parse-options, gitcli(7)).
+var (
+	gitValuedShort = map[string]string{
+		"archive": "o", "blame": "LS", "annotate": "LS", "branch": "u", "checkout": "bBcC", "switch": "bBcC",
+		"cherry-pick": "msX", "revert": "msX", "clean": "e", "clone": "bocuj", "commit": "mFtcC", "config": "f",
+		"fetch": "jo", "pull": "sXj", "push": "o", "grep": "efABCm", "init": "b", "merge": "mFsX", "notes": "mFcC",
+		"rebase": "xsX", "restore": "s", "stash": "m", "submodule": "b", "tag": "mFu", "worktree": "bB", "ls-files": "xX",
+		"ls-remote": "o", "remote": "tm", "format-patch": "nSGOLov", "log": "nSGOL", "show": "nSGOL",
+		"whatchanged": "nSGOL", "diff": "nSGOL", "diff-tree": "nSGOL", "diff-files": "nSGOL", "diff-index": "nSGOL",
+		"range-diff": "nSGOL", "shortlog": "nc",
+	}
+	gitOptionalShort = map[string]string{
+		"commit": "Su", "tag": "n", "am": "CpS", "apply": "pC", "blame": "CM", "annotate": "CM", "cherry-pick": "S",
+		"revert": "S", "merge": "S", "pull": "S", "rebase": "SC", "grep": "O", "status": "u", "shortlog": "w",
+		"format-patch": "UMCBlX", "log": "UMCBlX", "show": "UMCBlX", "whatchanged": "UMCBlX", "diff": "UMCBlX",
+		"diff-tree": "UMCBlX", "diff-files": "UMCBlX", "diff-index": "UMCBlX", "range-diff": "UMCBlX",
+	}
+)
+
+// gitShortOpts parses the short options of a subcommand's arguments
+// before "--": each static word "-abc" is a cluster of letters, of which
+// one of gitValuedShort takes the rest of the word, or the next word, as
+// its value and one of gitOptionalShort the rest of the word; both end
+// the cluster. A word that is the value of the one before is skipped.
+func gitShortOpts(sub string, rest []sword) []opt {
+	valued, optional := gitValuedShort[sub], gitOptionalShort[sub]
+	var out []opt
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		t := w.lit
+		if w.unknown != "" || len(t) < 2 || t[0] != '-' || t[1] == '-' {
+			if w.unknown == "" && t == "--" {
+				break
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			l := t[j : j+1]
+			switch {
+			case strings.Contains(valued, l):
+				if r := t[j+1:]; r != "" {
+					out = append(out, opt{name: l, val: literal(r), has: true})
+				} else if i+1 < len(rest) {
+					i++
+					out = append(out, opt{name: l, val: rest[i], has: true})
+				} else {
+					out = append(out, opt{name: l})
+				}
+				j = len(t)
+			case strings.Contains(optional, l):
+				o := opt{name: l}
+				if r := t[j+1:]; r != "" {
+					o.val, o.has = literal(r), true
+				}
+				out = append(out, o)
+				j = len(t)
+			default:
+				out = append(out, opt{name: l})
+			}
+		}
+	}
+	return out
 }
 
 // gitLongOpt reports whether the word w (its part before any "=") names
@@ -483,32 +607,15 @@ func gitLongOpt(w, long string) bool {
 	return strings.HasPrefix(long, "--") && len(w) > 2 && strings.HasPrefix(w, "--") && strings.HasPrefix(long, w)
 }
 
-// gitHasOpt reports whether a subcommand's arguments hold one of the
-// options names (as written, with "=VALUE", or a long one abbreviated:
-// gitLongOpt), before any "--".
-func gitHasOpt(rest []sword, names ...string) bool {
-	for _, w := range rest {
-		if w.unknown != "" {
-			continue
-		}
-		if w.lit == "--" {
-			return false
-		}
-		name, _, _ := strings.Cut(w.lit, "=")
-		for _, n := range names {
-			if name == n || gitLongOpt(name, n) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // gitRunsOptions are options of git's subcommands that run a program given
 // on the command line (git-fetch(1) --upload-pack, git-push(1)
 // --receive-pack and --exec, git-clone(1) -u and --template, whose hooks
 // run, git-archive(1) --exec, git-grep(1) -O).
 var gitRunsOptions = []string{"--upload-pack", "--receive-pack", "--exec", "--template", "--open-files-in-pager", "--ext-diff-cmd"}
+
+// gitDiffFamily are the subcommands that take the diff options
+// (git-diff(1) OPTIONS, gitdiffcore(7)), -O<orderfile> among them.
+var gitDiffFamily = []string{"diff", "log", "show", "whatchanged", "diff-tree", "diff-files", "diff-index", "format-patch", "range-diff", "stash"}
 
 // gitMergeStrategies are git's own merge strategies (git-merge(1) MERGE
 // STRATEGIES); another name runs the program git-merge-NAME.
@@ -519,61 +626,65 @@ var gitMergeStrategies = []string{"ort", "recursive", "resolve", "octopus", "our
 // --pathspec-from-file=FILE reads FILE, whose paths a subcommand that
 // writes paths would write; the options of gitRunsOptions run a program;
 // merge -s and rebase --exec and -x run one (judged as a script, from the
-// top of the work tree, whose place is not known).
+// top of the work tree, whose place is not known), and so does grep -O; the
+// diff options' -O<orderfile> and ls-files -X read their file; an ext::
+// URL runs a command where the ext transport is allowed (git-remote-ext(1):
+// GIT_ALLOW_PROTOCOL, protocol.ext.allow). Short options are read in
+// clusters and long ones abbreviated (gitValue, gitHas).
 func (c *cmdCtx) gitOptions(name string, rest []sword) {
-	if v, ok := gitOptValue(rest, "", "output"); ok {
+	if v, ok := c.gitValue(rest, "", "output"); ok {
 		c.add(v, Write)
 	}
-	if v, ok := gitOptValue(rest, "", "pathspec-from-file"); ok {
+	if v, ok := c.gitValue(rest, "", "pathspec-from-file"); ok {
 		c.add(v, Read)
 		if name != "add" && name != "commit" {
 			c.unknown("git " + name + " --pathspec-from-file: the paths it changes are in a file")
 		}
 	}
 	for _, o := range gitRunsOptions {
-		if gitHasOpt(rest, o) && !(o == "--exec" && name == "rebase") {
+		if c.gitHas(rest, o) && !(o == "--exec" && name == "rebase") {
 			c.unknown("git " + name + " " + o + " runs a program of the command's choosing")
 		}
 	}
 	if name == "clone" || name == "ls-remote" {
-		if gitHasOpt(rest, "-u") {
+		if c.gitHas(rest, "-u") {
 			c.unknown("git " + name + " -u runs a program of the command's choosing")
 		}
 	}
 	if name == "merge" || name == "pull" || name == "rebase" || name == "cherry-pick" || name == "revert" {
-		if v, ok := gitOptValue(rest, "s", "strategy"); ok && (v.unknown != "" || !containsStr(gitMergeStrategies, v.lit)) {
+		if v, ok := c.gitValue(rest, "s", "strategy"); ok && (v.unknown != "" || !containsStr(gitMergeStrategies, v.lit)) {
 			c.unknown("git " + name + " -s " + v.text() + " runs the program git-merge-" + v.text())
 		}
 	}
 	if name == "rebase" {
 		c.gitRebaseExec(rest)
 	}
-	if name == "grep" && gitHasOpt(rest, "-O") {
+	if name == "grep" && c.gitHas(rest, "-O", "--open-files-in-pager") {
 		c.unknown("git grep -O runs a pager of the command's choosing")
+	}
+	if containsStr(gitDiffFamily, name) {
+		// -O<orderfile> (diff-options) reads the order of the files.
+		if v, ok := c.gitValue(rest, "O"); ok {
+			c.add(v, Read)
+		}
+	}
+	if name == "ls-files" {
+		if v, ok := c.gitValue(rest, "X", "exclude-from"); ok {
+			c.add(v, Read)
+		}
+	}
+	for _, w := range rest {
+		if w.unknown == "" && (strings.HasPrefix(w.lit, "ext::") || strings.Contains(w.lit, "=ext::")) {
+			c.unknown("git " + name + " " + w.lit + ": an ext:: URL runs a command (where the ext transport is allowed)")
+		}
 	}
 }
 
 // gitRebaseExec: git rebase --exec CMD and -x CMD run CMD with the shell
-// after each commit, from the top of the work tree (git-rebase(1)).
+// after each commit, from the top of the work tree (git-rebase(1)), in
+// every form: --exe=CMD (abbreviated), -qxCMD (clustered).
 func (c *cmdCtx) gitRebaseExec(rest []sword) {
-	for i, w := range rest {
-		t := w.text()
-		var script sword
-		switch {
-		case w.unknown != "":
-			continue
-		case t == "--exec" || t == "-x":
-			if i+1 >= len(rest) {
-				continue
-			}
-			script = rest[i+1]
-		case strings.HasPrefix(t, "--exec="):
-			script = literal(strings.TrimPrefix(t, "--exec="))
-		case strings.HasPrefix(t, "-x") && len(t) > 2:
-			script = literal(t[2:])
-		default:
-			continue
-		}
+	for _, script := range c.gitValues(rest, "x", "exec") {
 		c.atTopLevel(func() { c.script(script) })
 	}
 }
@@ -596,26 +707,77 @@ func gitHelp(c *cmdCtx, _ []sword) {
 // --no-index the operands after the pattern are files, anywhere
 // (git-grep(1)).
 func gitGrep(c *cmdCtx, rest []sword) {
-	if v, ok := gitOptValue(rest, "f", "file"); ok {
+	if v, ok := c.gitValue(rest, "f", "file"); ok {
 		c.add(v, Read)
 	}
-	if gitHasOpt(rest, "--no-index", "--untracked") {
+	if c.gitHas(rest, "--no-index", "--untracked") {
 		ops := gitOperands(rest)
-		if !gitHasOpt(rest, "-e", "-f", "--file") && len(ops) > 0 {
+		if !c.gitHas(rest, "-e", "-f", "--file") && len(ops) > 0 {
 			ops = ops[1:]
 		}
 		c.addAll(ops, pathsRead, false)
 	}
 }
 
-// gitArchive: git archive -o FILE (--output=FILE) writes FILE
+// gitArchiveValued are git archive's options whose value is the next word
 // (git-archive(1)).
+var gitArchiveValued = []string{"-o", "--output", "--format", "--prefix", "--remote", "--exec", "--mtime", "--add-file", "--add-virtual-file"}
+
+// gitArchive: git archive [OPTIONS] TREE-ISH [PATH...] writes -o FILE
+// (--output), reads --add-file's files, and reads each PATH from the
+// repository: a file the tree holds (git archive HEAD .env), relative to
+// the working directory (git-archive(1)); with --remote, the PATHs are the
+// remote's, and a repository on this machine is read.
 func gitArchive(c *cmdCtx, rest []sword) {
-	if v, ok := gitOptValue(rest, "o", "output"); ok {
+	if v, ok := c.gitValue(rest, "o", "output"); ok {
 		c.add(v, Write)
 	}
-	if v, ok := gitOptValue(rest, "", "remote"); ok {
+	for _, v := range c.gitValues(rest, "", "add-file") {
+		c.add(v, Read)
+	}
+	if v, ok := c.gitValue(rest, "", "remote"); ok {
 		c.gitLocalRemote(v, Read)
+		return
+	}
+	if ops := c.gitOperandsValued(rest, gitArchiveValued); len(ops) > 1 && !c.gitHas(rest, "-l", "--list") {
+		c.addAll(ops[1:], pathsRead, false)
+	}
+}
+
+// gitBlame: git blame --contents FILE, --ignore-revs-file FILE and -S
+// REVS-FILE read FILE (git-blame(1)); "-" is stdin.
+func gitBlame(c *cmdCtx, rest []sword) {
+	for _, v := range c.gitValues(rest, "S", "contents", "ignore-revs-file") {
+		if !(v.unknown == "" && v.lit == "-") {
+			c.add(v, Read)
+		}
+	}
+}
+
+// gitMaintenance: git maintenance register and unregister add the
+// repository to, or remove it from, maintenance.repo in the user's global
+// configuration (or --config-file FILE); start and stop also change the
+// system's scheduler (cron, systemd timers, launchd, schtasks), which then
+// runs git outside the session: unknown. run works in the repository
+// (git-maintenance(1)).
+func gitMaintenance(c *cmdCtx, rest []sword) {
+	ops := gitOptionOperands(rest, []string{"--config-file", "--scheduler", "--task", "--schedule"})
+	if len(ops) == 0 || ops[0].unknown != "" {
+		return
+	}
+	switch sub := ops[0].lit; sub {
+	case "start", "stop":
+		c.unknown("git maintenance " + sub + " changes the system's scheduler, which runs git outside the session")
+	case "register", "unregister":
+		if v, ok := c.gitValue(rest, "", "config-file"); ok {
+			c.add(v, Write)
+			return
+		}
+		if c.a.env.Home == "" {
+			c.unknown("git maintenance " + sub + " writes the global configuration, and HOME is not known")
+			return
+		}
+		c.add(literal(c.a.env.Home+"/.gitconfig"), Write)
 	}
 }
 
@@ -624,10 +786,10 @@ func gitArchive(c *cmdCtx, rest []sword) {
 // working directory (git-format-patch(1)); --stdout and --output write
 // none of those.
 func gitFormatPatch(c *cmdCtx, rest []sword) {
-	if gitHasOpt(rest, "--stdout", "--output") {
+	if c.gitHas(rest, "--stdout", "--output") {
 		return
 	}
-	dir, ok := gitOptValue(rest, "o", "output-directory")
+	dir, ok := c.gitValue(rest, "o", "output-directory")
 	if !ok {
 		dir = literal(".")
 	}
@@ -761,7 +923,7 @@ func gitBisect(c *cmdCtx, rest []sword) {
 // is git's internals, no target. --separate-git-dir DIR writes DIR.
 func gitInit(c *cmdCtx, rest []sword) {
 	ops := gitOptionOperands(rest, []string{"-b", "--initial-branch", "--object-format", "--ref-format", "--separate-git-dir", "--template", "--shared"})
-	if v, ok := gitOptValue(rest, "", "separate-git-dir"); ok {
+	if v, ok := c.gitValue(rest, "", "separate-git-dir"); ok {
 		c.addT(v, Write, true)
 	}
 	if len(ops) > 0 {
@@ -779,14 +941,14 @@ var gitCloneValued = []string{"-b", "--branch", "--depth", "-o", "--origin", "-c
 // DIR; -c KEY=VALUE sets the new repository's configuration
 // (git-clone(1)).
 func gitClone(c *cmdCtx, rest []sword) {
-	for i, w := range rest {
-		if t := w.text(); (t == "-c" || t == "--config") && i+1 < len(rest) && gitSetsExecKey(rest[i+1]) ||
-			strings.HasPrefix(t, "--config=") && gitSetsExecKey(literal(strings.TrimPrefix(t, "--config="))) {
-			c.unknown("git clone " + t + " makes git run a command")
+	for _, v := range c.gitValues(rest, "c", "config") {
+		if gitSetsExecKey(v) {
+			c.unknown("git clone -c " + v.text() + " makes git run a command")
 			return
 		}
+		c.gitConfigValue(v.lit, false)
 	}
-	if v, ok := gitOptValue(rest, "", "separate-git-dir"); ok {
+	if v, ok := c.gitValue(rest, "", "separate-git-dir"); ok {
 		c.addT(v, Write, true)
 	}
 	ps := gitOptionOperands(rest, gitCloneValued)
@@ -818,6 +980,41 @@ func gitOptionOperands(rest []sword, valued []string) []sword {
 		case rest[i].unknown == "" && strings.HasPrefix(t, "-"):
 		default:
 			out = append(out, rest[i])
+		}
+	}
+	return out
+}
+
+// gitOperandsValued returns a subcommand's operands: the words that are
+// no options and no option's value, a short one's in a cluster too
+// (gitValuedShort: -vo FILE), a long one of valued given as the next
+// word; every word after "--".
+func (c *cmdCtx) gitOperandsValued(rest []sword, valued []string) []sword {
+	var out []sword
+	short := gitValuedShort[c.sub]
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		t := w.lit
+		switch {
+		case w.unknown != "":
+			out = append(out, w)
+		case t == "--":
+			return append(out, rest[i+1:]...)
+		case strings.HasPrefix(t, "--"):
+			if !strings.Contains(t, "=") && containsStr(valued, t) {
+				i++
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(short, t[j]) >= 0 {
+					if j == len(t)-1 {
+						i++ // the value is the next word
+					}
+					break
+				}
+			}
+		default:
+			out = append(out, w)
 		}
 	}
 	return out
@@ -863,14 +1060,14 @@ func gitConfigCmd(c *cmdCtx, rest []sword) {
 		action, ops = ops[0].lit, ops[1:]
 	}
 	switch {
-	case action == "edit" || containsText(rest, "--edit") || gitHasOpt(rest, "-e"):
+	case action == "edit" || containsText(rest, "--edit") || c.gitHas(rest, "-e"):
 		c.unknown("git config edit runs an editor")
 		return
-	case action == "rename-section" || gitHasOpt(rest, "--rename-section"):
+	case action == "rename-section" || c.gitHas(rest, "--rename-section"):
 		c.unknown("git config rename-section may make its keys ones that run a command")
 		return
 	}
-	writes := action != "" || len(ops) >= 2 || gitHasOpt(rest, gitConfigWrites...)
+	writes := action != "" || len(ops) >= 2 || c.gitHas(rest, gitConfigWrites...)
 	if g.get || !writes {
 		if g.fileGiven {
 			c.add(g.file, Read)
@@ -878,9 +1075,12 @@ func gitConfigCmd(c *cmdCtx, rest []sword) {
 		c.cmd.ReadOnly = true
 		return
 	}
-	if len(ops) > 0 && isGitExecKey(ops[0].lit) && action != "unset" && !gitHasOpt(rest, "--unset", "--unset-all") {
+	if len(ops) > 0 && isGitExecKey(ops[0].lit) && action != "unset" && !c.gitHas(rest, "--unset", "--unset-all") {
 		c.unknown("git config " + ops[0].src + " makes git run a command")
 		return
+	}
+	if len(ops) >= 2 && action != "unset" && !c.gitHas(rest, "--unset", "--unset-all") {
+		c.gitConfigValue(ops[0].lit+"="+ops[1].lit, false)
 	}
 	if g.fileGiven {
 		c.add(g.file, Write)
@@ -938,6 +1138,61 @@ func containsText(ws []sword, s string) bool {
 	return false
 }
 
+// gitPathKeys are the configuration keys whose value is a file git reads
+// or writes (git-config(1), git 2.39), lower-cased; an http.<url>.<name>
+// key counts as http.<name>. user.signingKey names a file when it looks
+// like a path (gpg.format ssh). The trace2 targets are written, as
+// GIT_TRACE2 is (gitEnvEffect).
+var gitPathKeys = map[string]Access{
+	"blame.ignorerevsfile": Read, "core.excludesfile": Read, "core.attributesfile": Read, "commit.template": Read,
+	"mailmap.file": Read, "gpg.ssh.allowedsignersfile": Read, "gpg.ssh.revocationfile": Read, "diff.orderfile": Read,
+	"format.signaturefile": Read, "sendemail.aliasesfile": Read, "sendemail.smtpsslcertpath": Read, "user.signingkey": Read,
+	"http.sslcert": Read, "http.sslkey": Read, "http.proxysslcert": Read, "http.proxysslkey": Read, "http.pinnedpubkey": Read,
+	"http.cookiefile": Write, "format.outputdirectory": Write, "trace2.normaltarget": Write, "trace2.perftarget": Write,
+	"trace2.eventtarget": Write,
+}
+
+// gitConfigValue judges a configuration setting KEY=VALUE given on the
+// command line (git -c, clone -c) or written (git config KEY VALUE): a key
+// of gitPathKeys makes VALUE a target ("~/" is git's home); fromEnv means
+// VALUE names an environment variable (--config-env), which is unknown
+// for such a key. A key that runs a command is the caller's.
+func (c *cmdCtx) gitConfigValue(setting string, fromEnv bool) {
+	key, val, _ := strings.Cut(setting, "=")
+	k := strings.ToLower(key)
+	if strings.HasPrefix(k, "http.") && strings.Count(k, ".") > 1 {
+		k = "http." + k[strings.LastIndexByte(k, '.')+1:]
+	}
+	access, ok := gitPathKeys[k]
+	switch {
+	case !ok || val == "" && !fromEnv:
+		return
+	case fromEnv:
+		c.unknown("git --config-env " + key + ": a file named by an environment variable")
+		return
+	case strings.HasPrefix(k, "trace2."):
+		if strings.HasPrefix(strings.ToLower(val), "af_unix:") {
+			c.unknown("git " + key + " sends git's trace to a Unix socket")
+			return
+		}
+		if !strings.HasPrefix(val, "/") {
+			return // off, or a descriptor
+		}
+	case k == "user.signingkey" && !strings.ContainsAny(val, "/~"):
+		return // a key ID
+	case k == "http.pinnedpubkey" && strings.HasPrefix(val, "sha256//"):
+		return
+	}
+	if rest, ok := strings.CutPrefix(val, "~/"); ok {
+		if c.a.env.Home == "" {
+			c.unknown("git " + key + " names a file below HOME, which is not known")
+			return
+		}
+		val = c.a.env.Home + "/" + rest
+	}
+	c.addT(literal(val), access, access == Write && (k == "format.outputdirectory" || strings.HasPrefix(k, "trace2.")))
+}
+
 // isGitExecKey reports whether a git configuration key (case-insensitive,
 // as in "git -c key=value" or "git config key value") makes git run a
 // command or load code: core.fsmonitor, core.pager, alias.*, filter
@@ -948,7 +1203,8 @@ func isGitExecKey(key string) bool {
 	switch k {
 	case "core.fsmonitor", "core.pager", "core.editor", "core.sshcommand", "core.hookspath", "core.askpass", "core.gitproxy",
 		"diff.external", "sequence.editor", "credential.helper", "gpg.program", "include.path", "uploadpack.packobjectshook",
-		"protocol.allow", "web.browser", "core.worktree", "core.alternaterefscommand", "sendemail.smtpserver":
+		"protocol.allow", "web.browser", "core.worktree", "core.alternaterefscommand", "sendemail.smtpserver",
+		"init.templatedir", "interactive.difffilter", "imap.tunnel":
 		return true
 	}
 	for _, p := range []string{"alias.", "includeif.", "pager.", "filter.", "credential.", "gpg.", "man.", "browser.", "difftool.", "mergetool.", "merge.", "diff.", "remote.", "url.", "protocol.", "submodule.", "sendemail.", "trailer."} {
@@ -994,8 +1250,8 @@ func (c *cmdCtx) gitFromObjects(n int) {
 // writes PATHs in the work tree unless only --staged (-S) is given, which
 // changes the index only.
 func gitRestore(c *cmdCtx, rest []sword) {
-	staged := gitHasOpt(rest, "--staged", "-S", "-SW", "-WS")
-	tree := gitHasOpt(rest, "--worktree", "-W", "-SW", "-WS")
+	staged := c.gitHas(rest, "--staged", "-S")
+	tree := c.gitHas(rest, "--worktree", "-W")
 	if staged && !tree {
 		return
 	}
@@ -1007,7 +1263,7 @@ func gitRestore(c *cmdCtx, rest []sword) {
 // gitReset: git reset --hard, --keep and --merge rewrite the work tree
 // (git-reset(1)); the other forms change only the index and HEAD.
 func gitReset(c *cmdCtx, rest []sword) {
-	if !gitHasOpt(rest, "--hard", "--keep", "--merge") {
+	if !c.gitHas(rest, "--hard", "--keep", "--merge") {
 		return
 	}
 	n := len(c.cmd.Targets)
@@ -1041,11 +1297,11 @@ func gitStash(c *cmdCtx, rest []sword) {
 // the work tree (git-apply(1)), where a patch may name any file.
 func gitApply(c *cmdCtx, rest []sword) {
 	c.addAll(gitOperands(rest), pathsRead, false)
-	if gitHasOpt(rest, "--check", "--stat", "--numstat", "--summary") {
+	if c.gitHas(rest, "--check", "--stat", "--numstat", "--summary") {
 		c.cmd.ReadOnly = true
 		return
 	}
-	if gitHasOpt(rest, "--cached") {
+	if c.gitHas(rest, "--cached") {
 		return
 	}
 	n := len(c.cmd.Targets)
@@ -1058,7 +1314,7 @@ func gitApply(c *cmdCtx, rest []sword) {
 // .git: a recursive write whose protected files below are left to the
 // kernel sandbox (Target.Members) and the lose_work guard.
 func gitClean(c *cmdCtx, rest []sword) {
-	if gitHasOpt(rest, "-n", "--dry-run") || gitShortFlag(rest, 'n') {
+	if c.gitHas(rest, "-n", "--dry-run") {
 		c.cmd.ReadOnly = true
 		return
 	}
@@ -1070,23 +1326,6 @@ func gitClean(c *cmdCtx, rest []sword) {
 		c.addAll(ops, pathsWritten, true)
 	}
 	c.gitFromObjects(n)
-}
-
-// gitShortFlag reports whether a cluster of short options (-fdn) before
-// any "--" holds the flag f.
-func gitShortFlag(rest []sword, f byte) bool {
-	for _, w := range rest {
-		if w.unknown != "" {
-			continue
-		}
-		if w.lit == "--" {
-			return false
-		}
-		if len(w.lit) > 1 && w.lit[0] == '-' && w.lit[1] != '-' && strings.IndexByte(w.lit[1:], f) >= 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // gitMessageFile: git commit, tag and notes take a message from -F FILE
@@ -1105,16 +1344,16 @@ func gitMessageFile(c *cmdCtx, rest []sword) {
 		if ps := gitOptionOperands(rest, []string{"--repo", "--receive-pack", "--exec", "--upload-pack", "-o", "--push-option", "--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--negotiation-tip", "--server-option", "--refmap", "--recurse-submodules-default", "--filter"}); len(ps) > 0 {
 			c.gitLocalRemote(ps[0], access)
 		}
-		if v, ok := gitOptValue(rest, "", "repo"); ok {
+		if v, ok := c.gitValue(rest, "", "repo"); ok {
 			c.gitLocalRemote(v, access)
 		}
 		return
 	}
-	if v, ok := gitOptValue(rest, "F", "file"); ok && !(v.unknown == "" && v.lit == "-") {
+	if v, ok := c.gitValue(rest, "F", "file"); ok && !(v.unknown == "" && v.lit == "-") {
 		c.add(v, Read)
 	}
 	if c.sub == "commit" {
-		if v, ok := gitOptValue(rest, "t", "template"); ok {
+		if v, ok := c.gitValue(rest, "t", "template"); ok {
 			c.add(v, Read)
 		}
 	}
@@ -1136,4 +1375,81 @@ func (c *cmdCtx) gitLocalRemote(w sword, access Access) {
 		return
 	}
 	c.addT(literal(p), access, access == Write)
+}
+
+// gitPathEnvVars are git's environment variables whose value is a file or
+// directory git reads or writes (git(1) ENVIRONMENT VARIABLES, git 2.39):
+// the index, the object store and its alternates (colon-separated), the
+// shallow file, the TLS files of git-http (http.c: GIT_SSL_CERT, ...), and
+// the redirections of Git for Windows. A relative value is relative to
+// the top of the work tree, which is not known here.
+var gitPathEnvVars = map[string]envFile{
+	"GIT_INDEX_FILE": {access: Write}, "GIT_OBJECT_DIRECTORY": {access: Write, recursive: true},
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": {access: Read, recursive: true}, "GIT_SHALLOW_FILE": {access: Write},
+	"GIT_SSL_CERT": {access: Read}, "GIT_SSL_KEY": {access: Read}, "GIT_PROXY_SSL_CERT": {access: Read},
+	"GIT_PROXY_SSL_KEY": {access: Read}, "GIT_REDIRECT_STDIN": {access: Read}, "GIT_REDIRECT_STDOUT": {access: Write},
+	"GIT_REDIRECT_STDERR": {access: Write},
+}
+
+// gitTraceSettings are the GIT_TRACE* variables that set something other
+// than where a trace goes (git(1) "Debugging"): flags, counts, lists.
+var gitTraceSettings = []string{"GIT_TRACE_REDACT", "GIT_TRACE_CURL_NO_DATA", "GIT_TRACE2_CONFIG_PARAMS", "GIT_TRACE2_ENV_VARS",
+	"GIT_TRACE2_EVENT_NESTING", "GIT_TRACE2_PERF_BRIEF", "GIT_TRACE2_BRIEF", "GIT_TRACE2_REDACT", "GIT_TRACE2_MAX_FILES",
+	"GIT_TRACE2_DST_DEBUG"}
+
+// gitEnvEffect is envEffect for git's variables; ok is false for a name
+// that is not one of them. GIT_TRACE and the other trace targets
+// (GIT_TRACE_PACKET, GIT_TRACE2_EVENT, ...) write to an absolute path (a
+// directory: a new file in it each run), go to a descriptor for 1, 2-9,
+// true, and to a Unix socket for af_unix: (unknown) (git(1) "Debugging",
+// api-trace2 "Trace2 targets"); GIT_ALLOW_PROTOCOL allowing ext lets
+// ext:: URLs run commands (git-remote-ext(1)).
+func gitEnvEffect(name string, v shellVar) (string, []envFile, bool) {
+	if name == "GIT_ALLOW_PROTOCOL" {
+		if !v.known || v.glob {
+			return "GIT_ALLOW_PROTOCOL is not static: it may allow ext:: URLs, which run commands", nil, true
+		}
+		for _, p := range strings.Split(v.value, ":") {
+			if strings.EqualFold(p, "ext") {
+				return "GIT_ALLOW_PROTOCOL allows ext:: URLs, which run commands", nil, true
+			}
+		}
+		return "", nil, true
+	}
+	f, isPath := gitPathEnvVars[name]
+	isTrace := strings.HasPrefix(name, "GIT_TRACE") && !containsStr(gitTraceSettings, name)
+	switch {
+	case !isPath && !isTrace:
+		return "", nil, false
+	case !v.known || v.glob:
+		return name + " names a file, and its value is not static", nil, true
+	case isTrace:
+		val := strings.ToLower(v.value)
+		switch {
+		case strings.HasPrefix(val, "af_unix:"):
+			return name + " sends git's trace to a Unix socket", nil, true
+		case !strings.HasPrefix(v.value, "/"):
+			return "", nil, true // off, a descriptor, or a relative path git ignores
+		}
+		return "", []envFile{{path: v.value, access: Write, recursive: true}}, true
+	case v.value == "":
+		return "", nil, true
+	}
+	var files []envFile
+	vals := []string{v.value}
+	if name == "GIT_ALTERNATE_OBJECT_DIRECTORIES" {
+		vals = strings.Split(v.value, ":")
+	}
+	for _, p := range vals {
+		if p == "" {
+			continue
+		}
+		if !strings.HasPrefix(p, "/") {
+			return name + "=" + p + " is relative to the top of the work tree, which is not known", nil, true
+		}
+		g := f
+		g.path = p
+		files = append(files, g)
+	}
+	return "", files, true
 }

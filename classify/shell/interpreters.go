@@ -361,33 +361,103 @@ func perlCmd(c *cmdCtx) {
 	}
 }
 
+// makeOptions are GNU make's options (make(1), GNU Make 4.4; getopt_long
+// takes a long one abbreviated): -O takes an optional value, attached;
+// -j and -l take an optional number, which makeCmd drops beforehand; -E
+// is --eval.
+var makeOptions = cmdSpec{short: "bBdehiknpqrRsStvwL", shortArg: "CfIoWE", shortOpt: "O",
+	long: []string{"always-make", "environment-overrides", "help", "ignore-errors", "keep-going", "check-symlink-times",
+		"just-print", "dry-run", "recon", "print-data-base", "question", "no-builtin-rules", "no-builtin-variables",
+		"silent", "quiet", "no-silent", "stop", "no-keep-going", "touch", "trace", "version", "print-directory",
+		"no-print-directory", "warn-undefined-variables", "debug", "jobs", "load-average", "max-load", "output-sync", "shuffle"},
+	longArg: []string{"directory", "file", "makefile", "include-dir", "old-file", "assume-old", "what-if", "new-file",
+		"assume-new", "eval", "jobserver-auth", "jobserver-style", "debug", "jobs", "load-average", "max-load",
+		"output-sync", "shuffle"}}
+
+// makeCodeVars are make's variables that name the shell of the recipes,
+// its flags, more make flags or makefiles to read (GNU make manual 5.3.2
+// "Choosing the Shell", 9.7 "Overriding Variables", 6.14 "Other Special
+// Variables"): given on the command line, they are code.
+var makeCodeVars = []string{".SHELLFLAGS", "MAKESHELL", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "MAKEOVERRIDES", ".RECIPEPREFIX"}
+
+// makeProgramVars are the variables whose value is a program the recipes
+// run (GNU make manual 10.3 "Variables Used by Implicit Rules", SHELL and
+// MAKE): a value with arguments is a command line.
+var makeProgramVars = []string{"SHELL", "MAKE", "AR", "AS", "CC", "CXX", "CPP", "FC", "M2C", "PC", "CO", "GET", "LEX", "YACC",
+	"LINT", "MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE", "CTANGLE", "RM", "LD"}
+
+// makeAssignment says why a make operand that assigns a variable (NAME=VALUE,
+// NAME:=VALUE, NAME!=COMMAND, ...) is inline code, or "": a value holding
+// "$" or "`" expands in make ($(shell ...), $(file <F)) or in the recipe's
+// shell, != runs its command, shell metacharacters splice commands into
+// the recipes, the variables of makeCodeVars are code, and those of
+// makeProgramVars with arguments a command line.
+func makeAssignment(w sword) string {
+	if w.unknown != "" {
+		return ""
+	}
+	i := strings.IndexByte(w.lit, '=')
+	if i <= 0 {
+		return ""
+	}
+	name, value := w.lit[:i], w.lit[i+1:]
+	op := ""
+	for _, o := range []string{":::", "::", ":", "!", "+", "?"} {
+		if n, ok := strings.CutSuffix(name, o); ok {
+			name, op = n, o
+			break
+		}
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, " \t/") {
+		return "" // a target named with "=", not an assignment
+	}
+	switch {
+	case op == "!":
+		return "the assignment " + name + "!= runs a command"
+	case strings.ContainsAny(value, "$`"):
+		return "the value of " + name + " expands: $(shell ...), $(file ...) or a command substitution"
+	case strings.ContainsAny(value, ";|&<>()\n"):
+		return "the value of " + name + " holds shell syntax the recipes run"
+	case containsStr(makeCodeVars, name):
+		return name + " changes how make reads makefiles or runs recipes"
+	case containsStr(makeProgramVars, name) && strings.ContainsAny(strings.TrimSpace(value), " \t"):
+		return name + " names a command line the recipes run"
+	}
+	return ""
+}
+
 // makeCmd: make runs the recipes of its makefile, shell commands safezone
 // does not see: a program whose accesses are not known (Command.Runs). It
-// reads the makefiles of -f (--file, --makefile) and works in -C DIR
-// (--directory), where -f's relative names are; --eval is inline code
-// (make(1)).
+// reads the makefiles of -f (--file, --makefile) and the directories of -I
+// (--include-dir), and works in -C DIR (--directory), where -f's relative
+// names are; --eval (-E), a makefile from stdin (-f -) and the variable
+// assignments of makeAssignment are inline code (make(1)).
 func makeCmd(c *cmdCtx) {
-	c.spec = &cmdSpec{short: "bBdeiknpqrRsStvwLh", shortArg: "CfIjloOW", numeric: false,
-		long: []string{"always-make", "environment-overrides", "ignore-errors", "keep-going", "just-print", "dry-run", "recon",
-			"print-data-base", "question", "no-builtin-rules", "no-builtin-variables", "silent", "quiet", "no-keep-going", "stop",
-			"touch", "version", "print-directory", "no-print-directory", "warn-undefined-variables", "check-symlink-times",
-			"trace", "help", "no-silent"},
-		longArg: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old",
-			"output-sync", "what-if", "new-file", "assume-new", "debug", "eval", "jobserver-style", "shuffle"}}
 	var args []sword
-	for _, w := range c.args {
-		if w.unknown == "" && (w.lit == "-j" || strings.HasPrefix(w.lit, "-j") && isNumber(w.lit[2:])) {
-			continue // -j alone takes no value
+	for i, w := range c.args {
+		if w.unknown == "" && (w.lit == "-j" || w.lit == "-l" || strings.HasPrefix(w.lit, "-j") && isNumber(w.lit[2:]) || strings.HasPrefix(w.lit, "-l") && isNumber(w.lit[2:])) {
+			continue // -j and -l alone take no value
+		}
+		if w.unknown == "" && isNumber(w.lit) && i > 0 && (c.args[i-1].lit == "-j" || c.args[i-1].lit == "-l") {
+			continue // their optional number
 		}
 		args = append(args, w)
 	}
 	c.args = args
+	c.spec = &makeOptions
 	if !c.getopt() {
 		return
 	}
-	if c.has("eval") {
+	if c.has("eval", "E") {
 		c.unknown("make --eval runs inline code")
 		return
+	}
+	for _, w := range c.ops {
+		if why := makeAssignment(w); why != "" {
+			c.unknown(why)
+			return
+		}
 	}
 	for _, o := range c.opts {
 		if (o.name == "C" || o.name == "directory") && o.has {
@@ -396,7 +466,12 @@ func makeCmd(c *cmdCtx) {
 		}
 	}
 	for _, o := range c.opts {
-		if (o.name == "f" || o.name == "file" || o.name == "makefile") && o.has {
+		switch {
+		case !o.has:
+		case (o.name == "f" || o.name == "file" || o.name == "makefile") && o.val.unknown == "" && o.val.lit == "-":
+			c.unknown("make -f - reads a makefile from stdin")
+			return
+		case o.name == "f" || o.name == "file" || o.name == "makefile" || o.name == "I" || o.name == "include-dir":
 			c.add(o.val, Read)
 		}
 	}

@@ -67,12 +67,24 @@ type cmdSpec struct {
 	name string
 	role role
 	// Options: short letters without and with a value, long names without
-	// and with a value. numeric accepts -NUM (head -5). lax accepts any
+	// and with a value. A long name in both long and longArg takes an
+	// optional value, given only as --name=VALUE (ls --color[=WHEN]);
+	// shortOpt are the short letters whose value is optional and only
+	// attached (-d[FILE]). numeric accepts -NUM (head -5). lax accepts any
 	// option without a value (commands with huge option sets whose
 	// operands are positional anyway).
-	short, shortArg string
-	long, longArg   []string
-	numeric, lax    bool
+	short, shortArg, shortOpt string
+	long, longArg             []string
+	numeric, lax              bool
+	// exactLong: the program takes its long options only spelt out; by
+	// default a long option may be abbreviated to any prefix that names
+	// one option only, as getopt_long(3) and argp accept (--out=F is
+	// --output=F).
+	exactLong bool
+	// optEnd: the options end at the first operand, as POSIX getopt(3)
+	// has it (awk: the words after the program are operands, "-F" too);
+	// by default options may follow operands, as GNU getopt permutes them.
+	optEnd bool
 	// files are options whose value is a file.
 	files []optFile
 	// readOnly: the command only reads (with no write target).
@@ -155,7 +167,7 @@ func (c *cmdCtx) execOption(names ...string) bool {
 					continue
 				}
 			}
-			c.unknown(c.name + " -" + n + " runs a command")
+			c.unknown(c.name + " " + optText(n) + " runs a command")
 			return true
 		}
 	}
@@ -264,14 +276,21 @@ func (c *cmdCtx) addCwd(access Access, recursive bool) {
 
 // getopt parses c.args by c.spec's options into c.opts and c.ops. "--"
 // ends the options; "-" is an operand; GNU-style options after operands
-// count as options. It returns false, the command unknown, on an option
-// the spec does not list or one missing its value.
+// count as options (unless cmdSpec.optEnd). A long option may be
+// abbreviated (longName); a cluster of short letters (-abc) ends at a
+// letter that takes a value, which is the rest of the word (-ofile) or the
+// next word (getopt(3), getopt_long(3)). It returns false, the command
+// unknown, on an option the spec does not list or one missing its value.
 func (c *cmdCtx) getopt() bool {
 	args := c.args
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		t := w.text()
 		if w.unknown != "" || t == "-" || !strings.HasPrefix(t, "-") {
+			if c.spec.optEnd {
+				c.ops = append(c.ops, args[i:]...)
+				return true
+			}
 			c.ops = append(c.ops, w)
 			continue
 		}
@@ -292,37 +311,91 @@ func (c *cmdCtx) getopt() bool {
 	return true
 }
 
+// longName returns the option of the spec that the long option name (as
+// given, without "--" and "=VALUE") stands for: the name itself, or the one
+// option it abbreviates. getopt_long(3) and argp take any prefix of one
+// option only, exact names first (an ambiguous prefix is an error of the
+// program: unknown here too); cmdSpec.exactLong takes exact names only.
+// It returns "" and why when name is no option of the spec.
+func (s *cmdSpec) longName(name string) (string, string) {
+	lists := [][]string{s.long, s.longArg, s.execOpts, s.listOpts, s.followOpts, s.recursive, s.skipWith}
+	for _, l := range lists {
+		if containsStr(l, name) {
+			return name, ""
+		}
+	}
+	for _, f := range s.files {
+		if f.name == name && len(name) > 1 {
+			return name, ""
+		}
+	}
+	if s.exactLong || name == "" {
+		return "", "is not in safezone's table"
+	}
+	var found []string
+	add := func(n string) {
+		if len(n) > 1 && strings.HasPrefix(n, name) && !containsStr(found, n) {
+			found = append(found, n)
+		}
+	}
+	for _, l := range lists {
+		for _, n := range l {
+			add(n)
+		}
+	}
+	for _, f := range s.files {
+		add(f.name)
+	}
+	switch len(found) {
+	case 0:
+		return "", "is not in safezone's table"
+	case 1:
+		return found[0], ""
+	}
+	sort.Strings(found)
+	return "", "is ambiguous (" + strings.Join(found, ", ") + ")"
+}
+
 // longOption parses the long option --name (or --name=value) at c.args[i]
 // and returns the index of its last word.
 func (c *cmdCtx) longOption(name string, i int) (int, bool) {
 	s := c.spec
 	name, val, hasVal := strings.Cut(name, "=")
+	full, why := s.longName(name)
+	if full == "" && !s.lax {
+		c.unknown("option --" + name + " " + why + " for " + c.name)
+		return i, false
+	}
+	if full == "" {
+		full = name // lax: an option without a value
+	}
+	optional := containsStr(s.long, full) && containsStr(s.longArg, full)
 	switch {
-	case containsStr(s.longArg, name):
+	case containsStr(s.longArg, full) && (hasVal || !optional):
 		if hasVal {
-			c.opts = append(c.opts, opt{name: name, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
+			c.opts = append(c.opts, opt{name: full, val: sword{lit: val, pat: glob.Escape(val), src: val}, has: true})
 		} else if i+1 < len(c.args) {
 			i++
 			if !c.single(c.args[i]) {
 				return i, false
 			}
-			c.opts = append(c.opts, opt{name: name, val: c.args[i], has: true})
+			c.opts = append(c.opts, opt{name: full, val: c.args[i], has: true})
 		} else {
-			c.unknown("option --" + name + " has no value")
+			c.unknown("option --" + full + " has no value")
 			return i, false
 		}
-	case containsStr(s.long, name) && !hasVal, s.lax:
-		c.opts = append(c.opts, opt{name: name})
+	case !hasVal, s.lax:
+		c.opts = append(c.opts, opt{name: full})
 	default:
-		c.unknown("option --" + name + " is not in safezone's table for " + c.name)
+		c.unknown("option --" + full + " of " + c.name + " takes no value")
 		return i, false
 	}
 	return i, true
 }
 
 // shortOptions parses the cluster of short options letters at c.args[i]
-// (-abc, -ofile, -o file, -5 with numeric) and returns the index of its
-// last word.
+// (-abc, -ofile, -o file, -5 with numeric, -dFILE with shortOpt) and
+// returns the index of its last word.
 func (c *cmdCtx) shortOptions(letters string, i int) (int, bool) {
 	s := c.spec
 	for j := 0; j < len(letters); j++ {
@@ -332,6 +405,13 @@ func (c *cmdCtx) shortOptions(letters string, i int) (int, bool) {
 			for j+1 < len(letters) && letters[j+1] >= '0' && letters[j+1] <= '9' {
 				j++
 			}
+		case strings.IndexByte(s.shortOpt, l) >= 0:
+			o := opt{name: string(l)}
+			if rest := letters[j+1:]; rest != "" {
+				o.val, o.has = sword{lit: rest, pat: glob.Escape(rest), src: rest}, true
+			}
+			c.opts = append(c.opts, o)
+			return i, true
 		case strings.IndexByte(s.shortArg, l) >= 0:
 			if rest := letters[j+1:]; rest != "" {
 				c.opts = append(c.opts, opt{name: string(l), val: sword{lit: rest, pat: glob.Escape(rest), src: rest}, has: true})
@@ -470,11 +550,11 @@ func (c *cmdCtx) copyLike(ops []sword, recursive bool) {
 	hardLink := c.spec.role == roleLink && !c.has("s", "symbolic")
 	symLink := c.spec.role == roleLink && !hardLink || c.name == "cp" && c.has("s", "symbolic-link")
 	if c.name == "rsync" {
-		c.rsyncBackup(dest)
+		c.rsyncDirs(dest)
 	}
 	if !c.remoteOperand(dest) {
 		switch {
-		case c.has("T", "no-target-directory"):
+		case c.name != "rsync" && c.name != "scp" && c.has("T", "no-target-directory"):
 			c.addT(dest, Write, c.copyRecursive())
 		default:
 			c.moveInto(ops, dest, into)
@@ -656,21 +736,35 @@ func (c *cmdCtx) linksTo(srcs []sword, dest sword, into bool) {
 	}
 }
 
-// rsyncBackup: rsync --backup-dir=DIR keeps what it replaces or deletes in
-// DIR, relative to the destination unless absolute (rsync(1)): a
-// recursive write.
-func (c *cmdCtx) rsyncBackup(dest sword) {
-	v, ok := c.value("backup-dir")
-	if !ok {
-		return
-	}
-	if v.unknown == "" && !strings.HasPrefix(v.lit, "/") {
-		if dest.unknown != "" || remote(dest) {
-			return
+// rsyncDirs adds the directories of rsync's options (rsync(1)): the
+// --backup-dir, where what it replaces or deletes is kept, --temp-dir (-T)
+// and --partial-dir, where it writes its temporary files, and --link-dest,
+// whose files it hard-links into the destination (a write through them
+// writes them), are written with all below them; --compare-dest and
+// --copy-dest are read. A relative DIR is relative to the destination
+// (--temp-dir's and --partial-dir's to the working directory too).
+func (c *cmdCtx) rsyncDirs(dest sword) {
+	for _, d := range []struct {
+		names  []string
+		access Access
+	}{{[]string{"backup-dir", "temp-dir", "T", "partial-dir", "link-dest"}, Write}, {[]string{"compare-dest", "copy-dest"}, Read}} {
+		for _, o := range c.opts {
+			if !containsStr(d.names, o.name) || !o.has {
+				continue
+			}
+			v := o.val
+			if (o.name == "temp-dir" || o.name == "T" || o.name == "partial-dir") && (v.unknown != "" || !strings.HasPrefix(v.lit, "/")) {
+				c.addT(v, d.access, d.access == Write)
+			}
+			if v.unknown == "" && !strings.HasPrefix(v.lit, "/") {
+				if dest.unknown != "" || remote(dest) {
+					continue
+				}
+				v = literal(path.Join(dest.lit, v.lit))
+			}
+			c.addT(v, d.access, d.access == Write)
 		}
-		v = literal(path.Join(dest.lit, v.lit))
 	}
-	c.addT(v, Write, true)
 }
 
 // remoteOperand reports whether the operand w of a copy, move or link
@@ -705,13 +799,15 @@ func remote(w sword) bool {
 // reading /tmp/x/.gitconfig). Sources: git(1) ENVIRONMENT VARIABLES,
 // bash(1) Shell Variables, ld.so(8), dyld(1), less(1), man(1),
 // perlrun(1), node(1), ruby(1), python(1), java(1), sudo(8), tar(1),
-// rsync(1), unzip(1), zip(1), wget(1), curl(1), xz(1), gzip(1),
-// make(1).
+// rsync(1), unzip(1), zip(1) (ZIP, ZIPOPT), wget(1) (WGET_ASKPASS, the
+// system wgetrc), curl(1), xz(1), gzip(1), make(1), gawk(1) (AWKPATH,
+// AWKLIBPATH: where -f, -i and -l find code), GNU tar's remote shell (RSH).
 var execEnvVars = map[string]bool{
 	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS4": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "PATH": true, "HISTFILE": true,
 	"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
 	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true,
 	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true, "GIT_DIR": true, "GIT_WORK_TREE": true,
+	"GIT_COMMON_DIR": true, "GIT_MAN_VIEWER": true, "GIT_ASK_YESNO": true,
 	"PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true, "LESSCLOSE": true,
 	"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
 	"PYTHONSTARTUP": true, "PYTHONPATH": true, "NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true,
@@ -720,11 +816,82 @@ var execEnvVars = map[string]bool{
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "SUDO_ASKPASS": true, "SUDO_EDITOR": true, "FCEDIT": true,
 	"TAR_OPTIONS": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true, "UNZIP": true, "UNZIPOPT": true, "ZIPOPT": true,
 	"LESS": true, "LESSKEY": true, "WGETRC": true, "CURL_HOME": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "GZIP": true, "BZIP2": true,
-	"MAKEFLAGS": true, "MAKEFILES": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
+	"MAKEFLAGS": true, "MAKEFILES": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "ZIP": true, "WGET_ASKPASS": true,
+	"SYSTEM_WGETRC": true, "AWKPATH": true, "AWKLIBPATH": true, "RSH": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
 }
 
 // isExecEnvVar reports whether setting name may make a command run code
 // (execEnvVars, and git's GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n).
 func isExecEnvVar(name string) bool {
 	return execEnvVars[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
+}
+
+// fileEnvVars are environment variables whose value names a file a
+// program reads or writes, relative to the directory it runs in unless
+// absolute: tar(1) TAPE (the archive without -f); SSLKEYLOGFILE, where
+// curl, wget, git over https and the TLS libraries append the session
+// keys; curl(1) QLOGDIR, where HTTP/3 logs are written; gawk(1)
+// GAWK_PERSIST_FILE, its persistent memory; rsync(1) RSYNC_PARTIAL_DIR,
+// --partial-dir's default, relative to each destination directory (a
+// relative one is unknown). (A CA bundle, CURL_CA_BUNDLE or SSL_CERT_FILE,
+// is public and only trusted: not a target.) Git's are gitEnvEffect's.
+var fileEnvVars = map[string]envFile{
+	"TAPE": {access: Write}, "SSLKEYLOGFILE": {access: Write}, "QLOGDIR": {access: Write, recursive: true},
+	"GAWK_PERSIST_FILE": {access: Write}, "RSYNC_PARTIAL_DIR": {access: Write, recursive: true, absOnly: true},
+}
+
+// envFile is a file an environment variable's value names.
+type envFile struct {
+	path      string
+	access    Access
+	recursive bool
+	absOnly   bool // a relative value is relative to a directory not known here
+}
+
+// envEffect says what setting the environment variable name to v does to
+// the programs that see it: why they are unknown (its value names code,
+// or is not static where it names a file), or the files it names
+// (fileEnvVars, gitEnvEffect).
+func envEffect(name string, v shellVar) (string, []envFile) {
+	if isExecEnvVar(name) {
+		return name + " names a command or code the program may run", nil
+	}
+	if why, files, ok := gitEnvEffect(name, v); ok {
+		return why, files
+	}
+	f, ok := fileEnvVars[name]
+	switch {
+	case !ok || v.known && v.value == "":
+		return "", nil
+	case !v.known || v.glob:
+		return name + " names a file, and its value is not static", nil
+	case f.absOnly && !strings.HasPrefix(v.value, "/"):
+		return name + "=" + v.value + " is relative to a directory that is not known", nil
+	}
+	f.path = v.value
+	return "", []envFile{f}
+}
+
+// namesEnvEffect reports whether setting name may change what a later
+// program runs, reads or writes (envEffect), whatever its value.
+func namesEnvEffect(name string) bool {
+	why, files := envEffect(name, shellVar{})
+	return why != "" || len(files) > 0
+}
+
+// envTargets returns the targets of the files of envEffect, or why they
+// are not known.
+func (a *analyzer) envTargets(files []envFile) ([]Target, string) {
+	var out []Target
+	for _, f := range files {
+		ts, why := a.targets(literal(f.path), f.access)
+		if why != "" {
+			return nil, why
+		}
+		for i := range ts {
+			ts[i].Recursive = f.recursive && f.access == Write
+		}
+		out = append(out, ts...)
+	}
+	return out, ""
 }

@@ -16,16 +16,19 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	if len(c.Args) == 0 {
 		// A bare assignment: no targets.
 		for _, as := range c.Assigns {
+			a.statement = true
 			a.assign(as, depth)
+			a.statement = false
 		}
-		a.assigned(c.Assigns)
-		a.cmds = append(a.cmds, Command{Argv: []string{assignText(c.Assigns)}, Cwd: a.cwd, ReadOnly: true})
+		ts := a.assigned(c.Assigns)
+		a.cmds = append(a.cmds, Command{Argv: []string{assignText(c.Assigns)}, Cwd: a.cwd, Targets: ts, ReadOnly: !writesAny(ts)})
 		a.lastSimple = len(a.cmds) - 1
 		return
 	}
 	// Assignments before a command only set its environment; their
 	// values still expand (and may run substitutions).
 	execVar := ""
+	var envFiles []envFile
 	a.prefix = a.prefix[:0]
 	for _, as := range c.Assigns {
 		v := shellVar{value: "", known: true}
@@ -38,13 +41,18 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 		}
 		if as.Name != nil {
 			a.prefix = append(a.prefix, prefixVar{name: as.Name.Value, val: v})
-			if (isExecEnvVar(as.Name.Value) || as.Name.Value == "IFS") && execVar == "" {
-				execVar = as.Name.Value
+			why, files := envEffect(as.Name.Value, v)
+			if as.Name.Value == "IFS" {
+				why = "IFS names a command or code the program may run"
 			}
+			if why != "" && execVar == "" {
+				execVar = why
+			}
+			envFiles = append(envFiles, files...)
 		}
 	}
 	words := a.callWords(c.Args, depth)
-	if name, fn := a.function(words); fn != nil && execVar == "" {
+	if name, fn := a.function(words); fn != nil && execVar == "" && len(envFiles) == 0 {
 		a.callFunction(name, fn, words, depth)
 		a.prefix = a.prefix[:0]
 		return
@@ -52,12 +60,16 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	cmd := Command{Cwd: a.cwd}
 	later := a.later // what this command sets holds for the next ones
 	prefix := append([]prefixVar(nil), a.prefix...)
+	envTs, envWhy := a.envTargets(envFiles)
 	a.simple(&cmd, words, depth)
 	a.prefixGlobIgnore(prefix)
+	cmd.Targets = append(cmd.Targets, envTs...)
 	switch {
 	case cmd.Unknown != "":
 	case execVar != "":
-		cmd.Unknown = execVar + " names a command or code the program may run"
+		cmd.Unknown = execVar
+	case envWhy != "":
+		cmd.Unknown = envWhy
 	case later != "":
 		cmd.Unknown = later
 	}
@@ -703,9 +715,21 @@ func envThen(u *unwrapper, opts []opt, rest []sword) []sword {
 		}
 	}
 	for len(rest) > 0 && rest[0].unknown == "" && strings.Contains(rest[0].lit, "=") && !strings.HasPrefix(rest[0].lit, "=") {
-		if name, _, _ := strings.Cut(rest[0].lit, "="); isExecEnvVar(name) || name == "IFS" {
-			u.why = name + " names a command or code the program may run"
+		name, value, _ := strings.Cut(rest[0].lit, "=")
+		why, files := envEffect(name, shellVar{value: value, known: true})
+		if name == "IFS" {
+			why = name + " names a command or code the program may run"
+		}
+		if why != "" {
+			u.why = why
 			return nil
+		}
+		for _, f := range files {
+			n := len(u.cmd.Targets)
+			u.add(literal(f.path), f.access)
+			for i := n; i < len(u.cmd.Targets); i++ {
+				u.cmd.Targets[i].Recursive = f.recursive && f.access == Write
+			}
 		}
 		rest = rest[1:]
 	}

@@ -150,11 +150,14 @@ bash("fa-wget-outside-confined", "deny", "wget -O outside the sandbox and the ke
 bash("fa-curl-o", "allow", "curl -o writes its file", "curl -sSL -o page.html https://example.com/", **bd)
 bash("fa-curl-outside", "deny", "curl -o outside writes outside", "curl -o ~/.bashrc https://example.com/", extra=NOCONF)
 arch = "mkdir -p a && echo x > a/f && tar -cf proj/a.tar a && rm -r a"
-bash("fa-tar-x", "allow", "tar -xf in the project writes inside", "tar -xf a.tar", setup=arch, **bd)
+bash("fa-tar-x", "ask", "tar -xf in place writes members safezone cannot know (.claude, .git/hooks): without the kernel, asked", "tar -xf a.tar", setup=arch, **bd)
+bash("fa-tar-x-confined", "allow", "tar -xf in place runs confined, where .claude and .git stay read-only", "tar -xf a.tar", setup=arch, perm="bypassPermissions")
+bash("fa-tar-C-in", "allow", "tar -xf into a directory of the project writes inside", "tar -xf a.tar -C docs", setup=arch, **bd)
 bash("fa-tar-C-outside", "deny", "tar -C outside writes outside", "tar -xf a.tar -C ../outside", setup=arch, extra=NOCONF)
 bash("fa-tar-P", "ask", "tar -P keeps absolute members: an entry could land anywhere (confine off)", "tar -xPf a.tar", setup=arch, **bd)
 bash("fa-tar-P-confined", "allow", "tar -P with the kernel sandbox: the members land only where it allows", "tar -xPf a.tar", setup=arch, perm="bypassPermissions")
-bash("fa-unzip", "allow", "unzip in the project writes inside", "unzip -o a.zip", **bd)
+bash("fa-unzip", "ask", "unzip in place writes members safezone cannot know: without the kernel, asked", "unzip -o a.zip", **bd)
+bash("fa-unzip-confined", "allow", "unzip in place runs confined", "unzip -o a.zip", perm="bypassPermissions")
 bash("fa-unzip-d-outside", "deny", "unzip -d outside", "unzip a.zip -d ../outside", extra=NOCONF)
 
 # ---- 1. bypasses: the escape asks/denies; the neighbour passes (bypassPermissions)
@@ -292,6 +295,68 @@ for id, exp, cmd, why in [
     ("class-colon-notes", "allow", "cp README.md [[:lower:]]otes.txt", "the same form on notes.txt"),
 ]:
     bash("glob-" + id, exp, why + " (confine off: the analysis alone)", cmd, setup=KEYS, **bd)
+# ---- 1. options and variables that run code or name files (issue 21): the
+# analysis alone (confine off) asks or denies the escape; the neighbour passes
+for id, exp, cmd, why, setup in [
+    ("git-grep-O", "ask", "git grep -Ocat foo", "git grep -O attached runs a pager", None),
+    ("git-grep-nO", "ask", "git grep -nO'cat ~/.ssh/id_rsa' foo", "git grep -O in a cluster runs a pager", None),
+    ("git-grep-n", "allow", "git grep -n foo", "git grep without -O", None),
+    ("git-rebase-exe", "deny", "git rebase --exe='cat ~/.ssh/id_rsa' main", "an abbreviated --exec is --exec: its script reads a key", None),
+    ("git-rebase-qx", "deny", "git rebase -qx'cat ~/.ssh/id_rsa' main", "-x in a cluster runs its script", None),
+    ("git-maint-register", "deny", "git maintenance register", "git maintenance register writes the global configuration", None),
+    ("git-maint-start", "ask", "git maintenance start", "git maintenance start changes the scheduler", None),
+    ("git-maint-run", "allow", "git maintenance run", "git maintenance run works in the repository", None),
+    ("git-archive-env", "deny", "git archive HEAD .env", "git archive TREE .env reads the committed secret", None),
+    ("git-archive", "allow", "git archive -o a.tar HEAD src", "git archive of ordinary files into the project", None),
+    ("git-blame-contents", "deny", "git blame --contents=$ROOT/home/.ssh/id_rsa src/main.go", "--contents reads its file", None),
+    ("git-c-ignorerevs", "deny", "git -c blame.ignoreRevsFile=$ROOT/home/.ssh/id_rsa blame src/main.go", "a -c key that names a file reads it", None),
+    ("git-blame", "allow", "git blame src/main.go", "plain git blame", None),
+    ("git-ext", "ask", "GIT_ALLOW_PROTOCOL=ext git fetch 'ext::sh -c id'", "an ext:: URL runs a command", None),
+    ("git-allow-protocol", "allow", "GIT_ALLOW_PROTOCOL=https:ssh git status", "GIT_ALLOW_PROTOCOL without ext", None),
+    ("git-index-file", "deny", "GIT_INDEX_FILE=$ROOT/outside/idx git add src/main.go", "GIT_INDEX_FILE is written", None),
+    ("git-object-dir", "deny", "GIT_OBJECT_DIRECTORY=$ROOT/outside/o git status", "GIT_OBJECT_DIRECTORY is written", None),
+    ("git-trace-path", "deny", "GIT_TRACE=$ROOT/outside/t git status", "GIT_TRACE to a path writes it", None),
+    ("git-trace2-export", "deny", "export GIT_TRACE2_EVENT=$ROOT/outside/t; git status", "an exported trace target is written", None),
+    ("git-trace-1", "allow", "GIT_TRACE=1 git status", "GIT_TRACE=1 goes to stderr", None),
+    ("tar-F", "ask", "tar -cML 20 -F x -f a.tar src", "tar -F in a cluster runs a script", None),
+    ("tar-info-script", "ask", "tar --info-script=x -cf a.tar src", "--info-script runs a script", None),
+    ("tar-to-command", "ask", "tar --to-c=x -xf a.tar -C docs", "an abbreviated --to-command runs a command", None),
+    ("tar-I", "ask", "tar -Ix -cf a.tar src", "-I attached runs a compressor", None),
+    ("tar-checkpoint", "ask", "tar --checkpoint-action=exec=x -cf a.tar src", "--checkpoint-action=exec runs a command", None),
+    ("tar-stdin", "ask", "gunzip -c a.tar.gz | tar x", "tar extracting from stdin writes members it does not name", None),
+    ("tar-c", "allow", "tar --checkpoint-action=dot -czf a.tgz src", "tar -c of the project", None),
+    ("wget-askpass", "ask", "wget --use-askpass=x https://example.com/f", "--use-askpass runs a command", None),
+    ("wget-O", "allow", "wget -qO page.html https://example.com/", "wget -O inside", None),
+    ("make-shell", "ask", "make 'X=$(shell cat ~/.ssh/id_rsa)'", "a make variable with $(shell) is inline code", None),
+    ("make-bang", "ask", "make 'X!=cat ~/.ssh/id_rsa'", "a make != assignment runs a command", None),
+    ("make-var", "allow", "make CC=clang V=1", "plain make variables", None),
+    ("awk-operands", "deny", "awk '{print}' -F ~/.ssh/id_rsa", "the words after the awk program are files", None),
+    ("awk-F", "allow", "awk -F: '{print $1}' README.md", "awk -F before the program", None),
+    ("curl-w-file", "deny", "curl -w @$ROOT/home/.ssh/id_rsa https://example.com/", "curl -w @FILE reads it", None),
+    ("curl-w", "allow", "curl -sw '%{http_code}' https://example.com/", "curl -w with a format", None),
+    ("rsync-path", "ask", "rsync --rsync-path='cat ~/.ssh/id_rsa' src docs", "--rsync-path runs a command", None),
+    ("rsync-temp", "deny", "rsync -a --temp-dir=$ROOT/outside src/ docs/", "--temp-dir is written", None),
+    ("rsync", "allow", "rsync -a src/ docs/", "rsync inside", None),
+    ("zip-m", "deny", "zip -m a.zip .env", "zip -m deletes its inputs", None),
+    ("zip", "allow", "zip a.zip README.md", "zip reads its inputs", None),
+    ("link-key", "deny", "link ~/.ssh/id_rsa k", "link makes a hard link: it reads and writes its source", None),
+    ("link", "allow", "link README.md docs/r.md", "a hard link inside", None),
+    ("source-path", "ask", "source ./env.sh && export PATH=/tmp/evil:$PATH && ls", "a PATH set after sourcing makes later names unknown", "echo 'export A=1' > proj/env.sh"),
+    ("source", "allow", "source ./env.sh && ls", "a sourced file that leaves PATH alone", "echo 'export A=1' > proj/env.sh"),
+]:
+    bash("opt-" + id, exp, why + " (confine off: the analysis alone)", cmd, setup=setup, extra=NOCONF)
+
+# ---- MCP paths by key and by value shape (issue 21)
+case("mcp-uri-secret", "mcp", "deny", "a file: URI is a path: ~/.ssh is denied", "mcp__fs__read_resource", {"uri": "file://$ROOT/home/.ssh/id_rsa"})
+case("mcp-uri-escaped", "mcp", "deny", "a file: URI with localhost and percent-escapes is decoded", "mcp__fs__read_resource", {"uri": "file://localhost$ROOT/home/.ssh/id%5Frsa"})
+case("mcp-uri-https", "mcp", "abstain", "an https URI names no file", "mcp__web__fetch", {"url": "https://example.com/etc/passwd"})
+case("mcp-output-outside", "mcp", "deny", "an output key is written, whatever the tool's name says", "mcp__pdf__get_report", {"input": "README.md", "output": "$ROOT/outside/r.pdf"})
+case("mcp-output-in", "mcp", "abstain", "an output inside the project", "mcp__pdf__get_report", {"input": "README.md", "outputPath": "agent_sandbox/r.pdf"})
+case("mcp-shape-secret", "mcp", "deny", "an absolute path is a path under any key", "mcp__x__summarize", {"doc": {"ref": "$ROOT/home/.ssh/id_rsa"}})
+case("mcp-shape-outside", "mcp", "ask", "an absolute path outside under any key is an outside read", "mcp__x__summarize", {"ref": "$ROOT/outside/secret.txt"})
+case("mcp-json-patch", "mcp", "abstain", "a JSON Patch's path is a pointer, not a file", "mcp__k8s__patch_resource", {"name": "web", "patch": [{"op": "replace", "path": "/spec/replicas", "value": 3}]})
+case("mcp-json-pointer", "mcp", "abstain", "an absolute path below a top directory that does not exist names no file", "mcp__k8s__get_resource", {"path": "/spec/replicas"})
+case("mcp-route", "mcp", "abstain", "an API route is no file", "mcp__http__request", {"endpoint": "/api/v1/users", "method": "GET"})
 
 deep = {"path": "$ROOT/outside/secret.txt"}
 for i in range(14):
