@@ -389,10 +389,11 @@ func hostCases(host string) []hostCase {
 			},
 			hostCase{
 				// An ask in a headless run is answered deny at once, with
-				// the reason; it used to hang gemini -p.
+				// the reason; it used to hang gemini -p. (A guard asks in
+				// every mode, yolo included.)
 				name:  "ask-in-headless-run",
 				files: map[string]string{"secret.txt": hostSecret},
-				turn:  shell("cat ../secret.txt"),
+				turn:  shell("git reset --hard"),
 				check: func(r *hostRun) {
 					r.wantNoResult(hostSecret)
 					r.wantResult(0, "safezone: ask", "Gemini CLI in a headless run (gemini -p) cannot ask for that, so safezone denies it")
