@@ -9,20 +9,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/safezonehq/safezone/confine"
 )
 
-// builtBinary is a safezone built from this module, the launcher of the
-// rewritten commands (the test binary is none).
-var builtBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "safezone-attacks-")
-	if err != nil {
-		return "", err
-	}
+// buildBinary builds safezone from this module into dir: the launcher of
+// the rewritten commands (the test binary is none).
+func buildBinary(dir string) (string, error) {
 	bin := filepath.Join(dir, "safezone")
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if p, err := exec.LookPath("go"); err == nil {
@@ -33,7 +28,7 @@ var builtBinary = sync.OnceValues(func() (string, error) {
 		return "", errors.New(string(out))
 	}
 	return bin, nil
-})
+}
 
 // attackSecrets are the secrets of attackFixture: none may reach a
 // command's output.
@@ -85,7 +80,7 @@ func TestAttacksConfined(t *testing.T) {
 	if !st.Confine() || st.ReadOnly != nil {
 		t.Skip("the kernel cannot confine commands with hidden files here")
 	}
-	bin, err := builtBinary()
+	bin, err := buildBinary(t.TempDir())
 	if err != nil {
 		t.Fatalf("building safezone: %v", err)
 	}
