@@ -260,6 +260,7 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 	}
 	if env.Confinable {
 		env.KernelWrite = j.kernelWrite(pol, root)
+		env.RunsUnasked = classify.UnaskedBy(host)
 	}
 	v.res = classify.Decide(call, pol, env, j.sys.fsys)
 	if env.Confinable && !j.opts.explain && confineMatters(v.res, pol) {

@@ -215,6 +215,8 @@ type decider struct {
 	kernelAgrees bool
 	// unasked caches willRunUnasked: 0 not computed, 1 yes, 2 no.
 	unasked uint8
+	// targets are the call's targets (Result.Targets), once known.
+	targets []Target
 	// session holds the host's session directories, resolved.
 	session sessionDirs
 }
@@ -254,6 +256,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 		r.Shell = d.shell
 	}
 
+	d.targets = r.Targets
 	var outcomes []policy.Decision
 	// Rules that name the call itself (a tool name, a command), and the
 	// guards.

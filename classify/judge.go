@@ -234,16 +234,42 @@ func (d *decider) kernelLets(p string, access policy.Access) bool {
 
 // willRunUnasked reports whether a shell call runs without a person's look
 // if nothing else stops it: its mode auto-approves shell commands, or the
-// host runs it without asking (computed once).
+// host runs it without asking (Env.RunsUnasked), which it does only when
+// every target lies inside its working directories (computed once).
 func (d *decider) willRunUnasked() bool {
 	if d.unasked == 0 {
 		d.unasked = 2
 		approved := !d.modes.Read.On && (d.modes.AGI || d.pol.AutoApprove.Value || d.call.PermissionMode == hookio.PermBypass)
-		if approved || d.env.RunsUnasked != nil && d.shell.Known() && d.env.RunsUnasked(d.call.PermissionMode, d.shell) {
+		if approved || d.hostRunsUnasked() {
 			d.unasked = 1
 		}
 	}
 	return d.unasked == 1
+}
+
+// hostRunsUnasked reports whether the host would run this shell call
+// without asking if the hook abstained: Env.RunsUnasked says so of its
+// commands, the analysis knows every target, and each lies inside the
+// sandbox roots (the host refuses paths outside its working directories).
+func (d *decider) hostRunsUnasked() bool {
+	if d.env.RunsUnasked == nil || d.shell == nil || !d.shell.Known() || d.modes.Read.On {
+		return false
+	}
+	for i := range d.targets {
+		t := &d.targets[i]
+		if t.Err != nil {
+			return false
+		}
+		if len(t.Globs) > 0 {
+			continue // a pattern: its directory is a target of its own
+		}
+		for _, v := range t.placeViews() {
+			if !d.inside(v, t.Access) {
+				return false
+			}
+		}
+	}
+	return d.env.RunsUnasked(d.call.PermissionMode, d.shell)
 }
 
 // allowedOutside reports whether an allow rule anchored outside the project
