@@ -49,7 +49,7 @@ func (e *emitter) emit(v verdict) int {
 	o := hookio.Output{Decision: r.Decision, Reason: reason, Warning: r.Warning, Error: isErr}
 	if c := v.conf; c != nil {
 		o.UpdatedInput = c.Input
-		o.Context = "safezone: this command " + strings.TrimPrefix(c.describe(v.home), "it ") + "; an access beyond that fails with \"Permission denied\" or \"Read-only file system\": do not work around it, ask the user if the command needs more"
+		o.Context = "safezone: this command " + strings.TrimPrefix(c.describe(v.home), "it ") + "; an access beyond that fails with \"Permission denied\", \"Read-only file system\" or \"Device or resource busy\": do not work around it, ask the user if the command needs more"
 	}
 	out, code := e.host.Encode(o)
 	e.write(out)
