@@ -11,7 +11,7 @@ import (
 // may write, what it cannot read or change, and not to work around it.
 func (c *confinement) modelContext(home string) string {
 	return "safezone: this command " + strings.TrimPrefix(c.describe(home), "it ") +
-		"; an access beyond that fails with \"Permission denied\" or \"Read-only file system\": do not work around it, ask the user if the command needs more"
+		"; an access beyond that fails with \"Permission denied\", \"Read-only file system\" or \"Device or resource busy\": do not work around it, ask the user if the command needs more"
 }
 
 // afterToolContext is what the model is told after a shell command ran

@@ -795,5 +795,15 @@ func (c *confinement) describe(home string) string {
 	if len(c.Ruleset.ReadOnly) > 0 {
 		s += "; it cannot change " + short(c.Ruleset.ReadOnly)
 	}
+	if slices.ContainsFunc(c.Ruleset.ReadOnly, gitConfigOrHooks) {
+		s += "; git's configuration and hooks (.git/config, .git/hooks) are read-only to it: git config in the repository and hook installers (husky's core.hooksPath) fail, ask the user to run them"
+	}
 	return s
+}
+
+// gitConfigOrHooks reports whether p is a repository's .git/config or
+// .git/hooks.
+func gitConfigOrHooks(p string) bool {
+	b := filepath.Base(p)
+	return filepath.Base(filepath.Dir(p)) == ".git" && (b == "config" || b == "hooks")
 }

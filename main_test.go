@@ -46,7 +46,23 @@ func TestScript(t *testing.T) {
 }
 
 // TestScriptConfine runs the scripts of testdata/confine, which run
-// confined commands for real.
+// confined commands for real: the hook answers a Bash call, and the
+// command it rewrote runs with bash as Claude Code would (issue 20's real
+// work: npm, go, python, make, cargo, git; the ways out through programs
+// running outside). Besides TestScript's commands:
+//
+//	runconfined N DIR             run the last answer's updatedInput.command
+//	confined N|fail DIR COMMAND   hook, then the confined command (realwork_test.go)
+//	modproxy DIR MOD VER SRC      a file:// Go module proxy
+//	sockserver NAME PATH          a Unix socket server (@NAME: abstract)
+//	fakedockerd PATH              a stand-in Docker daemon
+//	tmuxserver NAME               a tmux server, killed at the end
+//
+// and the conditions [landlock] (commands can be confined), [userns] (with
+// a mount namespace: hidden and read-only paths), [landlockscope]
+// (abstract sockets and signals scoped, Landlock ABI 6) and [pyvenv]
+// (python3 makes virtualenvs with pip). $OUTER_GOCACHE
+// and $RUSTUP_HOME come from the test's own environment.
 func TestScriptConfine(t *testing.T) {
 	testscript.Run(t, scriptParams("testdata/confine", workRoot(t)))
 }
@@ -83,6 +99,10 @@ func scriptParams(dir, root string) testscript.Params {
 			for _, k := range []string{"HOME", "CLAUDE_PROJECT_DIR", "SAFEZONE_MANAGED_POLICY", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "SAFEZONE_CLAUDE_MANAGED_SETTINGS"} {
 				e.Setenv(k, get(k))
 			}
+			e.Setenv("OUTER_GOCACHE", outerGoCache())
+			if r := outerRustup(); r != "" {
+				e.Setenv("RUSTUP_HOME", r)
+			}
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -92,11 +112,24 @@ func scriptParams(dir, root string) testscript.Params {
 			case "userns":
 				st := confine.Available()
 				return st.Confine() && st.ReadOnly == nil, nil
+			case "pyvenv":
+				// python3 can make a virtualenv with pip (Debian splits
+				// ensurepip into python3-venv).
+				return exec.Command("python3", "-c", "import ensurepip, venv").Run() == nil, nil
+			case "landlockscope":
+				// Abstract Unix sockets and signals scoped (ABI 6).
+				st := confine.Available()
+				return st.Confine() && st.LandlockABI >= 6, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"runconfined": cmdRunConfined,
+			"confined":    cmdConfined,
+			"modproxy":    cmdModProxy,
+			"sockserver":  cmdSockServer,
+			"tmuxserver":  cmdTmuxServer,
+			"fakedockerd": cmdFakeDockerd,
 			"expand":      cmdExpand,
 			"status":      cmdStatus,
 			"decision":    cmdDecision,
