@@ -319,7 +319,13 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 				addWrite(tmp)
 			}
 		}
+		tools := toolsRun(res)
 		for _, d := range j.cacheDirs(pol, project) {
+			if toolCache(d, home, tools) {
+				// The tool this line runs would make its cache, and
+				// could not: make the whole way to it.
+				j.makeDirAll(d, would)
+			}
 			if r, ok := j.madeDir(d, would); ok {
 				rs.Write = append(rs.Write, r)
 			}
@@ -474,6 +480,78 @@ func (j *judger) stateInside(writable []string) (string, bool) {
 // lookup of p.
 func (j *judger) makeDir(p string) {
 	j.madeDir(p, nil)
+}
+
+// toolCaches are the caches below the home directory that a tool makes,
+// with every directory on the way, when it first runs: go's module cache,
+// cargo's registry and git checkouts, gradle's and maven's. When a line
+// runs the tool, the hook makes the whole way (a confined go could not
+// make ~/go in a home where go never ran); for other lines it makes a
+// cache only where its parent exists (madeDir).
+var toolCaches = map[string][]string{
+	"go":      {"go/pkg/mod"},
+	"cargo":   {".cargo/registry", ".cargo/git"},
+	"gradle":  {".gradle/caches"},
+	"gradlew": {".gradle/caches"},
+	"mvn":     {".m2/repository"},
+	"mvnw":    {".m2/repository"},
+}
+
+// toolsRun returns the programs, by base name, that the shell call of res
+// runs.
+func toolsRun(res *classify.Result) map[string]bool {
+	out := map[string]bool{}
+	if res.Shell == nil {
+		return out
+	}
+	for _, c := range res.Shell.Commands {
+		if len(c.Argv) > 0 {
+			out[filepath.Base(c.Argv[0])] = true
+		}
+	}
+	return out
+}
+
+// toolCache reports whether d is the cache of one of the tools run (below
+// home, as toolCaches names it).
+func toolCache(d, home string, tools map[string]bool) bool {
+	if home == "" {
+		return false
+	}
+	for tool, caches := range toolCaches {
+		if !tools[tool] {
+			continue
+		}
+		for _, c := range caches {
+			if d == filepath.Join(home, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// makeDirAll makes the directories on the way to p (0755, as the tools
+// do; p itself is left to madeDir), on the live path; off it, it records
+// where they would be in would.
+func (j *judger) makeDirAll(p string, would map[string]string) {
+	var missing []string
+	d := filepath.Dir(p)
+	for ; d != "/" && d != "."; d = filepath.Dir(d) {
+		if _, ok := j.resolvedDir(d); ok {
+			break
+		}
+		missing = append(missing, d)
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if j.live {
+			_ = os.Mkdir(missing[i], 0o755)
+		} else if parent, ok := j.resolvedDir(filepath.Dir(missing[i])); ok {
+			would[missing[i]] = filepath.Join(parent, filepath.Base(missing[i]))
+		} else if parent, ok := would[filepath.Dir(missing[i])]; ok {
+			would[missing[i]] = filepath.Join(parent, filepath.Base(missing[i]))
+		}
+	}
 }
 
 // madeDir makes the directory p as makeDir does and returns it resolved,
