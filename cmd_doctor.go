@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -206,6 +207,32 @@ func (d *doctor) confinement(sys *system, host hookio.Host) {
 		d.info("but user namespaces are not available (%v): the secrets inside the project (.env, *.pem) cannot be hidden, so a command that would run without a question in a project holding one is asked instead; .claude/, .git/config, .git/hooks and safezone's files inside the project are guarded by the analysis only; the sockets of programs outside (ssh-agent, Docker, D-Bus) stay reachable", st.ReadOnly)
 	} else {
 		d.ok("user namespaces work: confined commands cannot read or write the project's secrets (.env, *.pem, *.key: hidden), cannot change .claude/, .git/config, .git/hooks, the protected paths and safezone's files, and cannot reach ssh-agent, Docker, D-Bus, tmux and the like")
+		d.launcher(sys)
+	}
+}
+
+// launcher says which launcher runs confined commands: the fast one
+// (confine/fast/launch.c, built here by the system's C compiler; doctor
+// builds it when it is missing) or the Go launcher, and why.
+func (d *doctor) launcher(sys *system) {
+	if p := sys.fastLauncher(false); p != "" {
+		d.ok("confined commands start through the fast launcher (%s): one small process, about 1 ms per command (README, \"Performance\")", p)
+		return
+	}
+	sd := sys.stateDir()
+	if sd == "" {
+		d.info("confined commands start through safezone's Go launcher (two starts of safezone, a few ms per command): there is no state directory ($XDG_STATE_HOME or ~/.local/state) to build the fast launcher in")
+		return
+	}
+	p := filepath.Join(sd, "launcher", confine.FastKey(), "safezone-launch")
+	err := confine.BuildFast(p)
+	switch {
+	case err == nil:
+		d.ok("built the fast launcher (%s): confined commands start through it, one small process, about 1 ms per command", p)
+	case errors.Is(err, confine.ErrNoCompiler):
+		d.info("confined commands start through safezone's Go launcher (two starts of safezone, a few ms per command): the fast launcher is built from C and there is %v; install one (apt install gcc) and run safezone doctor again", err)
+	default:
+		d.fix("the fast launcher could not be built (%v): confined commands start through safezone's Go launcher (a few ms per command), which confines the same", err)
 	}
 }
 

@@ -84,6 +84,9 @@ type confinement struct {
 	// Npmrc is the copy of ~/.npmrc without its credentials that the
 	// command reads in its place ("" for none).
 	Npmrc string
+	// Launcher is the fast launcher the command runs through ("" for the
+	// safezone binary itself: confine's Go launcher).
+	Launcher string
 }
 
 // confinable says whether a shell command of call could run confined here:
@@ -198,7 +201,15 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 	if hookio.ShellOf(host) == hookio.ShellPOSIX {
 		rewrite = confine.RewritePOSIX
 	}
-	cmd, err := rewrite(call.Command, j.sys.executable, c.Ruleset)
+	// The fast launcher, where it is built, for a ruleset that takes the
+	// mount namespace: one process instead of the Go launcher's two.
+	launcher := j.sys.executable
+	if roErr == nil && c.Ruleset.NeedsNamespace() {
+		if fast := j.sys.fastLauncher(j.live); fast != "" {
+			launcher, c.Launcher = fast, fast
+		}
+	}
+	cmd, err := rewrite(call.Command, launcher, c.Ruleset)
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,9 @@ type system struct {
 	// (package index) in the background; nil starts none (tests, and
 	// systems without one): each call then walks the roots.
 	startIndex func(spec []byte, sock string) error
+	// startBuild builds the fast launcher into a path in the background
+	// (confine.BuildFast); nil builds none: the Go launcher runs.
+	startBuild func(dst string) error
 }
 
 // onceStatus is a confine.Status computed on first use.
@@ -83,6 +86,7 @@ func osSystem() *system {
 		pid:        os.Getpid(),
 		confine:    &onceStatus{get: confine.Available},
 		startIndex: startIndex(exe),
+		startBuild: startBuild(exe),
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/index"
 )
 
@@ -57,6 +58,24 @@ func cmdIndex(args []string, stderr io.Writer) int {
 	return 0
 }
 
+// startBuild returns the function that builds the fast launcher into dst
+// from the binary exe, detached (as startIndex does); nil where exe is
+// unknown or a Go test binary.
+func startBuild(exe string) func(dst string) error {
+	if !filepath.IsAbs(exe) || strings.HasSuffix(exe, ".test") {
+		return nil
+	}
+	return func(dst string) error {
+		cmd := exec.Command(exe, buildLauncherSubcommand, dst)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Dir = "/"
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		return cmd.Process.Release()
+	}
+}
+
 // startIndex returns the function that starts the daemon for spec on sock
 // from the binary exe, detached: a session of its own, no terminal, its
 // standard streams on /dev/null, not waited for. It returns nil where exe
@@ -75,6 +94,54 @@ func startIndex(exe string) func(spec []byte, sock string) error {
 		}
 		return cmd.Process.Release()
 	}
+}
+
+// buildLauncherSubcommand is the hidden first argument that builds the
+// fast launcher (confine.BuildFast): `safezone __build-launcher DST`.
+const buildLauncherSubcommand = "__build-launcher"
+
+// cmdBuildLauncher is `safezone __build-launcher DST`: 0 when DST holds a
+// fast launcher that passed its check, else 1 with why on stderr.
+func cmdBuildLauncher(args []string, stderr io.Writer) int {
+	if len(args) != 1 || !filepath.IsAbs(args[0]) {
+		fmt.Fprintln(stderr, "usage: safezone "+buildLauncherSubcommand+" DST")
+		return 1
+	}
+	if err := confine.BuildFast(args[0]); err != nil {
+		fmt.Fprintln(stderr, "safezone: the fast launcher:", err)
+		return 1
+	}
+	return 0
+}
+
+// fastLauncher returns the fast launcher (confine's fast/launch.c) built
+// for this source in the state directory's launcher/, or "" where there is
+// none yet: then, on the live path, it starts a build in the background
+// (at most one every ten minutes), for the next calls, and the Go launcher
+// runs this one. A launcher anyone else could write is never used.
+func (s *system) fastLauncher(live bool) string {
+	sd := s.stateDir()
+	if sd == "" || s.startBuild == nil {
+		return ""
+	}
+	p := filepath.Join(sd, "launcher", confine.FastKey(), "safezone-launch")
+	dir := filepath.Dir(p)
+	if confine.UsableFast(p, s.uid) {
+		return p
+	}
+	if !live {
+		return ""
+	}
+	mark := filepath.Join(dir, ".building")
+	if fi, err := os.Stat(mark); err == nil && time.Since(fi.ModTime()) < 10*time.Minute {
+		return "" // a build is under way, or failed lately
+	}
+	if os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	os.WriteFile(mark, nil, 0o600)
+	_ = s.startBuild(p)
+	return ""
 }
 
 // indexSocket returns the socket of the daemon for spec: in the state

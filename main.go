@@ -40,6 +40,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == indexSubcommand {
 		os.Exit(cmdIndex(os.Args[2:], os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == buildLauncherSubcommand {
+		os.Exit(cmdBuildLauncher(os.Args[2:], os.Stderr))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, osSystem()))
 }
 

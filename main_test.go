@@ -305,7 +305,7 @@ func testSystemAt(t testing.TB, dir string) (*system, string) {
 	sys := osSystem()
 	// The test binary is no safezone to start a daemon from: each call
 	// walks (TestIndexDaemon starts one from a build).
-	sys.startIndex = nil
+	sys.startIndex, sys.startBuild = nil, nil
 	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj"})
 	sys.now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 	// The deadline counts from each call's start, and never ends the test

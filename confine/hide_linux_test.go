@@ -178,3 +178,24 @@ func TestOverlay(t *testing.T) {
 		t.Error("what the command added reached the real cache")
 	}
 }
+
+// TestOddPaths: paths that JSON escapes (quotes, backslashes, a newline, a
+// tab, non-ASCII letters, an emoji) reach the launcher intact: the file
+// named so is hidden, its neighbour is not.
+func TestOddPaths(t *testing.T) {
+	needNamespaces(t)
+	f := newFixture(t)
+	odd := f.proj + "/we\"ird \\ d\tir\nnämé 🔑"
+	if err := os.MkdirAll(odd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(odd+"/.env", []byte("ODD-S3CRET"), 0o644)
+	os.WriteFile(odd+"/plain", []byte("plain"), 0o644)
+	rs := f.rules(false)
+	rs.Hide = []string{odd + "/.env"}
+	rules, _ := rs.Normalize().MarshalText()
+	r := runLauncher(t, odd, nil, "exec", string(rules), "/bin/sh", "-c", "cat .env; cat plain")
+	if strings.Contains(r.stdout, "ODD-S3CRET") || r.stdout != "plain" || !strings.Contains(r.stderr, "Permission denied") {
+		t.Fatalf("stdout %q, stderr %q; want the neighbour only", r.stdout, r.stderr)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -574,19 +575,18 @@ func (r *confineRun) executed(i int) string {
 // updatedInput took effect.
 func (r *confineRun) wantConfined(calls ...int) {
 	r.t.Helper()
-	// confine.Rewrite always single-quotes the launcher; shellQuote only
-	// when it must.
-	launcher := shellQuote(env.safezone)
-	if !strings.HasPrefix(launcher, "'") {
-		launcher = "'" + launcher + "'"
-	}
+	// confine.Rewrite always single-quotes the launcher. The launcher is
+	// safezone itself (confine's Go launcher) or, once built, the fast
+	// launcher in safezone's state directory
+	// (<state>/launcher/<key>/safezone-launch).
+	launchers := regexp.MustCompile(`'(` + regexp.QuoteMeta(env.safezone) + `|/[^']*/launcher/[0-9a-f]+/safezone-launch)' ` + regexp.QuoteMeta(confine.Subcommand) + ` bash `)
 	for _, i := range calls {
 		got := r.executed(i)
 		carried := "'" + base64.StdEncoding.EncodeToString([]byte(r.calls[i])) + "'"
 		switch {
 		case got == "":
 			r.errorf("call %d (%s) did not run: no PostToolUse or PostToolUseFailure", i, r.calls[i])
-		case !strings.Contains(got, launcher+" "+confine.Subcommand+" bash ") || !strings.Contains(got, carried):
+		case !launchers.MatchString(got) || !strings.Contains(got, carried):
 			r.errorf("call %d (%s) did not run confined; Claude Code ran %q", i, r.calls[i], got)
 		}
 	}

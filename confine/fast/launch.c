@@ -1,0 +1,1043 @@
+/*
+ * safezone's fast launcher: the confined command's namespace, mounts,
+ * Landlock ruleset and exec, in one process (see package confine, "The
+ * fast launcher"). It takes the arguments of the Go launcher's bash and
+ * exec modes (confine.Main), and does what the Go launcher's two stages do
+ * for a ruleset with a mount namespace (it always makes one; NoRead paths
+ * it hides like Hide ones):
+ *
+ *   1. check and unlink the state file (bash mode);
+ *   2. unshare(CLONE_NEWUSER | CLONE_NEWNS), before any other thread
+ *      exists, and map the caller's user and group IDs to themselves;
+ *   3. build the command's view of the file system (confine's mountAll):
+ *      private tmpfs with kept sockets bound back, overlays, replaced
+ *      files, then, outer paths first, pins and read-only binds and
+ *      stand-ins (mode 000) over the hidden paths;
+ *   4. enter the working directory again through the new mounts;
+ *   5. a Landlock ruleset: read everywhere (hidden paths are stand-ins),
+ *      write beneath the Write paths, device ioctls on the data devices
+ *      (ABI 5), abstract sockets and signals scoped (ABI 6);
+ *   6. no capabilities for root in the namespace (SECBIT_NOROOT),
+ *      no_new_privs, landlock_restrict_self;
+ *   7. exec the shell with the command (bash mode) or the program.
+ *
+ * On any failure it prints "safezone: confine: ...; the command was not
+ * run" and exits 126, having run nothing. It is built by the hook from this
+ * source with the system's C compiler (confine.BuildFast); where it cannot
+ * be, the Go launcher runs instead.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* System call numbers of the mount API and Landlock: the same on every
+ * architecture (they came after the unified numbering, 424 and up). */
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#ifndef SYS_fsopen
+#define SYS_fsopen 430
+#endif
+#ifndef SYS_fsconfig
+#define SYS_fsconfig 431
+#endif
+#ifndef SYS_fsmount
+#define SYS_fsmount 432
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#endif
+#ifndef SYS_landlock_add_rule
+#define SYS_landlock_add_rule 445
+#endif
+#ifndef SYS_landlock_restrict_self
+#define SYS_landlock_restrict_self 446
+#endif
+
+/* linux/mount.h */
+#define OPEN_TREE_CLONE 1
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#define FSOPEN_CLOEXEC 0x00000001
+#define FSCONFIG_SET_FLAG 0
+#define FSCONFIG_SET_STRING 1
+#define FSCONFIG_CMD_CREATE 6
+#define FSMOUNT_CLOEXEC 0x00000001
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+struct sz_mount_attr {
+	uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+
+/* linux/openat2.h */
+struct sz_open_how {
+	uint64_t flags, mode, resolve;
+};
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS 0x04
+
+/* linux/landlock.h */
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_RULE_PATH_BENEATH 1
+#define LL_EXECUTE (1ULL << 0)
+#define LL_WRITE_FILE (1ULL << 1)
+#define LL_READ_FILE (1ULL << 2)
+#define LL_READ_DIR (1ULL << 3)
+#define LL_REMOVE_DIR (1ULL << 4)
+#define LL_REMOVE_FILE (1ULL << 5)
+#define LL_MAKE_CHAR (1ULL << 6)
+#define LL_MAKE_DIR (1ULL << 7)
+#define LL_MAKE_REG (1ULL << 8)
+#define LL_MAKE_SOCK (1ULL << 9)
+#define LL_MAKE_FIFO (1ULL << 10)
+#define LL_MAKE_BLOCK (1ULL << 11)
+#define LL_MAKE_SYM (1ULL << 12)
+#define LL_REFER (1ULL << 13)
+#define LL_TRUNCATE (1ULL << 14)
+#define LL_IOCTL_DEV (1ULL << 15)
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define LL_SCOPE_SIGNAL (1ULL << 1)
+#define LL_WRITE_V1 (LL_WRITE_FILE | LL_REMOVE_DIR | LL_REMOVE_FILE | LL_MAKE_CHAR | LL_MAKE_DIR | LL_MAKE_REG | \
+		     LL_MAKE_SOCK | LL_MAKE_FIFO | LL_MAKE_BLOCK | LL_MAKE_SYM)
+#define LL_FILE_RIGHTS (LL_EXECUTE | LL_WRITE_FILE | LL_READ_FILE | LL_TRUNCATE | LL_IOCTL_DEV)
+struct sz_ruleset_attr {
+	uint64_t handled_fs, handled_net, scoped;
+};
+struct __attribute__((packed)) sz_path_beneath {
+	uint64_t allowed;
+	int32_t parent_fd;
+};
+
+/* linux/securebits.h, linux/capability.h */
+#define SECBIT_NOROOT (1 << 0)
+#define SECBIT_NOROOT_LOCKED (1 << 1)
+#define SECBIT_NO_SETUID_FIXUP (1 << 2)
+#define SECBIT_NO_SETUID_FIXUP_LOCKED (1 << 3)
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+
+/* The exit status of a launcher that did not run the command. */
+#define EXIT_CANNOT_RUN 126
+
+static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void die(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "safezone: confine: %s; the command was not run\n", msg);
+	_exit(EXIT_CANNOT_RUN);
+}
+
+/* ---- the ruleset: confine.Ruleset's JSON ---- */
+
+struct list {
+	char **v;
+	int n;
+};
+
+struct ruleset {
+	struct list write, noread, readonly, hide, tmpfs, keep, overlay;
+	struct list replace_from, replace_to; /* Replace: key, value */
+};
+
+static void push(struct list *l, char *s)
+{
+	l->v = realloc(l->v, sizeof(char *) * (l->n + 1));
+	if (!l->v)
+		die("out of memory");
+	l->v[l->n++] = s;
+}
+
+struct json {
+	const char *s;
+	size_t i, n;
+};
+
+static void ws(struct json *j)
+{
+	while (j->i < j->n && (j->s[j->i] == ' ' || j->s[j->i] == '\t' || j->s[j->i] == '\n' || j->s[j->i] == '\r'))
+		j->i++;
+}
+
+static int want(struct json *j, char c)
+{
+	ws(j);
+	if (j->i < j->n && j->s[j->i] == c) {
+		j->i++;
+		return 1;
+	}
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* utf8 appends the UTF-8 encoding of the code point c to out at *k. */
+static void utf8(char *out, size_t *k, unsigned c)
+{
+	if (c < 0x80) {
+		out[(*k)++] = (char)c;
+	} else if (c < 0x800) {
+		out[(*k)++] = (char)(0xC0 | (c >> 6));
+		out[(*k)++] = (char)(0x80 | (c & 0x3F));
+	} else if (c < 0x10000) {
+		out[(*k)++] = (char)(0xE0 | (c >> 12));
+		out[(*k)++] = (char)(0x80 | ((c >> 6) & 0x3F));
+		out[(*k)++] = (char)(0x80 | (c & 0x3F));
+	} else {
+		out[(*k)++] = (char)(0xF0 | (c >> 18));
+		out[(*k)++] = (char)(0x80 | ((c >> 12) & 0x3F));
+		out[(*k)++] = (char)(0x80 | ((c >> 6) & 0x3F));
+		out[(*k)++] = (char)(0x80 | (c & 0x3F));
+	}
+}
+
+static unsigned hex4(struct json *j)
+{
+	unsigned v = 0;
+	for (int k = 0; k < 4; k++) {
+		int h = j->i < j->n ? hexval(j->s[j->i++]) : -1;
+		if (h < 0)
+			die("bad ruleset: a bad \\u escape");
+		v = v << 4 | (unsigned)h;
+	}
+	return v;
+}
+
+/* str reads a JSON string (Go's encoding/json output: escapes \" \\ \/ \b
+ * \f \n \r \t \uXXXX, surrogate pairs) and returns it, NUL-terminated; a
+ * NUL byte in it is an error. */
+static char *str(struct json *j)
+{
+	if (!want(j, '"'))
+		die("bad ruleset: want a string at byte %zu", j->i);
+	char *out = malloc(j->n - j->i + 1);
+	size_t k = 0;
+	if (!out)
+		die("out of memory");
+	while (j->i < j->n && j->s[j->i] != '"') {
+		char c = j->s[j->i++];
+		if (c != '\\') {
+			out[k++] = c;
+			continue;
+		}
+		if (j->i >= j->n)
+			break;
+		c = j->s[j->i++];
+		switch (c) {
+		case '"': case '\\': case '/': out[k++] = c; break;
+		case 'b': out[k++] = '\b'; break;
+		case 'f': out[k++] = '\f'; break;
+		case 'n': out[k++] = '\n'; break;
+		case 'r': out[k++] = '\r'; break;
+		case 't': out[k++] = '\t'; break;
+		case 'u': {
+			unsigned c1 = hex4(j);
+			if (c1 >= 0xD800 && c1 < 0xDC00 && j->i + 6 <= j->n && j->s[j->i] == '\\' && j->s[j->i + 1] == 'u') {
+				j->i += 2;
+				unsigned c2 = hex4(j);
+				c1 = 0x10000 + ((c1 - 0xD800) << 10) + (c2 - 0xDC00);
+			}
+			if (c1 == 0)
+				die("bad ruleset: a NUL byte in a path");
+			utf8(out, &k, c1);
+			break;
+		}
+		default:
+			die("bad ruleset: a bad escape");
+		}
+	}
+	if (!want(j, '"'))
+		die("bad ruleset: an unterminated string");
+	out[k] = 0;
+	return out;
+}
+
+static void strlist(struct json *j, struct list *l)
+{
+	if (!want(j, '['))
+		die("bad ruleset: want a list at byte %zu", j->i);
+	if (want(j, ']'))
+		return;
+	do
+		push(l, str(j));
+	while (want(j, ','));
+	if (!want(j, ']'))
+		die("bad ruleset: an unterminated list");
+}
+
+/* valid reports whether p is an absolute, clean path (confine's
+ * Ruleset.Validate). */
+static int valid(const char *p)
+{
+	size_t n = strlen(p);
+	if (n == 0 || p[0] != '/')
+		return 0;
+	if (n == 1)
+		return 1;
+	if (p[n - 1] == '/' || strstr(p, "//") || strstr(p, "/./") || strstr(p, "/../"))
+		return 0;
+	if (n >= 2 && strcmp(p + n - 2, "/.") == 0)
+		return 0;
+	if (n >= 3 && strcmp(p + n - 3, "/..") == 0)
+		return 0;
+	return 1;
+}
+
+static void parse(const char *text, struct ruleset *rs)
+{
+	struct json j = {text, 0, strlen(text)};
+	memset(rs, 0, sizeof *rs);
+	if (!want(&j, '{'))
+		die("bad ruleset: want an object");
+	if (!want(&j, '}')) {
+		do {
+			char *key = str(&j);
+			if (!want(&j, ':'))
+				die("bad ruleset: want ':'");
+			if (!strcmp(key, "write"))
+				strlist(&j, &rs->write);
+			else if (!strcmp(key, "noread"))
+				strlist(&j, &rs->noread);
+			else if (!strcmp(key, "readonly"))
+				strlist(&j, &rs->readonly);
+			else if (!strcmp(key, "hide"))
+				strlist(&j, &rs->hide);
+			else if (!strcmp(key, "tmpfs"))
+				strlist(&j, &rs->tmpfs);
+			else if (!strcmp(key, "keep"))
+				strlist(&j, &rs->keep);
+			else if (!strcmp(key, "overlay"))
+				strlist(&j, &rs->overlay);
+			else if (!strcmp(key, "replace")) {
+				if (!want(&j, '{'))
+					die("bad ruleset: replace wants an object");
+				if (!want(&j, '}')) {
+					do {
+						push(&rs->replace_from, str(&j));
+						if (!want(&j, ':'))
+							die("bad ruleset: want ':'");
+						push(&rs->replace_to, str(&j));
+					} while (want(&j, ','));
+					if (!want(&j, '}'))
+						die("bad ruleset: an unterminated object");
+				}
+			} else
+				die("bad ruleset: unknown field \"%s\"", key);
+			free(key);
+		} while (want(&j, ','));
+		if (!want(&j, '}'))
+			die("bad ruleset: an unterminated object");
+	}
+	ws(&j);
+	if (j.i != j.n)
+		die("bad ruleset: data after the JSON object");
+	struct list *all[] = {&rs->write, &rs->noread, &rs->readonly, &rs->hide, &rs->tmpfs, &rs->keep, &rs->overlay,
+			      &rs->replace_from, &rs->replace_to};
+	for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
+		for (int i = 0; i < all[a]->n; i++)
+			if (!valid(all[a]->v[i]))
+				die("bad ruleset: \"%s\" is not an absolute, clean path", all[a]->v[i]);
+	/* NoRead paths are hidden: a stand-in no one may open. They lie
+	 * outside the Write paths (confine's Ruleset), so nothing could write
+	 * them anyway. */
+	for (int i = 0; i < rs->noread.n; i++)
+		push(&rs->hide, rs->noread.v[i]);
+	rs->noread.n = 0;
+}
+
+/* ---- paths ---- */
+
+static int within(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+	return strcmp(p, root) == 0 || strcmp(root, "/") == 0 || (strncmp(p, root, n) == 0 && p[n] == '/');
+}
+
+/* open_nofollow opens p as an O_PATH descriptor, failing (ELOOP) if an
+ * element of it is a symlink; errno is set on failure. */
+static int open_nofollow(const char *p)
+{
+	struct sz_open_how how = {O_PATH | O_CLOEXEC | O_NOFOLLOW, 0, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+	return (int)syscall(SYS_openat2, AT_FDCWD, p, &how, sizeof how);
+}
+
+
+/* ---- the mounts (confine's mountAll) ---- */
+
+struct mounter {
+	struct ruleset *rs;
+	struct list pinned;
+	int stand; /* the stand-in tmpfs; -1 until needed */
+};
+
+static int new_tmpfs(const char *mode)
+{
+	int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -1;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", mode, 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		int e = errno;
+		close(fs);
+		errno = e;
+		return -1;
+	}
+	int m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	int e = errno;
+	close(fs);
+	errno = e;
+	return m;
+}
+
+/* bind_self mounts a copy of the mount tree at p onto p, read-only if ro. */
+static void bind_self(const char *p, int ro)
+{
+	int fd = open_nofollow(p);
+	if (fd < 0)
+		die("%s %s: %s", ro ? "read-only path" : "pin", p, strerror(errno));
+	int tree = (int)syscall(SYS_open_tree, fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+	if (tree < 0)
+		die("open_tree %s: %s", p, strerror(errno));
+	if (ro) {
+		struct sz_mount_attr attr = {MOUNT_ATTR_RDONLY, 0, 0, 0};
+		if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) < 0)
+			die("mount_setattr %s: %s", p, strerror(errno));
+	}
+	if (syscall(SYS_move_mount, tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die("move_mount %s: %s", p, strerror(errno));
+	close(tree);
+	close(fd);
+}
+
+/* move_clone clones name beneath dirfd (itself when name is "") as a
+ * read-only bind mount and moves it over dst. */
+static void move_clone(int dirfd, const char *name, int dst, const char *what)
+{
+	unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (*name ? 0 : AT_EMPTY_PATH);
+	int tree = (int)syscall(SYS_open_tree, dirfd, name, flags);
+	if (tree < 0)
+		die("open_tree %s: %s", what, strerror(errno));
+	struct sz_mount_attr attr = {MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0, 0, 0};
+	if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) < 0)
+		die("mount_setattr %s: %s", what, strerror(errno));
+	if (syscall(SYS_move_mount, tree, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die("move_mount %s: %s", what, strerror(errno));
+	close(tree);
+}
+
+/* next returns, newly allocated, the path one element deeper than d on the
+ * way to p, which lies beneath d. */
+static char *next(const char *d, const char *p)
+{
+	size_t start = strcmp(d, "/") == 0 ? 1 : strlen(d) + 1;
+	const char *slash = strchr(p + start, '/');
+	size_t n = slash ? (size_t)(slash - p) : strlen(p);
+	return strndup(p, n);
+}
+
+static int pinned(struct mounter *m, const char *d)
+{
+	for (int i = 0; i < m->pinned.n; i++)
+		if (!strcmp(m->pinned.v[i], d))
+			return 1;
+	return 0;
+}
+
+/* pin makes every directory between the outermost Write path holding p and
+ * p (that Write path included, / and p excluded) a mount point. */
+static void pin(struct mounter *m, const char *p)
+{
+	const char *root = NULL;
+	for (int i = 0; i < m->rs->write.n; i++) {
+		const char *w = m->rs->write.v[i];
+		if (within(p, w) && (!root || strlen(w) < strlen(root)))
+			root = w;
+	}
+	if (!root)
+		return;
+	char *d = strdup(root);
+	while (strcmp(d, p) != 0) {
+		if (strcmp(d, "/") != 0 && !pinned(m, d)) {
+			bind_self(d, 0);
+			push(&m->pinned, strdup(d));
+		}
+		char *n = next(d, p);
+		free(d);
+		d = n;
+	}
+	free(d);
+}
+
+static void placeholder(int dirfd, const char *rel, int dir)
+{
+	char *path = strdup(rel);
+	for (char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
+		if (mkdirat(dirfd, path, 0700) < 0 && errno != EEXIST)
+			die("kept path %s: %s", rel, strerror(errno));
+		*s = '/';
+	}
+	if (dir) {
+		if (mkdirat(dirfd, path, 0700) < 0)
+			die("kept path %s: %s", rel, strerror(errno));
+	} else {
+		int f = openat(dirfd, path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+		if (f < 0)
+			die("kept path %s: %s", rel, strerror(errno));
+		close(f);
+	}
+	free(path);
+}
+
+/* tmpfs mounts an empty tmpfs over the directory d (1777 where d is sticky,
+ * 0700 else), with the Keep paths beneath d bound back in place. */
+static void tmpfs(struct mounter *m, const char *d)
+{
+	int fd = open_nofollow(d);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return;
+		die("private directory %s: %s", d, strerror(errno));
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+		die("private directory %s: not a directory", d);
+	int nkeep = 0, *kfd = calloc(m->rs->keep.n + 1, sizeof(int));
+	const char **krel = calloc(m->rs->keep.n + 1, sizeof(char *));
+	int *kdir = calloc(m->rs->keep.n + 1, sizeof(int));
+	for (int i = 0; i < m->rs->keep.n; i++) {
+		const char *k = m->rs->keep.v[i];
+		if (!strcmp(k, d) || !within(k, d))
+			continue;
+		int f = open_nofollow(k);
+		if (f < 0) {
+			if (errno == ENOENT)
+				continue;
+			die("kept path %s: %s", k, strerror(errno));
+		}
+		struct stat ks;
+		if (fstat(f, &ks) < 0)
+			die("kept path %s: %s", k, strerror(errno));
+		kfd[nkeep] = f;
+		krel[nkeep] = k + strlen(d) + (strcmp(d, "/") ? 1 : 0);
+		kdir[nkeep] = S_ISDIR(ks.st_mode);
+		nkeep++;
+	}
+	int mfd = new_tmpfs((st.st_mode & S_ISVTX) ? "1777" : "0700");
+	if (mfd < 0)
+		die("private directory %s: tmpfs: %s", d, strerror(errno));
+	for (int i = 0; i < nkeep; i++)
+		placeholder(mfd, krel[i], kdir[i]);
+	if (syscall(SYS_move_mount, mfd, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die("private directory %s: move_mount: %s", d, strerror(errno));
+	close(mfd);
+	for (int i = 0; i < nkeep; i++) {
+		char *p;
+		if (asprintf(&p, "%s/%s", strcmp(d, "/") ? d : "", krel[i]) < 0)
+			die("out of memory");
+		int dst = open_nofollow(p);
+		if (dst < 0)
+			die("kept path %s: %s", p, strerror(errno));
+		int tree = (int)syscall(SYS_open_tree, kfd[i], "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+		if (tree < 0 || syscall(SYS_move_mount, tree, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+			die("kept path %s: %s", p, strerror(errno));
+		close(tree);
+		close(dst);
+		close(kfd[i]);
+		free(p);
+	}
+	free(kfd);
+	free(krel);
+	free(kdir);
+	close(fd);
+}
+
+/* overlay mounts over the directory d an overlayfs of d with an upper
+ * layer on a fresh tmpfs (userxattr: Linux 5.11, in a user namespace). */
+static void overlay(const char *d)
+{
+	int fd = open_nofollow(d);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return;
+		die("overlaid directory %s: %s", d, strerror(errno));
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+		die("overlaid directory %s: not a directory", d);
+	int up = new_tmpfs("0755");
+	if (up < 0)
+		die("overlaid directory %s: tmpfs: %s", d, strerror(errno));
+	if (mkdirat(up, "upper", 0755) < 0 || mkdirat(up, "work", 0755) < 0)
+		die("overlaid directory %s: %s", d, strerror(errno));
+	int fs = (int)syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		die("overlaid directory %s: fsopen overlay: %s", d, strerror(errno));
+	char lower[64], upper[64], work[64];
+	snprintf(lower, sizeof lower, "/proc/self/fd/%d", fd);
+	snprintf(upper, sizeof upper, "/proc/self/fd/%d/upper", up);
+	snprintf(work, sizeof work, "/proc/self/fd/%d/work", up);
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "upperdir", upper, 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "workdir", work, 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		die("overlaid directory %s: fsconfig: %s", d, strerror(errno));
+	int mfd = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (mfd < 0)
+		die("overlaid directory %s: fsmount: %s", d, strerror(errno));
+	if (syscall(SYS_move_mount, mfd, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die("overlaid directory %s: move_mount: %s", d, strerror(errno));
+	close(mfd);
+	close(fs);
+	close(up);
+	close(fd);
+}
+
+/* replace binds the regular file with over the regular file p, read-only. */
+static void replace(struct mounter *m, const char *p, const char *with)
+{
+	int dst = open_nofollow(p);
+	if (dst < 0) {
+		if (errno == ENOENT)
+			return;
+		die("replaced file %s: %s", p, strerror(errno));
+	}
+	int src = open_nofollow(with);
+	if (src < 0)
+		die("replaced file %s: replacement %s: %s", p, with, strerror(errno));
+	struct stat a, b;
+	if (fstat(dst, &a) < 0 || fstat(src, &b) < 0 || !S_ISREG(a.st_mode) || !S_ISREG(b.st_mode))
+		die("replaced file %s: not a regular file", p);
+	pin(m, p);
+	move_clone(src, "", dst, p);
+	close(src);
+	close(dst);
+}
+
+static void hide(struct mounter *m, const char *p, int dir)
+{
+	if (m->stand < 0) {
+		m->stand = new_tmpfs("0755");
+		if (m->stand < 0)
+			die("hidden path %s: tmpfs: %s", p, strerror(errno));
+		if (mkdirat(m->stand, "d", 0) < 0)
+			die("stand-in directory: %s", strerror(errno));
+		int f = openat(m->stand, "f", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+		if (f < 0)
+			die("stand-in file: %s", strerror(errno));
+		close(f);
+		if (fchmodat(m->stand, "d", 0, 0) < 0 || fchmodat(m->stand, "f", 0, 0) < 0)
+			die("stand-in: %s", strerror(errno));
+	}
+	int dst = open_nofollow(p);
+	if (dst < 0)
+		die("hidden path %s: %s", p, strerror(errno));
+	move_clone(m->stand, dir ? "d" : "f", dst, p);
+	close(dst);
+}
+
+struct target {
+	const char *path;
+	int hide;
+};
+
+static int cmptarget(const void *a, const void *b)
+{
+	return strcmp(((const struct target *)a)->path, ((const struct target *)b)->path);
+}
+
+static void mount_all(struct ruleset *rs)
+{
+	if (mount("", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		die("make / private: %s", strerror(errno));
+	struct mounter m = {rs, {0, 0}, -1};
+	for (int i = 0; i < rs->tmpfs.n; i++)
+		tmpfs(&m, rs->tmpfs.v[i]);
+	for (int i = 0; i < rs->overlay.n; i++)
+		overlay(rs->overlay.v[i]);
+	/* Replace, sorted by path (Go sorts the keys). */
+	int nr = rs->replace_from.n;
+	int *order = malloc(sizeof(int) * (nr + 1));
+	for (int i = 0; i < nr; i++)
+		order[i] = i;
+	for (int i = 1; i < nr; i++)
+		for (int k = i; k > 0 && strcmp(rs->replace_from.v[order[k - 1]], rs->replace_from.v[order[k]]) > 0; k--) {
+			int t = order[k];
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	for (int i = 0; i < nr; i++)
+		replace(&m, rs->replace_from.v[order[i]], rs->replace_to.v[order[i]]);
+	free(order);
+	int nt = rs->readonly.n + rs->hide.n;
+	struct target *ts = calloc(nt + 1, sizeof *ts);
+	for (int i = 0; i < rs->readonly.n; i++)
+		ts[i] = (struct target){rs->readonly.v[i], 0};
+	for (int i = 0; i < rs->hide.n; i++)
+		ts[rs->readonly.n + i] = (struct target){rs->hide.v[i], 1};
+	/* Outer paths first, so that a pin or a read-only directory never
+	 * covers a mount made below it before. */
+	qsort(ts, nt, sizeof *ts, cmptarget);
+	for (int i = 0; i < nt; i++) {
+		const char *what = ts[i].hide ? "hidden path" : "read-only path";
+		int fd = open_nofollow(ts[i].path);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			die("%s %s: %s", what, ts[i].path, strerror(errno));
+		}
+		struct stat st;
+		if (fstat(fd, &st) < 0)
+			die("%s %s: %s", what, ts[i].path, strerror(errno));
+		close(fd);
+		pin(&m, ts[i].path);
+		if (ts[i].hide)
+			hide(&m, ts[i].path, S_ISDIR(st.st_mode));
+		else
+			bind_self(ts[i].path, 1);
+	}
+	free(ts);
+	if (m.stand >= 0)
+		close(m.stand);
+}
+
+/* ---- Landlock ---- */
+
+static const char *ioctl_devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/ptmx",
+				      "/dev/pts/ptmx", "/dev/dri", "/dev/kfd", "/dev/kvm", "/dev/fuse", "/dev/net", "/dev/snd"};
+
+static void add_rule(int rfd, int fd, uint64_t rights, int dir, const char *what)
+{
+	if (!dir)
+		rights &= LL_FILE_RIGHTS;
+	struct sz_path_beneath attr = {rights, fd};
+	if (syscall(SYS_landlock_add_rule, rfd, LL_RULE_PATH_BENEATH, &attr, 0) < 0)
+		die("landlock_add_rule %s: %s", what, strerror(errno));
+}
+
+/* grant adds rights beneath p; a path that is missing or a symlink grants
+ * nothing (the ruleset holds resolved paths). */
+static void grant(int rfd, const char *p, uint64_t rights)
+{
+	int fd = open_nofollow(p);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
+			return;
+		die("path %s: %s", p, strerror(errno));
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		die("path %s: %s", p, strerror(errno));
+	if (!S_ISLNK(st.st_mode))
+		add_rule(rfd, fd, rights, S_ISDIR(st.st_mode), p);
+	close(fd);
+}
+
+static int ruleset_fd(struct ruleset *rs, int abi, int statefd)
+{
+	uint64_t write = LL_WRITE_V1;
+	if (abi >= 2)
+		write |= LL_REFER;
+	if (abi >= 3)
+		write |= LL_TRUNCATE;
+	struct sz_ruleset_attr attr = {LL_READ_FILE | write, 0, 0};
+	size_t size = sizeof(uint64_t);
+	if (abi >= 5)
+		attr.handled_fs |= LL_IOCTL_DEV;
+	if (abi >= 6) {
+		attr.scoped = LL_SCOPE_SIGNAL | LL_SCOPE_ABSTRACT_UNIX_SOCKET;
+		size = sizeof attr;
+	}
+	int rfd = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (rfd < 0)
+		die("landlock_create_ruleset: %s", strerror(errno));
+	for (int i = 0; i < rs->write.n; i++)
+		grant(rfd, rs->write.v[i], write);
+	/* Read everywhere: the hidden paths are stand-ins no one may open. */
+	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		die("open /: %s", strerror(errno));
+	add_rule(rfd, root, LL_READ_FILE, 1, "/");
+	close(root);
+	if (abi >= 5) {
+		for (size_t i = 0; i < sizeof ioctl_devices / sizeof ioctl_devices[0]; i++)
+			grant(rfd, ioctl_devices[i], LL_IOCTL_DEV);
+		DIR *dev = opendir("/dev");
+		if (dev) {
+			struct dirent *e;
+			while ((e = readdir(dev)))
+				if (!strncmp(e->d_name, "nvidia", 6)) {
+					char p[300];
+					snprintf(p, sizeof p, "/dev/%s", e->d_name);
+					grant(rfd, p, LL_IOCTL_DEV);
+				}
+			closedir(dev);
+		}
+	}
+	if (statefd >= 0)
+		add_rule(rfd, statefd, LL_READ_FILE, 0, "state file");
+	return rfd;
+}
+
+/* ---- the namespace ---- */
+
+static void write_file(const char *p, const char *s)
+{
+	int fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		die("cannot create a user and mount namespace to keep the read-only paths read-only: %s: %s", p,
+		    strerror(errno));
+	close(fd);
+}
+
+static void enter_namespace(void)
+{
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+		die("cannot create a user and mount namespace to keep the read-only paths read-only: unshare: %s",
+		    strerror(errno));
+	char map[64];
+	write_file("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof map, "%u %u 1", (unsigned)uid, (unsigned)uid);
+	write_file("/proc/self/uid_map", map);
+	snprintf(map, sizeof map, "%u %u 1", (unsigned)gid, (unsigned)gid);
+	write_file("/proc/self/gid_map", map);
+}
+
+/* ---- the command ---- */
+
+static int b64val(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* unbase64 decodes s (standard alphabet, padded); NULL if it is not that. */
+static char *unbase64(const char *s)
+{
+	size_t n = strlen(s);
+	if (n % 4)
+		return NULL;
+	char *out = malloc(n / 4 * 3 + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i += 4) {
+		int v[4];
+		for (int j = 0; j < 4; j++)
+			v[j] = s[i + j] == '=' ? -2 : b64val(s[i + j]);
+		/* Padding only at the end, and only as "x=" or "==" there. */
+		int bad = v[0] < 0 || v[1] < 0 || v[2] == -1 || v[3] == -1 || (v[2] == -2 && v[3] != -2) ||
+			  ((v[2] == -2 || v[3] == -2) && i + 4 < n);
+		if (bad) {
+			free(out);
+			return NULL;
+		}
+		out[k++] = (char)(v[0] << 2 | v[1] >> 4);
+		if (v[2] >= 0)
+			out[k++] = (char)((v[1] & 15) << 4 | v[2] >> 2);
+		if (v[3] >= 0)
+			out[k++] = (char)((v[2] & 3) << 6 | v[3]);
+	}
+	out[k] = 0;
+	if (memchr(out, 0, k))
+		return free(out), NULL;
+	return out;
+}
+
+/* bash_script is confine's bashScript. */
+static char *bash_script(int statefd, const char *cmd)
+{
+	size_t nl = 0;
+	for (const char *c = cmd; *c; c++)
+		nl += *c == '\n';
+	char *run = malloc(nl + 128);
+	strcpy(run, "__safezone_cmd=$1; \\builtin shift;");
+	size_t k = strlen(run);
+	memset(run + k, '\n', nl);
+	run[k + nl] = 0;
+	strcat(run, " \\eval \"$__safezone_cmd\" && :");
+	if (statefd < 0)
+		return run;
+	char *s;
+	if (asprintf(&s,
+		     "\\builtin . /dev/fd/%d 2>/dev/null; %s; \\builtin set -- \"$?\"; \\builtin printf '\\0%%s' \"${PWD-}\" >&%d "
+		     "2>/dev/null; \\builtin exit \"$1\"",
+		     statefd, run, statefd) < 0)
+		die("out of memory");
+	free(run);
+	return s;
+}
+
+/* shell_level_down lowers SHLVL by one in the environment (confine's
+ * shellLevelDown). */
+static void shell_level_down(void)
+{
+	const char *v = getenv("SHLVL");
+	if (!v || !*v)
+		return;
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*end || n <= 0)
+		return;
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", n - 1);
+	setenv("SHLVL", buf, 1);
+}
+
+static void check_state_file(int fd, const char *path)
+{
+	struct stat f, l;
+	if (fstat(fd, &f) < 0)
+		die("state descriptor %d: %s", fd, strerror(errno));
+	if (lstat(path, &l) < 0)
+		die("state file: lstat %s: %s", path, strerror(errno));
+	if (f.st_dev != l.st_dev || f.st_ino != l.st_ino || !S_ISREG(l.st_mode) || l.st_uid != geteuid() || l.st_nlink != 1)
+		die("state file %s is not the caller's own regular file open as descriptor %d", path, fd);
+	if (unlink(path) < 0)
+		die("state file: unlink %s: %s", path, strerror(errno));
+}
+
+static const char usage[] =
+	"usage: safezone-launch bash RULESET STATEFD STATEFILE SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
+
+int main(int argc, char **argv)
+{
+	/* As the Go launcher's Main: argv[1] may be confine.Subcommand. */
+	if (argc > 1 && !strcmp(argv[1], "__confine")) {
+		argv++;
+		argc--;
+	}
+	if (argc < 3)
+		die("%s", usage);
+	const char *mode = argv[1];
+	struct ruleset rs;
+	parse(argv[2], &rs);
+	int statefd = -1;
+	const char *path = NULL;
+	char **args = NULL;
+	if (!strcmp(mode, "bash")) {
+		if (argc != 8)
+			die("%s", usage);
+		const char *fdarg = argv[3], *file = argv[4], *shell = argv[5], *arg0 = argv[6];
+		char *cmd = unbase64(argv[7]);
+		if (!cmd)
+			die("the command is not base64");
+		if ((strcmp(fdarg, "-") == 0) != (strcmp(file, "-") == 0))
+			die("STATEFD and STATEFILE must both be given or both be \"-\"");
+		if (strcmp(fdarg, "-")) {
+			char *end;
+			long n = strtol(fdarg, &end, 10);
+			if (*end || n < 3 || n > 1 << 20)
+				die("STATEFD \"%s\" is not a descriptor number above 2", fdarg);
+			statefd = (int)n;
+			check_state_file(statefd, file);
+		}
+		if (shell[0] != '/')
+			die("SHELL \"%s\" is not an absolute path", shell);
+		path = shell;
+		args = calloc(6, sizeof(char *));
+		args[0] = (char *)shell;
+		args[1] = "-c";
+		args[2] = bash_script(statefd, cmd);
+		args[3] = (char *)arg0;
+		args[4] = cmd;
+		shell_level_down();
+	} else if (!strcmp(mode, "exec")) {
+		if (argc < 4)
+			die("%s", usage);
+		path = argv[3];
+		args = argv + 3;
+	} else
+		die("%s", usage);
+
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+	if (abi < 0) {
+		if (errno == ENOSYS)
+			die("confinement unavailable: the kernel has no Landlock (Linux 5.13 or later built with "
+			    "CONFIG_SECURITY_LANDLOCK)");
+		if (errno == EOPNOTSUPP)
+			die("confinement unavailable: Landlock is disabled (add landlock to the kernel's lsm= boot parameter)");
+		die("confinement unavailable: landlock_create_ruleset: %s (a seccomp filter may block it)", strerror(errno));
+	}
+
+	enter_namespace();
+	mount_all(&rs);
+	/* The working directory still points into the mounts as they were:
+	 * enter it again by its path, through the new mounts. */
+	char wd[4096];
+	if (!getcwd(wd, sizeof wd) || chdir(wd) < 0)
+		die("re-entering the working directory: %s", strerror(errno));
+	int rfd = ruleset_fd(&rs, (int)abi, statefd);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		die("prctl(PR_CAP_AMBIENT_CLEAR_ALL): %s", strerror(errno));
+	if (geteuid() == 0 &&
+	    prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED,
+		  0, 0, 0) < 0)
+		die("prctl(PR_SET_SECUREBITS): %s", strerror(errno));
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die("prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
+	if (syscall(SYS_landlock_restrict_self, rfd, 0) < 0) {
+		if (errno == E2BIG)
+			die("landlock_restrict_self: too many nested Landlock domains (16 at most)");
+		die("landlock_restrict_self: %s", strerror(errno));
+	}
+	close(rfd);
+	if (!strcmp(mode, "exec") && !strchr(path, '/'))
+		execvp(path, args);
+	else
+		execve(path, args, environ);
+	die("exec %s: %s", path, strerror(errno));
+}
