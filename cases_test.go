@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // TestExamplePolicyTests runs examples/policy-test.yaml as a fresh clone
@@ -12,7 +14,7 @@ import (
 // policy file: the built-in default): every case passes.
 func TestExamplePolicyTests(t *testing.T) {
 	sys, _ := testSystem(t)
-	sys.getenv = isolated(t.TempDir(), map[string]string{"HOME": t.TempDir()})
+	sys.Getenv = pipelinetest.Isolated(t.TempDir(), map[string]string{"HOME": t.TempDir()})
 	var out, errb bytes.Buffer
 	code := cmdTest([]string{"-v", "examples/policy-test.yaml"}, &out, &errb, sys)
 	if code != 0 || !strings.HasSuffix(out.String(), "8 passed, 0 failed\n") {

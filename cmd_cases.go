@@ -18,6 +18,7 @@ import (
 
 	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -68,12 +69,12 @@ type testCase struct {
 	rule   *string
 }
 
-func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
-	fs := newFlagSet()
-	build := policyFlags(fs)
+func cmdTest(args []string, stdout, stderr io.Writer, sys *pipeline.System) int {
+	fs := pipeline.NewFlagSet()
+	build := pipeline.PolicyFlags(fs)
 	verbose := fs.Bool("verbose", 'v')
-	if err := fs.parse(args); err != nil {
-		if errors.Is(err, errHelp) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pipeline.ErrHelp) {
 			fmt.Fprint(stdout, testUsage)
 			return 0
 		}
@@ -88,10 +89,10 @@ func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
 		fmt.Fprintf(stderr, "safezone: test: %v\n%s", err, testUsage)
 		return 2
 	}
-	for _, w := range opts.warnings {
+	for _, w := range opts.Warnings {
 		fmt.Fprintln(stderr, "safezone: "+w)
 	}
-	root := sys.projectRoot()
+	root := sys.ProjectRoot()
 
 	var cases []testCase
 	bad := false
@@ -108,7 +109,7 @@ func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 1
 	}
 
-	j := &judger{opts: opts, sys: sys, cache: map[string]loadedPolicy{}}
+	j := &pipeline.Judger{Opts: opts, Sys: sys, Cache: map[string]pipeline.LoadedPolicy{}}
 	passed, failed := 0, 0
 	for _, c := range cases {
 		why, got, rule, trace := runCase(j, c)
@@ -135,18 +136,18 @@ func cmdTest(args []string, stdout, stderr io.Writer, sys *system) int {
 // runCase judges one case as the hook would and returns why it failed
 // (nothing when it passed), the decision, the rule that decided it and
 // the explain trace.
-func runCase(j *judger, c testCase) (why []string, got policy.Decision, rule, trace string) {
-	v := j.decide(c.input, nil, "")
-	got, _ = outcome(v)
+func runCase(j *pipeline.Judger, c testCase) (why []string, got policy.Decision, rule, trace string) {
+	v := j.Decide(c.input, nil, "")
+	got, _ = pipeline.Outcome(v)
 	rule = "on_error"
-	if v.res != nil {
-		trace = explanation(v).Text()
-		if v.res.Row != classify.RowError {
-			rule = v.res.Deciding.Rule
+	if v.Res != nil {
+		trace = pipeline.ExplanationOf(v).Text()
+		if v.Res.Row != classify.RowError {
+			rule = v.Res.Deciding.Rule
 		}
 	} else {
-		_, reason := failReason(v.onError, v.err)
-		trace = fmt.Sprintf("error      %v\nreason     %s\n", v.err, reason)
+		_, reason := pipeline.FailReason(v.OnError, v.Err)
+		trace = fmt.Sprintf("error      %v\nreason     %s\n", v.Err, reason)
 	}
 	if got != c.expect {
 		why = append(why, fmt.Sprintf("decision %s, want %s", got, c.expect))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -55,14 +56,14 @@ func (d *doctor) info(format string, args ...any) {
 	fmt.Fprintf(d.w, "      "+format+"\n", args...)
 }
 
-func cmdDoctor(args []string, stdout, stderr io.Writer, sys *system) int {
+func cmdDoctor(args []string, stdout, stderr io.Writer, sys *pipeline.System) int {
 	for _, a := range args {
 		if a == "-h" || a == "--help" {
 			fmt.Fprint(stdout, doctorUsage)
 			return 0
 		}
 	}
-	opts, err := parseFlags(args, false)
+	opts, err := pipeline.ParseFlags(args, false)
 	if err != nil || opts == nil {
 		if err == nil {
 			err = fmt.Errorf("--version is not a doctor flag")
@@ -71,12 +72,12 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *system) int {
 		return 2
 	}
 	d := &doctor{w: stdout}
-	root := sys.projectRoot()
-	home := sys.getenv("HOME")
+	root := sys.ProjectRoot()
+	home := sys.Getenv("HOME")
 	d.registration(root, home, sys)
 	d.binary(sys)
 	pol := d.policy(opts, root, sys)
-	d.confinement(sys, opts.host)
+	d.confinement(sys, opts.Host)
 	if pol != nil {
 		d.sample(opts, root, sys)
 	}
@@ -89,8 +90,8 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *system) int {
 }
 
 // registration finds where safezone is registered as a PreToolUse hook.
-func (d *doctor) registration(root, home string, sys *system) {
-	loc := policy.DefaultLocations(sys.getenv, root, home)
+func (d *doctor) registration(root, home string, sys *pipeline.System) {
+	loc := policy.DefaultLocations(sys.Getenv, root, home)
 	found := false
 	for _, f := range policy.ClaudeSettingsFiles(loc) {
 		for _, cmd := range safezoneHooks(f.Path) {
@@ -134,7 +135,7 @@ func pluginInstalled(claudeDir string) bool {
 }
 
 // binary compares the safezone on PATH with this binary.
-func (d *doctor) binary(sys *system) {
+func (d *doctor) binary(sys *pipeline.System) {
 	p, err := exec.LookPath("safezone")
 	if err != nil {
 		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with go install github.com/safezonehq/safezone@latest (or go install . in a clone)")
@@ -144,16 +145,16 @@ func (d *doctor) binary(sys *system) {
 	if err != nil {
 		real = p
 	}
-	if sys.executable != "" && real != sys.executable {
-		d.fix("the safezone on PATH (%s) is not this one (%s): the hook runs the one its registration names; reinstall, or run `safezone init` with the one you mean", real, sys.executable)
+	if sys.Executable != "" && real != sys.Executable {
+		d.fix("the safezone on PATH (%s) is not this one (%s): the hook runs the one its registration names; reinstall, or run `safezone init` with the one you mean", real, sys.Executable)
 		return
 	}
-	d.ok("safezone on PATH is this binary (%s), version %s", real, version())
+	d.ok("safezone on PATH is this binary (%s), version %s", real, pipeline.BuildVersion())
 }
 
 // policy loads the effective policy and lists where it comes from.
-func (d *doctor) policy(opts *options, root string, sys *system) *policy.Policy {
-	pol, err := loadPolicy(opts, root, sys, nil)
+func (d *doctor) policy(opts *pipeline.Options, root string, sys *pipeline.System) *policy.Policy {
+	pol, err := pipeline.LoadPolicy(opts, root, sys, nil)
 	if err != nil {
 		d.fix("the policy cannot be used, so every call is denied: %v; `safezone validate` lists every problem", err)
 		return nil
@@ -187,18 +188,18 @@ func (d *doctor) policy(opts *options, root string, sys *system) *policy.Policy 
 
 // confinement says whether the kernel can confine commands here, and what
 // holds where it cannot.
-func (d *doctor) confinement(sys *system, host hookio.Host) {
-	st := sys.confineStatus()
+func (d *doctor) confinement(sys *pipeline.System, host hookio.Host) {
+	st := sys.ConfineStatus()
 	if !st.Confine() {
 		d.info("kernel confinement is off here: %v", st.Landlock)
 		d.info("so a program whose own accesses safezone cannot see (npm test, make, python3 -c) is judged by what it names only: inline code asks; scripts and build tools run as they are where the mode allows (README, \"What the kernel enforces\")")
 		return
 	}
-	if sh := sys.getenv("SHELL"); hookio.ShellOf(host) == hookio.ShellUser && sh != "" && filepath.Base(sh) != "bash" {
+	if sh := sys.Getenv("SHELL"); hookio.ShellOf(host) == hookio.ShellUser && sh != "" && filepath.Base(sh) != "bash" {
 		d.info("kernel confinement works (Landlock ABI %d), but the Bash tool runs %s: a confined command needs bash, so commands are judged as without it", st.LandlockABI, sh)
 		return
 	}
-	if err := confine.Probe(sys.executable); err != nil {
+	if err := confine.Probe(sys.Executable); err != nil {
 		d.fix("Landlock ABI %d is here, but the launcher failed: %v; commands are judged as without confinement until this is fixed", st.LandlockABI, err)
 		return
 	}
@@ -214,12 +215,12 @@ func (d *doctor) confinement(sys *system, host hookio.Host) {
 // launcher says which launcher runs confined commands: the fast one
 // (confine/fast/launch.c, built here by the system's C compiler; doctor
 // builds it when it is missing) or the Go launcher, and why.
-func (d *doctor) launcher(sys *system) {
-	if p := sys.fastLauncher(false); p != "" {
+func (d *doctor) launcher(sys *pipeline.System) {
+	if p := sys.FastLauncher(false); p != "" {
 		d.ok("confined commands start through the fast launcher (%s): one small process, about 1 ms per command (README, \"Performance\")", p)
 		return
 	}
-	sd := sys.stateDir()
+	sd := sys.StateDir()
 	if sd == "" {
 		d.info("confined commands start through safezone's Go launcher (two starts of safezone, a few ms per command): there is no state directory ($XDG_STATE_HOME or ~/.local/state) to build the fast launcher in")
 		return
@@ -237,17 +238,17 @@ func (d *doctor) launcher(sys *system) {
 }
 
 // sample judges a write outside the project, as the hook would.
-func (d *doctor) sample(opts *options, root string, sys *system) {
+func (d *doctor) sample(opts *pipeline.Options, root string, sys *pipeline.System) {
 	target := filepath.Join(filepath.Dir(root), "safezone-doctor-outside.txt")
 	in, _ := json.Marshal(map[string]any{
 		"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": root, "permission_mode": "bypassPermissions",
 		"tool_input": map[string]any{"file_path": target, "content": "x"},
 	})
-	j := &judger{opts: opts, sys: sys}
-	v := j.decide(in, nil, root)
-	dec, reason := outcome(v)
+	j := &pipeline.Judger{Opts: opts, Sys: sys}
+	v := j.Decide(in, nil, root)
+	dec, reason := pipeline.Outcome(v)
 	if dec == policy.Deny || dec == policy.Ask {
-		d.ok("sample: a Write to %s in bypassPermissions is %s (%s)", target, dec, v.res.Deciding.Rule)
+		d.ok("sample: a Write to %s in bypassPermissions is %s (%s)", target, dec, v.Res.Deciding.Rule)
 		return
 	}
 	d.fix("sample: a Write to %s in bypassPermissions is %s: %s; check sandbox.enabled and the mode (safezone policy)", target, dec, reason)

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -65,14 +66,14 @@ type fileChange struct {
 // cmdInit runs "safezone init". It returns 0, 1 when a file could not be
 // read or written (nothing is left half-written: each file is replaced
 // atomically), or 2 for a bad command line.
-func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
-	fl := newFlagSet()
+func cmdInit(args []string, stdout, stderr io.Writer, sys *pipeline.System) int {
+	fl := pipeline.NewFlagSet()
 	user := fl.Bool("user", 0)
 	host := fl.String("host", "claude")
 	dry := fl.Bool("dry-run", 0)
 	trust := fl.Bool("trust", 0)
 	help := fl.Bool("help", 'h')
-	if err := fl.parse(args); err != nil {
+	if err := fl.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n%s", err, initUsage)
 		return 2
 	}
@@ -84,9 +85,9 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 		fmt.Fprintf(stderr, "safezone: init: unexpected argument %q\n%s", fl.Arg(0), initUsage)
 		return 2
 	}
-	root := sys.getenv("CLAUDE_PROJECT_DIR")
+	root := sys.Getenv("CLAUDE_PROJECT_DIR")
 	if root == "" {
-		wd, err := sys.getwd()
+		wd, err := sys.Getwd()
 		if err != nil {
 			fmt.Fprintf(stderr, "safezone: init: no project directory: %v\n", err)
 			return 1
@@ -101,7 +102,7 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *system) int {
 		fmt.Fprintf(stderr, "safezone: init: --trust is for --host codex (the one host that must trust a hook before it runs it)\n%s", initUsage)
 		return 2
 	}
-	home := sys.getenv("HOME")
+	home := sys.Getenv("HOME")
 	p, err := planInit(root, home, *host, *user, *trust, sys)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n", err)
@@ -181,7 +182,7 @@ var errBadHost = errors.New("bad host")
 // planInit computes what init changes, without writing: the files with
 // their old and new content, notes on what is kept as it is, and the step
 // left for the user, if any.
-func planInit(root, home, host string, user, trust bool, sys *system) (*initPlan, error) {
+func planInit(root, home, host string, user, trust bool, sys *pipeline.System) (*initPlan, error) {
 	if !filepath.IsAbs(root) {
 		return nil, fmt.Errorf("project directory %q is not absolute", root)
 	}
@@ -202,7 +203,7 @@ func planInit(root, home, host string, user, trust bool, sys *system) (*initPlan
 type initPlan struct {
 	root, home, host string
 	user, trust      bool
-	sys              *system
+	sys              *pipeline.System
 	changes          []fileChange
 	notes            []string
 	// pending is what the user must still run for the host to run the
@@ -249,7 +250,7 @@ func (p *initPlan) policyFile() error {
 	text := projectPolicy
 	if p.user {
 		text = userPolicy
-		polPath = policy.DefaultLocations(p.sys.getenv, p.root, p.home).User
+		polPath = policy.DefaultLocations(p.sys.Getenv, p.root, p.home).User
 		if polPath == "" {
 			return errors.New("no home directory (HOME) for the user policy")
 		}
@@ -271,7 +272,7 @@ func (p *initPlan) policyFile() error {
 // Gemini CLI, which drop a project's hooks without a word (see
 // hostConfigPath).
 func (p *initPlan) registration() error {
-	cfg, why, err := hostConfigPath(p.host, p.root, p.home, p.user, p.sys.getenv)
+	cfg, why, err := hostConfigPath(p.host, p.root, p.home, p.user, p.sys.Getenv)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errBadHost, err)
 	}
@@ -286,14 +287,14 @@ func (p *initPlan) registration() error {
 			}
 		}
 	}
-	command := shellQuote(p.sys.executable)
-	if p.sys.executable == "" {
+	command := shellQuote(p.sys.Executable)
+	if p.sys.Executable == "" {
 		return errors.New("cannot tell where this safezone binary is; run it by its path")
 	}
-	if isGoRunBuild(p.sys.executable) {
-		return fmt.Errorf("this safezone is go run's temporary build (%s), which go deletes: install it first (go install . in a clone) and run the installed safezone init", p.sys.executable)
+	if isGoRunBuild(p.sys.Executable) {
+		return fmt.Errorf("this safezone is go run's temporary build (%s), which go deletes: install it first (go install . in a clone) and run the installed safezone init", p.sys.Executable)
 	}
-	if dir := policy.DefaultLocations(p.sys.getenv, p.root, p.home).ClaudeConfig; p.host == "claude" && dir != "" && pluginInstalled(dir) {
+	if dir := policy.DefaultLocations(p.sys.Getenv, p.root, p.home).ClaudeConfig; p.host == "claude" && dir != "" && pluginInstalled(dir) {
 		p.notes = append(p.notes, "the safezone Claude Code plugin is installed too: with both, every tool call runs the hook twice (the same decision); remove one (claude plugin uninstall safezone, or this registration)")
 	}
 	if p.host != "claude" {
@@ -350,7 +351,7 @@ func hostConfigPath(host, root, home string, user bool, getenv func(string) stri
 // the command that does it becomes init's last line, unless Codex trusts
 // them already.
 func (p *initPlan) codexTrust(cfg string, hooks []byte) error {
-	ours, err := codexHooks(cfg, hooks, runsSafezone(p.sys.executable))
+	ours, err := pipeline.CodexHooks(cfg, hooks, pipeline.RunsSafezone(p.sys.Executable))
 	if err != nil {
 		return err
 	}
@@ -359,13 +360,13 @@ func (p *initPlan) codexTrust(cfg string, hooks []byte) error {
 	if err != nil {
 		return err
 	}
-	st, err := parseCodexState(old)
+	st, err := pipeline.ParseCodexState(old)
 	if err != nil {
 		return fmt.Errorf("%s is not valid TOML: %v; fix it first (Codex refuses to start with it)", p.display(file), err)
 	}
-	var untrusted []codexHook
+	var untrusted []pipeline.CodexHook
 	for _, h := range ours {
-		if ok, _ := st.trusted(h); !ok {
+		if ok, _ := st.Trusted(h); !ok {
 			untrusted = append(untrusted, h)
 		}
 	}
@@ -379,7 +380,7 @@ func (p *initPlan) codexTrust(cfg string, hooks []byte) error {
 	}
 	updated := old
 	for _, h := range untrusted {
-		if updated, err = withCodexTrust(updated, h); err != nil {
+		if updated, err = pipeline.WithCodexTrust(updated, h); err != nil {
 			return fmt.Errorf("%s: %w; trust the hook in codex's /hooks instead", p.display(file), err)
 		}
 	}
@@ -512,36 +513,6 @@ func shellQuote(p string) string {
 	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
-// writeAtomic replaces path with data (mode perm): it writes a temporary
-// file beside it, syncs it and renames it over path, so a crash leaves the
-// old file or the new one, never half of one. (go-internal's renameio is
-// deprecated and cannot set the mode; google/renameio does not build on
-// Windows.)
-func writeAtomic(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op after the rename
-	if err := f.Chmod(perm); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
 // isGoRunBuild reports whether exe is a binary go run built in its
 // temporary work directory ($TMPDIR/go-build*/.../exe/NAME), deleted when
 // go run exits.
@@ -571,8 +542,8 @@ func printInitDiff(stdout io.Writer, changes []fileChange, notes []string) {
 // replaces (NAME.bak-YYYYMMDD-HHMMSS) where the change asks for one, and
 // trusts each file it wrote (the watch list need not report it). It stops
 // at the first error, which names the file.
-func applyInit(stdout io.Writer, changes []fileChange, sys *system) error {
-	stamp := sys.now().Format("20060102-150405")
+func applyInit(stdout io.Writer, changes []fileChange, sys *pipeline.System) error {
+	stamp := sys.Now().Format("20060102-150405")
 	for _, c := range changes {
 		if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 			return err
@@ -584,12 +555,12 @@ func applyInit(stdout io.Writer, changes []fileChange, sys *system) error {
 			}
 			c.what += " (old file kept as " + filepath.Base(bak) + ")"
 		}
-		if err := writeAtomic(c.path, c.new, c.mode); err != nil {
+		if err := pipeline.WriteAtomic(c.path, c.new, c.mode); err != nil {
 			return fmt.Errorf("writing %s: %w", c.display, err)
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", c.display, c.what)
 		// The user made it: the hook need not watch it (see watch.go).
-		_, _ = sys.trust(watchedForm(sys, "/", c.path))
+		_, _ = sys.Trust(watchedForm(sys, "/", c.path))
 	}
 	return nil
 }

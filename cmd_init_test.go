@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -30,7 +31,7 @@ func TestShellQuote(t *testing.T) {
 // backup holds the old file.
 func TestInitQuotedBinary(t *testing.T) {
 	sys, dir := testSystem(t)
-	sys.executable = "/opt/my tools/safezone"
+	sys.Executable = "/opt/my tools/safezone"
 	settings := filepath.Join(dir, "proj/.claude/settings.json")
 	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func TestInitPolicyExamples(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		l.Scope = policy.ScopeProject
-		if p := policy.Merge(embeddedDefault(), l); len(p.Untrusted) != 0 || len(p.Removed) != 0 || p.Err() != nil {
+		if p := policy.Merge(pipeline.EmbeddedDefault(), l); len(p.Untrusted) != 0 || len(p.Removed) != 0 || p.Err() != nil {
 			t.Errorf("%s: the file as written changes the default: %v %v %v", name, p.Untrusted, p.Removed, p.Err())
 		}
 		_, examples, ok := strings.Cut(text, "# Examples: remove the \"# \" in front of the lines you want.\n")
@@ -111,7 +112,7 @@ func TestInitPolicyExamples(t *testing.T) {
 			t.Fatalf("%s examples: %v", name, err)
 		}
 		l.Scope = policy.ScopeFile
-		if p := policy.Merge(embeddedDefault(), l); p.Err() != nil || len(p.Removed) == 0 {
+		if p := policy.Merge(pipeline.EmbeddedDefault(), l); p.Err() != nil || len(p.Removed) == 0 {
 			t.Errorf("%s examples over the default: %v, removed %v", name, p.Err(), p.Removed)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -47,7 +48,7 @@ type effective struct {
 	Warnings  []string `json:"warnings,omitempty"`
 }
 
-func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
+func cmdPolicy(args []string, stdout, stderr io.Writer, sys *pipeline.System) int {
 	jsonOut := false
 	var rest []string
 	for _, a := range args {
@@ -61,7 +62,7 @@ func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
 			rest = append(rest, a)
 		}
 	}
-	opts, err := parseFlags(rest, false)
+	opts, err := pipeline.ParseFlags(rest, false)
 	if err != nil || opts == nil {
 		if err == nil {
 			err = errors.New("--version is not a policy flag")
@@ -69,8 +70,8 @@ func cmdPolicy(args []string, stdout, stderr io.Writer, sys *system) int {
 		fmt.Fprintf(stderr, "safezone: policy: %v\n%s", err, policyUsage)
 		return 2
 	}
-	root := sys.projectRoot()
-	p, err := loadPolicy(opts, root, sys, nil)
+	root := sys.ProjectRoot()
+	p, err := pipeline.LoadPolicy(opts, root, sys, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: policy: %v\n", err)
 		return 1
@@ -174,7 +175,7 @@ func describe(p *policy.Policy) effective {
 	for _, r := range p.Removed {
 		e.Removed = append(e.Removed, r.String())
 	}
-	e.Untrusted, e.Trust = untrustedText(p)
+	e.Untrusted, e.Trust = pipeline.UntrustedText(p)
 	for _, w := range p.Warnings {
 		e.Warnings = append(e.Warnings, w.Error())
 	}

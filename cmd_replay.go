@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/audit"
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 	"github.com/safezonehq/safezone/transcript"
 )
@@ -52,13 +53,13 @@ Exit status: 0, 1 when a transcript could not be read, 2 for a usage error.
 // bar (when stderr is a terminal): smaller inputs take well under a second.
 const replayProgressMin = 64 << 20
 
-func cmdReplay(args []string, stdout, stderr io.Writer, sys *system) int {
-	fs := newFlagSet()
-	build := policyFlags(fs)
+func cmdReplay(args []string, stdout, stderr io.Writer, sys *pipeline.System) int {
+	fs := pipeline.NewFlagSet()
+	build := pipeline.PolicyFlags(fs)
 	jsonOut := fs.Bool("json", 0)
 	top := fs.Int("top", 10)
-	if err := fs.parse(args); err != nil {
-		if errors.Is(err, errHelp) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pipeline.ErrHelp) {
 			fmt.Fprint(stdout, replayUsage)
 			return 0
 		}
@@ -73,7 +74,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer, sys *system) int {
 		fmt.Fprintf(stderr, "safezone: replay: %v\n%s", err, replayUsage)
 		return 2
 	}
-	for _, w := range opts.warnings {
+	for _, w := range opts.Warnings {
 		fmt.Fprintln(stderr, "safezone: "+w)
 	}
 	files, total, errs := transcriptFiles(fs.Args())
@@ -207,13 +208,13 @@ type replayResult struct {
 // verdicts of calls it has seen (replayMemo); the file system's answers are
 // kept for the whole run (cacheFS). At most a few dozen batches are in
 // flight, so memory stays bounded whatever the input's size.
-func replay(files []string, opts *options, sys *system, jsonOut bool, stdout io.Writer, prog *progress) (t *tally, readErrs []error, policyErrs []string) {
+func replay(files []string, opts *pipeline.Options, sys *pipeline.System, jsonOut bool, stdout io.Writer, prog *progress) (t *tally, readErrs []error, policyErrs []string) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	jobs := make(chan *replayBatch, workers)
 	results := make(chan *replayBatch, 2*workers)
 	free := make(chan *replayBatch, 4*workers)
 	shared := *sys
-	shared.fsys = newCacheFS(sys.fsys)
+	shared.FS = newCacheFS(sys.FS)
 	t = newTally()
 
 	var read atomic.Int64 // bytes read so far, for the progress bar
@@ -224,8 +225,8 @@ func replay(files []string, opts *options, sys *system, jsonOut bool, stdout io.
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			w := &replayWorker{host: opts.host.Name(), now: sys.now(), json: jsonOut, memo: map[string]*memoEntry{}, dirs: map[string]bool{}}
-			w.j = &judger{opts: opts, sys: &shared, cache: map[string]loadedPolicy{}, loaded: func(p *policy.Policy, _ string) { w.onError = p.OnError }}
+			w := &replayWorker{host: opts.Host.Name(), now: sys.Now(), json: jsonOut, memo: map[string]*memoEntry{}, dirs: map[string]bool{}}
+			w.j = &pipeline.Judger{Opts: opts, Sys: &shared, Cache: map[string]pipeline.LoadedPolicy{}, Loaded: func(p *policy.Policy, _ string) { w.onError = p.OnError }}
 			for b := range jobs {
 				b.results = b.results[:0]
 				for i := range b.jobs {
@@ -350,7 +351,7 @@ func readTranscripts(files []string, jobs chan<- *replayBatch, free <-chan *repl
 // replayWorker judges calls with its own judger (and policy cache) and
 // memo.
 type replayWorker struct {
-	j       *judger
+	j       *pipeline.Judger
 	host    string
 	now     time.Time
 	json    bool
@@ -399,19 +400,19 @@ func (w *replayWorker) judge(b *replayBatch, job *replayJob) replayResult {
 			return w.result(b, job, r, e.rec)
 		}
 	}
-	v := w.j.decide(b.span(job, 0, 2), nil, transcript.Str(dir))
-	rec := record(v, &auditSettings{host: w.host, onError: w.onError}, w.now)
-	d, _ := outcome(v)
+	v := w.j.Decide(b.span(job, 0, 2), nil, transcript.Str(dir))
+	rec := pipeline.Record(v, &pipeline.AuditSettings{Host: w.host, OnError: w.onError}, w.now)
+	d, _ := pipeline.Outcome(v)
 	r := replayResult{decision: d, tool: rec.Tool, rule: rec.Rule, source: rec.Source, missing: missing}
-	if errors.Is(v.err, errUnusablePolicy) {
-		r.policyErr = v.err.Error()
+	if errors.Is(v.Err, pipeline.ErrUnusablePolicy) {
+		r.policyErr = v.Err.Error()
 	}
-	if (d == policy.Deny || d == policy.Ask) && v.res != nil && len(v.res.Targets) > 0 {
-		i := v.res.Deciding.Target
-		if i < 0 || i >= len(v.res.Targets) {
+	if (d == policy.Deny || d == policy.Ask) && v.Res != nil && len(v.Res.Targets) > 0 {
+		i := v.Res.Deciding.Target
+		if i < 0 || i >= len(v.Res.Targets) {
 			i = 0
 		}
-		tg := &v.res.Targets[i]
+		tg := &v.Res.Targets[i]
 		r.path = cmp.Or(tg.Res.Path, tg.Abs, tg.Given)
 	}
 	if mkey != "" {
@@ -430,7 +431,7 @@ func (w *replayWorker) judge(b *replayBatch, job *replayJob) replayResult {
 func (w *replayWorker) exists(dir string) bool {
 	ok, seen := w.dirs[dir]
 	if !seen {
-		_, err := w.j.sys.fsys.Lstat(strings.TrimPrefix(dir, "/"))
+		_, err := w.j.Sys.FS.Lstat(strings.TrimPrefix(dir, "/"))
 		ok = err == nil
 		w.dirs[dir] = ok
 	}
@@ -452,7 +453,7 @@ func (w *replayWorker) result(b *replayBatch, job *replayJob, r replayResult, re
 	if t, err := time.Parse(time.RFC3339, transcript.Str(b.span(job, 5, 6))); err == nil {
 		rec.Time = t.UTC().Format(audit.TimeFormat)
 	}
-	out, err := marshalRecord(replayRecord{Record: rec, Transcript: job.file, Line: job.line})
+	out, err := pipeline.MarshalRecord(replayRecord{Record: rec, Transcript: job.file, Line: job.line})
 	if err != nil {
 		out = fmt.Appendf(nil, "{\"error\":%q}\n", err.Error())
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -44,7 +45,7 @@ settings file of a project, cannot be loaded, or a list is unreadable.
 // files, or trusts FILEs (relative to the working directory): it removes
 // them from every watch list and records the content of the policy and
 // settings files among them.
-func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
+func cmdTrust(args []string, stdout, stderr io.Writer, sys *pipeline.System) int {
 	var paths []string
 	revoke := false
 	for _, a := range args {
@@ -68,7 +69,7 @@ func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
 		}
 		return trustList(stdout, stderr, sys)
 	}
-	wd, err := sys.getwd()
+	wd, err := sys.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
 		return 1
@@ -80,13 +81,13 @@ func cmdTrust(args []string, stdout, stderr io.Writer, sys *system) int {
 	for _, p := range paths {
 		want = append(want, watchedForm(sys, wd, p)...)
 	}
-	found, err := sys.trust(want)
+	found, err := sys.Trust(want)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
 		return 1
 	}
 	for _, f := range found {
-		fmt.Fprintf(stdout, "trusted %s as it is now (a change in the next %v is reported again)\n", f, trustWindow)
+		fmt.Fprintf(stdout, "trusted %s as it is now (a change in the next %v is reported again)\n", f, pipeline.TrustWindow)
 	}
 	code := 0
 	for _, p := range paths {
@@ -134,7 +135,7 @@ func layerRoot(abs string) (string, bool) {
 // the project's layers with the file's content as read now, prints what
 // that content widens and records it. A file that widens nothing is not
 // recorded: it applies whole already.
-func trustLayer(abs, root string, stdout, stderr io.Writer, sys *system) error {
+func trustLayer(abs, root string, stdout, stderr io.Writer, sys *pipeline.System) error {
 	data, err := policy.ReadCapped(abs)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
@@ -149,7 +150,7 @@ func trustLayer(abs, root string, stdout, stderr io.Writer, sys *system) error {
 		fmt.Fprintf(stdout, "%s widens nothing: all of it applies already; nothing recorded\n", abs)
 		return nil
 	}
-	if err := sys.recordTrust(abs, data); err != nil {
+	if err := sys.RecordTrust(abs, data); err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
 		return err
 	}
@@ -164,18 +165,18 @@ func trustLayer(abs, root string, stdout, stderr io.Writer, sys *system) error {
 // widening loads the layers of the project at root, the file abs read as
 // data and not trusted, the others as the hook finds them, and returns what
 // abs would widen.
-func widening(sys *system, root, abs string, data []byte) ([]policy.Untrusted, error) {
-	opts, err := parseFlags(nil, false)
+func widening(sys *pipeline.System, root, abs string, data []byte) ([]policy.Untrusted, error) {
+	opts, err := pipeline.ParseFlags(nil, false)
 	if err != nil {
 		return nil, err
 	}
-	reads := newFileCache()
-	reads.files[abs] = cachedFile{data: data}
-	loc := policyLocations(opts, root, sys, reads)
+	reads := pipeline.NewFileCache()
+	reads.Files[abs] = pipeline.CachedFile{Data: data}
+	loc := pipeline.PolicyLocations(opts, root, sys, reads)
 	loc.Trusted = func(path string, content []byte) bool {
-		return filepath.Clean(path) != abs && sys.trusted(path, content)
+		return filepath.Clean(path) != abs && sys.Trusted(path, content)
 	}
-	pol, err := mergeLayers(loc, opts)
+	pol, err := pipeline.MergeLayers(loc, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -195,11 +196,11 @@ func untrustedLine(u policy.Untrusted) string {
 }
 
 // trustRevoke forgets the trust of each path.
-func trustRevoke(paths []string, wd string, stdout, stderr io.Writer, sys *system) int {
+func trustRevoke(paths []string, wd string, stdout, stderr io.Writer, sys *pipeline.System) int {
 	code := 0
 	for _, p := range paths {
 		abs := absPath(wd, p)
-		ok, err := sys.revokeTrust(abs)
+		ok, err := sys.RevokeTrust(abs)
 		switch {
 		case err != nil:
 			fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
@@ -218,10 +219,10 @@ func trustRevoke(paths []string, wd string, stdout, stderr io.Writer, sys *syste
 // list: absolute and clean, and with its directory's symlinks resolved (the
 // hook records paths below resolved sandbox roots). The file itself is not
 // followed: it may be a link planted to point elsewhere.
-func watchedForm(sys *system, wd, p string) []string {
+func watchedForm(sys *pipeline.System, wd, p string) []string {
 	p = absPath(wd, p)
 	out := []string{p}
-	if r, err := classify.Resolve(sys.fsys, filepath.Dir(p)); err == nil && r.Exists {
+	if r, err := classify.Resolve(sys.FS, filepath.Dir(p)); err == nil && r.Exists {
 		if q := filepath.Join(r.Path, filepath.Base(p)); q != p {
 			out = append(out, q)
 		}
@@ -231,10 +232,10 @@ func watchedForm(sys *system, wd, p string) []string {
 
 // trustList prints the project's layer files with their trust, then its
 // watched paths: the ones that appeared (and so deny every call) first.
-func trustList(stdout, stderr io.Writer, sys *system) int {
-	root := sys.projectRoot()
+func trustList(stdout, stderr io.Writer, sys *pipeline.System) int {
+	root := sys.ProjectRoot()
 	code := layerList(stdout, stderr, root, sys)
-	w, err := sys.readWatch(sys.watchPath(root))
+	w, err := sys.ReadWatch(sys.WatchPath(root))
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: %v\n", err)
 		return 1
@@ -246,9 +247,9 @@ func trustList(stdout, stderr io.Writer, sys *system) int {
 	var lines []string
 	for p, since := range w.Paths {
 		state := "missing"
-		if changed, ok := sys.changedAt(p); ok {
+		if changed, ok := sys.ChangedAt(p); ok {
 			state = "present"
-			if !changed.Before(since.Add(-watchMargin)) {
+			if !changed.Before(since.Add(-pipeline.WatchMargin)) {
 				state = "APPEARED (every call is denied until you trust or delete it)"
 			}
 		}
@@ -263,12 +264,12 @@ func trustList(stdout, stderr io.Writer, sys *system) int {
 // that comes with the repository and exists: trusted, only tightening, or
 // what it widens that is ignored (and whether it changed since it was
 // trusted).
-func layerList(stdout, stderr io.Writer, root string, sys *system) int {
-	opts, err := parseFlags(nil, false)
+func layerList(stdout, stderr io.Writer, root string, sys *pipeline.System) int {
+	opts, err := pipeline.ParseFlags(nil, false)
 	if err != nil {
 		return 1
 	}
-	pol, err := loadPolicy(opts, root, sys, nil)
+	pol, err := pipeline.LoadPolicy(opts, root, sys, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: trust: the policy does not load: %v\n", err)
 		return 1
@@ -291,7 +292,7 @@ func layerList(stdout, stderr io.Writer, root string, sys *system) int {
 			fmt.Fprintf(stdout, "  %s  widens nothing: all of it applies\n", f)
 		default:
 			state := "not trusted"
-			if rec, err := sys.readTrust(sys.trustKey(f)); err == nil && rec != nil {
+			if rec, err := sys.ReadTrust(sys.TrustKey(f)); err == nil && rec != nil {
 				state = "changed since you trusted it on " + rec.Trusted.Format("2006-01-02 15:04")
 			}
 			fmt.Fprintf(stdout, "  %s  %s; ignored until you run safezone trust %s:\n", f, state, f)

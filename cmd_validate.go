@@ -13,6 +13,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -46,20 +47,20 @@ type validated struct {
 	layer *policy.Layer
 }
 
-func cmdValidate(args []string, stdout, stderr io.Writer, sys *system) int {
-	fs := newFlagSet()
-	if err := fs.parse(args); err != nil {
-		if errors.Is(err, errHelp) {
+func cmdValidate(args []string, stdout, stderr io.Writer, sys *pipeline.System) int {
+	fs := pipeline.NewFlagSet()
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pipeline.ErrHelp) {
 			fmt.Fprint(stdout, validateUsage)
 			return 0
 		}
 		fmt.Fprintf(stderr, "safezone: validate: %v\n%s", err, validateUsage)
 		return 2
 	}
-	root := sys.projectRoot()
+	root := sys.ProjectRoot()
 	files := namedFiles(fs.Args())
 	if fs.NArg() == 0 {
-		files = projectFiles(policy.DefaultLocations(sys.getenv, root, sys.getenv("HOME")), root)
+		files = projectFiles(policy.DefaultLocations(sys.Getenv, root, sys.Getenv("HOME")), root)
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(stdout, "no policy or settings file found for %s; the embedded default applies (see safezone policy)\n", root)
@@ -179,15 +180,15 @@ func checkFiles(files []checkedFile, scoped bool) []finding {
 // policy file alone. It returns the removals that name nothing (errors),
 // what the project's files widen without trust (warnings) and each removal
 // (notes), in file order.
-func checkLayers(files []checkedFile, project bool, root string, sys *system) []finding {
+func checkLayers(files []checkedFile, project bool, root string, sys *pipeline.System) []finding {
 	var out []finding
 	var pols []*policy.Policy
 	if project {
-		opts, err := parseFlags(nil, false)
+		opts, err := pipeline.ParseFlags(nil, false)
 		if err != nil {
 			return nil
 		}
-		pol, err := loadPolicy(opts, root, sys, nil)
+		pol, err := pipeline.LoadPolicy(opts, root, sys, nil)
 		if err != nil {
 			return findings(err, false)
 		}
@@ -202,7 +203,7 @@ func checkLayers(files []checkedFile, project bool, root string, sys *system) []
 				continue // reported by checkFiles
 			}
 			l.Scope = policy.ScopeFile
-			pol := policy.Merge(embeddedDefault(), l)
+			pol := policy.Merge(pipeline.EmbeddedDefault(), l)
 			for _, e := range pol.Errors {
 				out = append(out, findings(e, false)...)
 			}
@@ -306,7 +307,7 @@ func hookRegistrations(path string) []finding {
 			out = append(out, finding{file: path, field: h.field, msg: "the hook runs `safezone explain`, which prints a trace, not a decision"})
 			continue
 		}
-		if _, err := parseFlags(args, false); err != nil {
+		if _, err := pipeline.ParseFlags(args, false); err != nil {
 			out = append(out, finding{file: path, field: h.field, msg: fmt.Sprintf("command %q: %v: every call would be denied", h.command, err)})
 		}
 		if h.onFailure != "block" {

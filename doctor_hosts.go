@@ -18,6 +18,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -25,8 +26,8 @@ import (
 // .codex/hooks.json and $CODEX_HOME/hooks.json) and reports whether each
 // is found. A registration Codex will skip is a FIX naming the command
 // that fixes it.
-func (d *doctor) codex(root, home string, sys *system) bool {
-	loc := policy.DefaultLocations(sys.getenv, root, home)
+func (d *doctor) codex(root, home string, sys *pipeline.System) bool {
+	loc := policy.DefaultLocations(sys.Getenv, root, home)
 	if loc.CodexHome == "" {
 		return false
 	}
@@ -36,7 +37,7 @@ func (d *doctor) codex(root, home string, sys *system) bool {
 		d.fix("%s cannot be read: %v", cfgFile, err)
 		return false
 	}
-	st, err := parseCodexState(cfg)
+	st, err := pipeline.ParseCodexState(cfg)
 	if err != nil {
 		d.fix("%s is not valid TOML (%v): Codex refuses to start with it", cfgFile, err)
 		return false
@@ -49,7 +50,7 @@ func (d *doctor) codex(root, home string, sys *system) bool {
 		if err != nil || !strings.Contains(string(data), "safezone") {
 			continue
 		}
-		hooks, err := codexHooks(file, data, runsSafezone(sys.executable))
+		hooks, err := pipeline.CodexHooks(file, data, pipeline.RunsSafezone(sys.Executable))
 		if err != nil {
 			d.fix("%s is not valid JSON (%v): Codex skips it with a warning, and safezone's hook with it", file, err)
 			continue
@@ -61,16 +62,16 @@ func (d *doctor) codex(root, home string, sys *system) bool {
 		if v, ok := st.Features["hooks"].(bool); ok && !v {
 			d.fix("%s turns Codex's hooks off ([features] hooks = false): no hook runs; remove that line", cfgFile)
 		}
-		if file == project && !st.projectTrusted(root) {
+		if file == project && !st.ProjectTrusted(root) {
 			d.fix("registered in %s (codex), but Codex ignores the project's .codex/ until the project is trusted, without a word: run `safezone init --host codex --trust` (the user-level registration), or trust the project (codex exec --trust, or the TUI's prompt)", file)
 			continue
 		}
 		for _, h := range hooks {
-			if ok, why := st.trusted(h); !ok {
-				d.fix("registered in %s (codex): %s; %s: run `safezone init --host codex --trust`, or trust it in codex's /hooks", file, h.command, why)
+			if ok, why := st.Trusted(h); !ok {
+				d.fix("registered in %s (codex): %s; %s: run `safezone init --host codex --trust`, or trust it in codex's /hooks", file, h.Command, why)
 				continue
 			}
-			d.ok("registered in %s (codex), trusted in %s: %s", file, cfgFile, h.command)
+			d.ok("registered in %s (codex), trusted in %s: %s", file, cfgFile, h.Command)
 		}
 	}
 	if home != "" {
@@ -138,8 +139,8 @@ func geminiHooks(s geminiSettings, event string, ours func(string) bool) []strin
 // gemini checks Gemini CLI's registrations of safezone (the project's
 // .gemini/settings.json and ~/.gemini/settings.json) and reports whether
 // one is found.
-func (d *doctor) gemini(root, home string, sys *system) bool {
-	ours := runsSafezone(sys.executable)
+func (d *doctor) gemini(root, home string, sys *pipeline.System) bool {
+	ours := pipeline.RunsSafezone(sys.Executable)
 	userFile := filepath.Join(home, ".gemini", "settings.json")
 	projFile := filepath.Join(root, ".gemini", "settings.json")
 	user, _, uerr := readGeminiSettings(userFile)
@@ -193,11 +194,11 @@ func (d *doctor) gemini(root, home string, sys *system) bool {
 // ~/.gemini/trustedFolders.json) trusts it: the longest rule that covers
 // it decides (TRUST_FOLDER its folder and below, TRUST_PARENT the folder's
 // parent and below, DO_NOT_TRUST its folder).
-func (d *doctor) geminiFolderTrusted(dir, home string, user geminiSettings, sys *system) bool {
-	if e := user.Security.FolderTrust.Enabled; (e != nil && !*e) || sys.getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true" {
+func (d *doctor) geminiFolderTrusted(dir, home string, user geminiSettings, sys *pipeline.System) bool {
+	if e := user.Security.FolderTrust.Enabled; (e != nil && !*e) || sys.Getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true" {
 		return true
 	}
-	file := sys.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+	file := sys.Getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
 	if file == "" {
 		file = filepath.Join(home, ".gemini", "trustedFolders.json")
 	}
@@ -237,7 +238,7 @@ func (d *doctor) geminiFolderTrusted(dir, home string, user geminiSettings, sys 
 
 // hostRegistrations checks the registrations of the hosts other than
 // Claude Code and reports whether one is found.
-func (d *doctor) hostRegistrations(root, home string, sys *system) bool {
+func (d *doctor) hostRegistrations(root, home string, sys *pipeline.System) bool {
 	found := d.codex(root, home, sys)
 	found = d.gemini(root, home, sys) || found
 	for _, host := range []string{"copilot", "cursor"} {

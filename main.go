@@ -26,69 +26,64 @@ import (
 	"os"
 
 	"github.com/safezonehq/safezone/confine"
-	"github.com/safezonehq/safezone/hookio"
-	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/pipeline"
 )
 
 func main() {
-	// The launcher of a confined command (see confinement.go): before
-	// anything else, and without the hook's set-up.
+	// The launcher of a confined command (confine.Main; the command that
+	// starts it is written by pipeline/confinement.go): before anything
+	// else, and without the hook's set-up.
 	if len(os.Args) > 1 && os.Args[1] == confine.Subcommand {
 		os.Exit(confine.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	// The index daemon (index_daemon.go), likewise.
-	if len(os.Args) > 1 && os.Args[1] == indexSubcommand {
-		os.Exit(cmdIndex(os.Args[2:], os.Stderr))
+	// The index daemon and the fast launcher's build
+	// (pipeline/index_daemon.go), likewise.
+	if len(os.Args) > 1 && os.Args[1] == pipeline.IndexSubcommand {
+		os.Exit(pipeline.IndexMain(os.Args[2:], os.Stderr))
 	}
-	if len(os.Args) > 1 && os.Args[1] == buildLauncherSubcommand {
-		os.Exit(cmdBuildLauncher(os.Args[2:], os.Stderr))
+	if len(os.Args) > 1 && os.Args[1] == pipeline.BuildLauncherSubcommand {
+		os.Exit(pipeline.BuildLauncherMain(os.Args[2:], os.Stderr))
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, osSystem()))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, pipeline.OSSystem()))
 }
 
-// run handles one invocation: it dispatches the subcommands and is the one
-// exit path of the hook. For the hook (and explain) it always prints a
-// decision, whatever fails, a panic included, and returns the exit status:
-// 0, or 2 for a deny caused by an error. It never returns 1, which hosts
-// read as "hook failed, run the tool".
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *system) (code int) {
-	// Until the flags are parsed, errors are printed for Claude Code.
-	out := &emitter{stdout: stdout, stderr: stderr, host: hookio.Claude{}, home: sys.getenv("HOME")}
+// run handles one invocation: it dispatches the subcommands, and hands
+// the hook (and explain) to pipeline.Run, which always prints a decision
+// and never returns 1 (which hosts read as "hook failed, run the tool"). A
+// subcommand's panic is reported on stderr with exit status 2.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, sys *pipeline.System) (code int) {
+	if len(args) == 0 {
+		return pipeline.Run(args, false, stdin, stdout, stderr, sys)
+	}
 	defer func() {
 		if v := recover(); v != nil {
-			code = out.fail(policy.Deny, fmt.Errorf("internal error: %v", v))
+			fmt.Fprintf(stderr, "safezone %s: internal error: %v\n", args[0], v)
+			code = 2
 		}
 	}()
-	if len(args) > 0 {
-		switch args[0] {
-		case "version":
-			fmt.Fprintln(stdout, "safezone", version())
-			return 0
-		case "help":
-			fmt.Fprint(stdout, usage)
-			return 0
-		case "explain":
-			out.explain = true
-			args = args[1:]
-		case "validate":
-			return cmdValidate(args[1:], stdout, stderr, sys)
-		case "policy":
-			return cmdPolicy(args[1:], stdout, stderr, sys)
-		case "replay":
-			return cmdReplay(args[1:], stdout, stderr, sys)
-		case "test":
-			return cmdTest(args[1:], stdout, stderr, sys)
-		case "init":
-			return cmdInit(args[1:], stdout, stderr, sys)
-		case "doctor":
-			return cmdDoctor(args[1:], stdout, stderr, sys)
-		case "trust":
-			return cmdTrust(args[1:], stdout, stderr, sys)
-		}
+	switch args[0] {
+	case "version":
+		fmt.Fprintln(stdout, "safezone", pipeline.BuildVersion())
+		return 0
+	case "help":
+		fmt.Fprint(stdout, pipeline.Usage)
+		return 0
+	case "explain":
+		return pipeline.Run(args[1:], true, stdin, stdout, stderr, sys)
+	case "validate":
+		return cmdValidate(args[1:], stdout, stderr, sys)
+	case "policy":
+		return cmdPolicy(args[1:], stdout, stderr, sys)
+	case "replay":
+		return cmdReplay(args[1:], stdout, stderr, sys)
+	case "test":
+		return cmdTest(args[1:], stdout, stderr, sys)
+	case "init":
+		return cmdInit(args[1:], stdout, stderr, sys)
+	case "doctor":
+		return cmdDoctor(args[1:], stdout, stderr, sys)
+	case "trust":
+		return cmdTrust(args[1:], stdout, stderr, sys)
 	}
-	return hook(args, stdin, out, sys)
+	return pipeline.Run(args, false, stdin, stdout, stderr, sys)
 }
-
-// subcommands are the words run dispatches on, for suggestions when an
-// argument is none of them.
-var subcommands = []string{"explain", "validate", "policy", "replay", "test", "init", "version", "help"}

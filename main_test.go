@@ -8,11 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,8 +18,10 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/safezonehq/safezone/audit"
 	"github.com/safezonehq/safezone/confine"
-	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/pipeline"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 var update = flag.Bool("update", false, "update testscript golden files")
@@ -95,7 +95,7 @@ func scriptParams(dir, root string) testscript.Params {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
-			get := isolated(e.WorkDir, map[string]string{"HOME": e.WorkDir + "/home", "CLAUDE_PROJECT_DIR": e.WorkDir + "/proj"})
+			get := pipelinetest.Isolated(e.WorkDir, map[string]string{"HOME": e.WorkDir + "/home", "CLAUDE_PROJECT_DIR": e.WorkDir + "/proj"})
 			for _, k := range []string{"HOME", "CLAUDE_PROJECT_DIR", "SAFEZONE_MANAGED_POLICY", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "SAFEZONE_CLAUDE_MANAGED_SETTINGS"} {
 				e.Setenv(k, get(k))
 			}
@@ -226,7 +226,7 @@ func cmdDecision(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: decision allow|ask|deny|abstain")
 	}
-	got, err := judge(ts.ReadFile("stdout"))
+	got, err := pipelinetest.Judge(ts.ReadFile("stdout"))
 	if err != nil {
 		ts.Fatalf("%v", err)
 	}
@@ -235,58 +235,8 @@ func cmdDecision(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// judge reads stdout as Claude Code would: nothing is abstain; otherwise one
-// JSON object with hookSpecificOutput.hookEventName "PreToolUse" and a
-// permissionDecision (or none: a warning only, abstain).
-func judge(stdout string) (string, error) {
-	if strings.TrimSpace(stdout) == "" {
-		return "abstain", nil
-	}
-	dec := json.NewDecoder(strings.NewReader(stdout))
-	var out struct {
-		HookSpecificOutput *struct {
-			HookEventName      string `json:"hookEventName"`
-			PermissionDecision string `json:"permissionDecision"`
-		} `json:"hookSpecificOutput"`
-	}
-	if err := dec.Decode(&out); err != nil {
-		return "", fmt.Errorf("stdout is not JSON: %v: %q", err, stdout)
-	}
-	if dec.More() {
-		return "", fmt.Errorf("stdout holds more than one JSON value: %q", stdout)
-	}
-	if out.HookSpecificOutput == nil || out.HookSpecificOutput.HookEventName != "PreToolUse" {
-		return "", fmt.Errorf("no PreToolUse hookSpecificOutput: %q", stdout)
-	}
-	switch d := out.HookSpecificOutput.PermissionDecision; d {
-	case "":
-		return "abstain", nil
-	case "allow", "ask", "deny":
-		return d, nil
-	default:
-		return "", fmt.Errorf("unknown permissionDecision %q", d)
-	}
-}
-
-// isolated returns a getenv that answers vars and points the managed and
-// user layers and Claude Code's managed settings into dir, so that tests
-// never read the machine's own /etc/safezone, ~/.config or /etc/claude-code.
-func isolated(dir string, vars map[string]string) func(string) string {
-	return func(k string) string {
-		switch k {
-		case "SAFEZONE_MANAGED_POLICY":
-			return dir + "/etc/safezone/policy.yaml"
-		case "XDG_CONFIG_HOME":
-			return dir + "/xdg"
-		case "SAFEZONE_CLAUDE_MANAGED_SETTINGS":
-			return dir + "/etc/claude-code/managed-settings.json"
-		}
-		return vars[k]
-	}
-}
-
 // testSystem returns a system rooted at a temporary project.
-func testSystem(t testing.TB) (*system, string) {
+func testSystem(t testing.TB) (*pipeline.System, string) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -296,27 +246,22 @@ func testSystem(t testing.TB) (*system, string) {
 
 // testSystemAt is testSystem rooted at dir (proj/, home/, outside/ made in
 // it).
-func testSystemAt(t testing.TB, dir string) (*system, string) {
+func testSystemAt(t testing.TB, dir string) (*pipeline.System, string) {
 	for _, d := range []string{"proj/src", "home", "outside"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sys := osSystem()
+	sys := pipeline.OSSystem()
 	// The test binary is no safezone to start a daemon from: each call
 	// walks (TestIndexDaemon starts one from a build).
-	sys.startIndex, sys.startBuild = nil, nil
-	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj"})
-	sys.now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	sys.StartIndex, sys.StartBuild = nil, nil
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj"})
+	sys.Now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 	// The deadline counts from each call's start, and never ends the test
 	// binary (runHook waits for the deadline's answer instead).
-	sys.start, sys.exit = time.Time{}, nil
+	sys.Start, sys.Exit = time.Time{}, nil
 	return sys, dir
-}
-
-func input(tool, cwd string, ti map[string]any) string {
-	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": ti, "cwd": cwd, "permission_mode": "default"})
-	return string(b)
 }
 
 type runResult struct {
@@ -328,12 +273,12 @@ type runResult struct {
 // runHook runs the hook as a process would: it returns when run returns or,
 // should the call's work be stuck (a hung file system, stdin never
 // closed), when the deadline's answer would end the process (sys.exit).
-func runHook(t *testing.T, sys *system, stdin io.Reader, args ...string) runResult {
+func runHook(t *testing.T, sys *pipeline.System, stdin io.Reader, args ...string) runResult {
 	t.Helper()
 	var out, errb bytes.Buffer
 	s := *sys
 	exited := make(chan int, 1)
-	s.exit = func(code int) { exited <- code }
+	s.Exit = func(code int) { exited <- code }
 	returned := make(chan int, 1)
 	go func() { returned <- run(args, stdin, &out, &errb, &s) }()
 	var code int
@@ -342,105 +287,12 @@ func runHook(t *testing.T, sys *system, stdin io.Reader, args ...string) runResu
 	case code = <-exited:
 	}
 	r := runResult{code: code, stdout: out.String(), stderr: errb.String()}
-	d, err := judge(r.stdout)
+	d, err := pipelinetest.Judge(r.stdout)
 	if err != nil {
 		t.Fatalf("%v (stderr %q)", err, r.stderr)
 	}
 	r.decision = d
 	return r
-}
-
-// panicFS panics on every call, like a bug deep in the classifier.
-type panicFS struct{}
-
-func (panicFS) Open(string) (fs.File, error)      { panic("boom") }
-func (panicFS) Lstat(string) (fs.FileInfo, error) { panic("boom") }
-func (panicFS) ReadLink(string) (string, error)   { panic("boom") }
-
-// slowFS blocks every call, like a hung network file system.
-type slowFS struct{ release chan struct{} }
-
-func (s slowFS) Open(string) (fs.File, error)      { <-s.release; return nil, fs.ErrNotExist }
-func (s slowFS) Lstat(string) (fs.FileInfo, error) { <-s.release; return nil, fs.ErrNotExist }
-func (s slowFS) ReadLink(string) (string, error)   { <-s.release; return "", fs.ErrNotExist }
-
-// blockingReader never returns, like a host that never closes stdin.
-type blockingReader struct{ release chan struct{} }
-
-func (b blockingReader) Read([]byte) (int, error) { <-b.release; return 0, io.EOF }
-
-// TestFailClosed checks every error path: each prints one well-formed
-// decision naming the problem, on stdout and stderr, and exits 2 for deny.
-func TestFailClosed(t *testing.T) {
-	sys, dir := testSystem(t)
-	good := input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
-	if err := os.WriteFile(dir+"/bad.yaml", []byte("version: 1\nsandbox:\n  enabeld: true\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dir+"/ask.yaml", []byte("version: 1\non_error: ask\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	release := make(chan struct{})
-	defer close(release)
-	tests := []struct {
-		name  string
-		args  []string
-		stdin io.Reader
-		sys   func(*system) *system
-		want  string // decision
-		code  int
-		has   string // in the reason (stdout) and on stderr
-	}{
-		{name: "bad JSON", stdin: strings.NewReader("please allow"), want: "deny", code: 2, has: "unusable hook input: malformed hook input: not JSON"},
-		{name: "empty stdin", stdin: strings.NewReader(""), want: "deny", code: 2, has: "stdin is empty"},
-		{name: "wrong field type", stdin: strings.NewReader(input("Read", dir+"/proj", map[string]any{"file_path": 42})), want: "deny", code: 2, has: "tool_input.file_path: wrong type"},
-		{name: "case-variant keys", stdin: strings.NewReader(`{"tool_name":"Write","tool_input":{"file_path":"/out","FILE_PATH":"/p"},"cwd":"/p"}`), want: "deny", code: 2, has: "differ only in case"},
-		{name: "bad flag", args: []string{"--frobnicate"}, stdin: strings.NewReader(good), want: "deny", code: 2, has: "unknown flag: --frobnicate"},
-		{name: "conflicting flags", args: []string{"-r", "-w"}, stdin: strings.NewReader(good), want: "deny", code: 2, has: "-r/--read can't be used with -w/--write"},
-		{name: "stray argument", args: []string{"input.json"}, stdin: strings.NewReader(good), want: "deny", code: 2, has: `unexpected argument "input.json"`},
-		{name: "missing policy", args: []string{"--policy", dir + "/missing.yaml"}, stdin: strings.NewReader(good), want: "deny", code: 2, has: "cannot read policy"},
-		{name: "unreadable policy (a directory)", args: []string{"--policy", dir}, stdin: strings.NewReader(good), want: "deny", code: 2, has: "cannot read policy"},
-		{name: "invalid policy", args: []string{"--policy", dir + "/bad.yaml"}, stdin: strings.NewReader(good), want: "deny", code: 2, has: `bad.yaml:3:3: sandbox: unknown key "enabeld"`},
-		{name: "on_error ask", args: []string{"--policy", dir + "/ask.yaml"}, stdin: strings.NewReader("{"), want: "ask", code: 0, has: "on_error: ask"},
-		{name: "panic", stdin: strings.NewReader(good), sys: func(s *system) *system { s.fsys = panicFS{}; return s }, want: "deny", code: 2, has: "internal error: boom"},
-		{name: "slow file system", stdin: strings.NewReader(good), sys: func(s *system) *system {
-			s.fsys, s.deadline = slowFS{release}, 50*time.Millisecond
-			return s
-		}, want: "deny", code: 2, has: "no decision within 50ms"},
-		{name: "stdin never closed", stdin: blockingReader{release}, sys: func(s *system) *system { s.deadline = 50 * time.Millisecond; return s }, want: "deny", code: 2, has: "no decision within"},
-		{name: "symlink loop", stdin: strings.NewReader(input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/loop"})), want: "deny", code: 2, has: "too many levels of symbolic links"},
-		{name: "path over PATH_MAX", stdin: strings.NewReader(input("Write", dir+"/proj", map[string]any{"file_path": dir + "/proj/" + strings.Repeat("a/", 2100)})), want: "deny", code: 2, has: "path too long"},
-	}
-	if err := os.Symlink("loop", dir+"/proj/loop"); err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := *sys
-			sp := &s
-			if tt.sys != nil {
-				sp = tt.sys(sp)
-			}
-			r := runHook(t, sp, tt.stdin, tt.args...)
-			if r.decision != tt.want || r.code != tt.code {
-				t.Fatalf("decision %s exit %d, want %s exit %d\nstdout: %s\nstderr: %s", r.decision, r.code, tt.want, tt.code, r.stdout, r.stderr)
-			}
-			if !strings.Contains(r.stdout, jsonEscape(tt.has)) {
-				t.Errorf("reason lacks %q: %s", tt.has, r.stdout)
-			}
-			if tt.want == "deny" && !strings.Contains(r.stderr, tt.has) {
-				t.Errorf("stderr lacks %q: %s", tt.has, r.stderr)
-			}
-			if tt.want == "deny" && !strings.HasPrefix(r.stderr, "safezone: ") {
-				t.Errorf("stderr lacks the safezone: prefix: %q", r.stderr)
-			}
-		})
-	}
-}
-
-func jsonEscape(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b[1 : len(b)-1])
 }
 
 func TestHelpAndVersion(t *testing.T) {
@@ -456,115 +308,6 @@ func TestHelpAndVersion(t *testing.T) {
 		if code := run(args, strings.NewReader(""), &out, &errb, sys); code != 0 || !strings.HasPrefix(out.String(), "safezone ") {
 			t.Errorf("%v: exit %d, stdout %q", args, code, out.String())
 		}
-	}
-}
-
-// TestSamples runs every real Claude Code 2.1.330 hook input through the
-// hook: each gets exactly one decision.
-func TestSamples(t *testing.T) {
-	files, _ := filepath.Glob("../shared/samples/claude-code/*.json")
-	if len(files) == 0 {
-		t.Skip("../shared/samples/claude-code is absent: real host samples not checked")
-	}
-	sys, _ := testSystem(t)
-	sys.getenv = isolated(t.TempDir(), map[string]string{"HOME": "/home/dev/work/home", "CLAUDE_PROJECT_DIR": "/home/dev/work/proj"})
-	want := map[string]string{
-		"Read.json": "deny", "Write.json": "deny", "Edit.json": "abstain", "NotebookEdit.json": "abstain",
-		"Glob.json": "ask", "Grep.json": "ask", "Bash.json": "",
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := runHook(t, sys, bytes.NewReader(data))
-		if r.code != 0 {
-			t.Errorf("%s: exit %d: %s", f, r.code, r.stderr)
-		}
-		if w := want[filepath.Base(f)]; w != "" && r.decision != w {
-			t.Errorf("%s: decision %s, want %s: %s", f, r.decision, w, r.stdout)
-		}
-		t.Logf("%s: %s", filepath.Base(f), r.decision)
-	}
-}
-
-// TestExamples runs the inputs in examples/ that the README shows, as a
-// fresh clone would: no CLAUDE_PROJECT_DIR, the embedded default policy.
-func TestExamples(t *testing.T) {
-	want := map[string]string{
-		"write-outside.json": "deny",  // outside_write: deny in the default policy
-		"read-env.json":      "deny",  // Read(.env*), bypassPermissions or not
-		"edit-src.json":      "allow", // acceptEdits, with a warning: src/** is warned
-		"glob-parent.json":   "ask",   // outside_read: ask
-	}
-	files, _ := filepath.Glob("examples/*.json")
-	if len(files) != len(want) {
-		t.Fatalf("examples/ holds %d inputs, the test knows %d", len(files), len(want))
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sys, _ := testSystem(t)
-		sys.getenv = isolated(t.TempDir(), nil)
-		r := runHook(t, sys, bytes.NewReader(data))
-		if r.code != 0 || r.decision != want[filepath.Base(f)] {
-			t.Errorf("%s: decision %s exit %d, want %s: %s", f, r.decision, r.code, want[filepath.Base(f)], r.stdout)
-		}
-	}
-}
-
-// FuzzHook feeds arbitrary bytes to the whole hook: it never panics, always
-// prints exactly one decision or nothing, and exits 0, or 2 with a deny.
-//
-//	go test . -run '^$' -fuzz FuzzHook -fuzztime 60s
-func FuzzHook(f *testing.F) {
-	for _, s := range []string{
-		`{"tool_name":"Write","tool_input":{"file_path":"/tmp/x"},"cwd":"/tmp"}`,
-		`{"tool_name":"Read","tool_input":{"file_path":"~/.ssh/id_rsa"},"cwd":"/"}`,
-		`{"tool_name":"Glob","tool_input":{"pattern":"{a,../b}/**"},"cwd":"/tmp","permission_mode":"plan"}`,
-		`{"tool_name":"mcp__x__write","tool_input":{"paths":["/etc/x"]},"cwd":"/"}`,
-		`{"tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"/"}`,
-		"", "null", `{"a":1,"A":1}`,
-	} {
-		f.Add([]byte(s))
-	}
-	sys, _ := testSystem(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var out, errb bytes.Buffer
-		code := run(nil, bytes.NewReader(data), &out, &errb, sys)
-		d, err := judge(out.String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if code != 0 && !(code == 2 && d == "deny") {
-			t.Fatalf("exit %d with %s", code, d)
-		}
-	})
-}
-
-// defaultPolicy is the example policy, which default_policy.go compiles to
-// Go: the embedded default.
-//
-//go:embed policy.example.yaml
-var defaultPolicy []byte
-
-// TestEmbeddedDefaultGenerated: the embedded default compiled to Go
-// (default_policy.go, by scripts/gendefault) is the policy parsing
-// policy.example.yaml gives, positions included (reasons cite
-// "<embedded default>:55"). After editing policy.example.yaml, run
-// go generate.
-func TestEmbeddedDefaultGenerated(t *testing.T) {
-	parsed, err := policy.Parse(policy.EmbeddedName, defaultPolicy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := embeddedDefault(); !reflect.DeepEqual(got, parsed) {
-		t.Errorf("default_policy.go is out of date (run go generate):\ngenerated %+v\nparsed    %+v", got, parsed)
-	}
-	if embeddedDefault() == embeddedDefault() {
-		t.Error("embeddedDefault returns one Layer twice: callers may change it")
 	}
 }
 
@@ -594,5 +337,21 @@ func TestVersionFromVCS(t *testing.T) {
 	}
 	if strings.TrimSpace(string(out)) == "safezone (devel)" {
 		t.Error("a bare (devel)")
+	}
+}
+
+// cmdRecords is the testscript command `records FILE N`: FILE holds exactly
+// N audit records, each one whole line of strict JSON with a UTC RFC 3339
+// time and a known decision.
+func cmdRecords(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: records FILE N")
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	recs, err := audit.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if len(recs) != want {
+		ts.Fatalf("%s holds %d records, want %d", args[0], len(recs), want)
 	}
 }

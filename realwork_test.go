@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // cmdConfined runs one Bash call as Claude Code does in bypassPermissions:
@@ -48,7 +49,7 @@ func cmdConfined(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(ts.Exec("bash", "-c", `exec safezone <"$1"`, "bash", inFile))
 	answer := ts.ReadFile("stdout")
 	ts.Check(os.WriteFile(filepath.Join(ts.Getenv("WORK"), "hook.json"), []byte(answer), 0o644))
-	if d, err := judge(answer); err != nil || d != "allow" {
+	if d, err := pipelinetest.Judge(answer); err != nil || d != "allow" {
 		ts.Fatalf("the hook answered %s (%v), want allow: %s", d, err, answer)
 	}
 	var out struct {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/pipeline"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 	"github.com/safezonehq/safezone/transcript/transcripttest"
 )
 
@@ -22,11 +24,11 @@ import (
 func replayGolden(t *testing.T, golden string, files ...string) {
 	t.Helper()
 	sys, dir := testSystem(t)
-	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "SHELL": "/bin/bash"})
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "SHELL": "/bin/bash"})
 	// As on a Linux machine whose kernel confines commands (Landlock and
 	// user namespaces), whatever this one can: the summary is the same
 	// everywhere.
-	sys.confine = &onceStatus{get: func() confine.Status { return confine.Status{LandlockABI: 7} }}
+	sys.Confine = &pipeline.OnceStatus{Get: func() confine.Status { return confine.Status{LandlockABI: 7} }}
 	var out, errb bytes.Buffer
 	if code := cmdReplay(files, &out, &errb, sys); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())

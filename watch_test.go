@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/safezonehq/safezone/pipeline"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // TestWatch: a watched path that appears after it was recorded denies
@@ -16,16 +19,16 @@ func TestWatch(t *testing.T) {
 	sys, dir := testSystem(t)
 	proj := dir + "/proj"
 	local := proj + "/.safezone.local.yaml"
-	if err := sys.checkWatch(proj); err != nil {
+	if err := sys.CheckWatch(proj); err != nil {
 		t.Fatalf("no list: %v", err)
 	}
-	if err := sys.recordWatch(proj, []string{local, proj + "/.mcp.json"}); err != nil {
+	if err := sys.RecordWatch(proj, []string{local, proj + "/.mcp.json"}); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(sys.watchPath(proj)); err != nil || !strings.HasPrefix(sys.watchPath(proj), dir+"/home/.local/state/safezone/watch/") || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("watch list %s: %v %v", sys.watchPath(proj), fi, err)
+	if fi, err := os.Stat(sys.WatchPath(proj)); err != nil || !strings.HasPrefix(sys.WatchPath(proj), dir+"/home/.local/state/safezone/watch/") || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("watch list %s: %v %v", sys.WatchPath(proj), fi, err)
 	}
-	if err := sys.checkWatch(proj); err != nil {
+	if err := sys.CheckWatch(proj); err != nil {
 		t.Fatalf("nothing appeared: %v", err)
 	}
 	if err := os.WriteFile(local, []byte("version: 1\nmode: agi\n"), 0o644); err != nil {
@@ -35,32 +38,32 @@ func TestWatch(t *testing.T) {
 	if err := os.Chtimes(local, old, old); err != nil {
 		t.Fatal(err)
 	}
-	err := sys.checkWatch(proj)
+	err := sys.CheckWatch(proj)
 	if err == nil || !strings.Contains(err.Error(), local+" appeared after a command ran confined") || !strings.Contains(err.Error(), "safezone trust "+local) {
 		t.Fatalf("appeared: %v", err)
 	}
 
 	// The hook denies every call, with the reason.
-	r := runHook(t, sys, strings.NewReader(input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	r := runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
 	if r.decision != "deny" || !strings.Contains(r.stdout, "appeared after a command ran confined") {
 		t.Fatalf("hook: %+v", r)
 	}
 
 	// Recording again keeps the first time.
-	if err := sys.recordWatch(proj, []string{local}); err != nil {
+	if err := sys.RecordWatch(proj, []string{local}); err != nil {
 		t.Fatal(err)
 	}
-	if sys.checkWatch(proj) == nil {
+	if sys.CheckWatch(proj) == nil {
 		t.Fatal("a second record hid the file")
 	}
 
 	// safezone trust, from the project, by a relative path.
-	sys.getwd = func() (string, error) { return proj, nil }
+	sys.Getwd = func() (string, error) { return proj, nil }
 	r = runCmd(sys, "trust", ".safezone.local.yaml")
 	if r.code != 0 || !strings.Contains(r.stdout, "trusted "+local+" as it is now") {
 		t.Fatalf("trust: %+v", r)
 	}
-	if err := sys.checkWatch(proj); err != nil {
+	if err := sys.CheckWatch(proj); err != nil {
 		t.Fatalf("after trust: %v", err)
 	}
 	r = runCmd(sys, "trust", ".mcp.json.not")
@@ -71,8 +74,8 @@ func TestWatch(t *testing.T) {
 	// A trusted file that changes again (a program started before it
 	// existed rewrites it) appears again.
 	later := time.Now().Add(time.Hour)
-	sys.now = func() time.Time { return later.Add(-30 * time.Minute) }
-	if err := sys.checkWatch(proj); err != nil {
+	sys.Now = func() time.Time { return later.Add(-30 * time.Minute) }
+	if err := sys.CheckWatch(proj); err != nil {
 		t.Fatalf("trusted, unchanged: %v", err)
 	}
 	if err := os.Chmod(local, 0o600); err != nil { // changes ctime
@@ -82,16 +85,16 @@ func TestWatch(t *testing.T) {
 	if err := os.WriteFile(local, []byte("version: 1\nmode: agi\nauto_approve: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sys.now = func() time.Time { return time.Now() }
-	if sys.checkWatch(proj) == nil {
+	sys.Now = func() time.Time { return time.Now() }
+	if sys.CheckWatch(proj) == nil {
 		t.Fatal("a change after trust was not reported")
 	}
-	sys.now = func() time.Time { return time.Now().Add(trustWindow + time.Hour) }
-	if err := sys.checkWatch(proj); err != nil {
+	sys.Now = func() time.Time { return time.Now().Add(pipeline.TrustWindow + time.Hour) }
+	if err := sys.CheckWatch(proj); err != nil {
 		t.Fatalf("after the trust window: %v", err)
 	}
-	sys.now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
-	if _, err := sys.trust([]string{local}); err != nil {
+	sys.Now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	if _, err := sys.Trust([]string{local}); err != nil {
 		t.Fatal(err)
 	}
 	r = runCmd(sys, "trust")
@@ -100,16 +103,16 @@ func TestWatch(t *testing.T) {
 	}
 
 	// A list the hook cannot read denies.
-	if err := os.WriteFile(sys.watchPath(proj), []byte("{"), 0o600); err != nil {
+	if err := os.WriteFile(sys.WatchPath(proj), []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := sys.checkWatch(proj); err == nil || !strings.Contains(err.Error(), "unreadable") {
+	if err := sys.CheckWatch(proj); err == nil || !strings.Contains(err.Error(), "unreadable") {
 		t.Fatalf("corrupt list: %v", err)
 	}
 }
 
 // runCmd runs a subcommand that prints no decision.
-func runCmd(sys *system, args ...string) runResult {
+func runCmd(sys *pipeline.System, args ...string) runResult {
 	var out, errb bytes.Buffer
 	code := run(args, strings.NewReader(""), &out, &errb, sys)
 	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
@@ -120,11 +123,11 @@ func runCmd(sys *system, args ...string) runResult {
 // .git paths of a project that is no repository alone.
 func TestConfineWatchesMissing(t *testing.T) {
 	sys, dir := testSystem(t)
-	if !sys.confineStatus().Confine() {
+	if !sys.ConfineStatus().Confine() {
 		t.Skip("the kernel cannot confine commands here")
 	}
 	proj := dir + "/proj"
-	in := input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"})
+	in := pipelinetest.Input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"})
 	in = strings.Replace(in, `"default"`, `"bypassPermissions"`, 1)
 	r := runHook(t, sys, strings.NewReader(in))
 	if r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
@@ -140,7 +143,7 @@ func TestConfineWatchesMissing(t *testing.T) {
 	if _, err := os.Stat(dir + "/home/go"); err == nil {
 		t.Errorf("~/go was made: only a missing last element is")
 	}
-	w, err := sys.readWatch(sys.watchPath(proj))
+	w, err := sys.ReadWatch(sys.WatchPath(proj))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,17 +163,17 @@ func TestConfineWatchesMissing(t *testing.T) {
 // confined without making .claude or ~/.cache or writing a watch list.
 func TestExplainChangesNothing(t *testing.T) {
 	sys, dir := testSystem(t)
-	if !sys.confineStatus().Confine() {
+	if !sys.ConfineStatus().Confine() {
 		t.Skip("the kernel cannot confine commands here")
 	}
 	proj := dir + "/proj"
-	in := strings.Replace(input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
+	in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
 	var out, errb bytes.Buffer
 	run([]string{"explain"}, strings.NewReader(in), &out, &errb, sys)
 	if !strings.Contains(out.String(), "confine") {
 		t.Fatalf("explain: %s %s", out.String(), errb.String())
 	}
-	for _, p := range []string{proj + "/.claude", dir + "/home/.cache", sys.watchPath(proj)} {
+	for _, p := range []string{proj + "/.claude", dir + "/home/.cache", sys.WatchPath(proj)} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("explain made %s", p)
 		}
@@ -184,7 +187,7 @@ func TestWatchResolvedProject(t *testing.T) {
 	if err := os.Symlink(dir+"/proj", dir+"/link"); err != nil {
 		t.Fatal(err)
 	}
-	if sys.watchPath(dir+"/link") != sys.watchPath(dir+"/proj") {
+	if sys.WatchPath(dir+"/link") != sys.WatchPath(dir+"/proj") {
 		t.Fatal("two watch lists for one project")
 	}
 }
@@ -194,13 +197,13 @@ func TestWatchResolvedProject(t *testing.T) {
 // it: it is read-only, or the command is not confined.
 func TestStateDirInsideProject(t *testing.T) {
 	sys, dir := testSystem(t)
-	st := sys.confineStatus()
+	st := sys.ConfineStatus()
 	if !st.Confine() {
 		t.Skip("the kernel cannot confine commands here")
 	}
 	home := dir + "/home"
-	sys.getenv = isolated(dir, map[string]string{"HOME": home, "CLAUDE_PROJECT_DIR": home})
-	in := strings.Replace(input("Bash", home, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": home, "CLAUDE_PROJECT_DIR": home})
+	in := strings.Replace(pipelinetest.Input("Bash", home, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
 	r := runHook(t, sys, strings.NewReader(in))
 	if st.ReadOnly != nil {
 		if strings.Contains(r.stdout, "updatedInput") {
@@ -218,16 +221,16 @@ func TestStateDirInsideProject(t *testing.T) {
 // there is its own.
 func TestCodeCachesOverlaid(t *testing.T) {
 	sys, dir := testSystem(t)
-	if !sys.confineStatus().Confine() {
+	if !sys.ConfineStatus().Confine() {
 		t.Skip("the kernel cannot confine commands here")
 	}
 	if err := os.MkdirAll(dir+"/home/.npm/_npx", 0o755); err != nil {
 		t.Fatal(err)
 	}
 	proj := dir + "/proj"
-	in := strings.Replace(input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
+	in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
 	r := runHook(t, sys, strings.NewReader(in))
-	if sys.confineStatus().ReadOnly == nil && (!strings.Contains(r.stdout, "~/.npm/_npx are its own") || !strings.Contains(r.stdout, `\"overlay\":[`)) {
+	if sys.ConfineStatus().ReadOnly == nil && (!strings.Contains(r.stdout, "~/.npm/_npx are its own") || !strings.Contains(r.stdout, `\"overlay\":[`)) {
 		t.Fatalf("~/.npm/_npx is not overlaid: %s", r.stdout)
 	}
 }

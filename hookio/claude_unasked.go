@@ -56,7 +56,7 @@ var claudeReaderRefused = map[string][]string{
 	"tree": {"-o"},
 }
 
-// claudeGitReaders are the git subcommands Claude Code runs unasked
+// claudeGitReaders are the git Subcommands Claude Code runs unasked
 // (measured likewise); every other one (add, commit, stash, checkout,
 // push...) is asked about.
 var claudeGitReaders = []string{"blame", "branch", "diff", "log", "ls-files", "rev-parse", "show", "status"}
@@ -78,7 +78,7 @@ var claudeEditors = map[string][]string{
 
 // RunsUnasked reports what Claude Code (2.1.330) runs without asking when
 // the hook abstains: in default mode, lines of known read-only commands of
-// claudeReaders and git's read-only subcommands; in acceptEdits mode also
+// claudeReaders and git's read-only Subcommands; in acceptEdits mode also
 // claudeEditors with their measured options and redirections. In
 // bypassPermissions everything runs, but safezone allows those itself;
 // plan mode and the others are not measured: no.
@@ -146,7 +146,7 @@ func refused(args, opts []string) bool {
 }
 
 // gitReader reports whether git's arguments name one of the read-only
-// subcommands Claude Code runs unasked, with no global option before it.
+// Subcommands Claude Code runs unasked, with no global option before it.
 func gitReader(args []string) bool {
 	return len(args) > 0 && slices.Contains(claudeGitReaders, path.Base(args[0]))
 }

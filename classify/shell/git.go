@@ -32,7 +32,7 @@ const (
 	rewritesUnlessPaths          // the paths after "--", else the whole work tree (checkout)
 )
 
-// gitSub is what a group of git subcommands does, from their manuals
+// gitSub is what a group of git Subcommands does, from their manuals
 // (git-<name>(1)). Git's own files under .git (objects, index, refs,
 // config) are its internals and never targets.
 type gitSub struct {
@@ -60,7 +60,7 @@ type gitSub struct {
 	handle func(c *cmdCtx, rest []sword)
 }
 
-// gitSubcommands are the git subcommands safezone knows, by group; any
+// gitSubcommands are the git Subcommands safezone knows, by group; any
 // other is unknown.
 var gitSubcommands = []gitSub{
 	{names: []string{"status", "log", "shortlog", "branch", "remote", "rev-parse", "rev-list", "describe", "ls-files",
@@ -361,7 +361,7 @@ func gitSetsExecKey(w sword) bool {
 	return w.unknown != "" || isGitExecKey(key)
 }
 
-// gitValueShort and gitValueLong are the options of git's subcommands whose
+// gitValueShort and gitValueLong are the options of git's Subcommands whose
 // value (the next word) is text that is neither a file nor a command: it
 // may be dynamic (git commit -m "$(cat <<EOF ...)").
 const gitValueShort = "mbBnSGe"
@@ -529,7 +529,7 @@ func (c *cmdCtx) gitHas(rest []sword, names ...string) bool {
 	return false
 }
 
-// gitValuedShort are the short options of git's subcommands that take a
+// gitValuedShort are the short options of git's Subcommands that take a
 // value, as the next word or attached (git-<name>(1), git 2.39), and
 // gitOptionalShort those whose value is optional and only attached
 // (-S[KEYID], -u[MODE], grep's -O[PAGER], diff's -M[N]). In a cluster the
@@ -607,13 +607,13 @@ func gitLongOpt(w, long string) bool {
 	return strings.HasPrefix(long, "--") && len(w) > 2 && strings.HasPrefix(w, "--") && strings.HasPrefix(long, w)
 }
 
-// gitRunsOptions are options of git's subcommands that run a program given
+// gitRunsOptions are options of git's Subcommands that run a program given
 // on the command line (git-fetch(1) --upload-pack, git-push(1)
 // --receive-pack and --exec, git-clone(1) -u and --template, whose hooks
 // run, git-archive(1) --exec, git-grep(1) -O).
 var gitRunsOptions = []string{"--upload-pack", "--receive-pack", "--exec", "--template", "--open-files-in-pager", "--ext-diff-cmd"}
 
-// gitDiffFamily are the subcommands that take the diff options
+// gitDiffFamily are the Subcommands that take the diff options
 // (git-diff(1) OPTIONS, gitdiffcore(7)), -O<orderfile> among them.
 var gitDiffFamily = []string{"diff", "log", "show", "whatchanged", "diff-tree", "diff-files", "diff-index", "format-patch", "range-diff", "stash"}
 

@@ -3,7 +3,7 @@ package shell
 import "strings"
 
 // hostTools are the command-line tools of the coding agents themselves,
-// sorted by name. Their subcommands that add or remove MCP servers,
+// sorted by name. Their Subcommands that add or remove MCP servers,
 // plugins, extensions or settings write the agent's own configuration
 // (Claude Code's ~/.claude.json, ~/.claude/settings.json and plugins, the
 // project's .claude/settings*.json and .mcp.json; Codex's

@@ -13,7 +13,7 @@ var safezoneTools = []cmdSpec{
 	{name: "safezone", role: roleCustom, custom: safezoneCmd},
 }
 
-// safezoneReads are safezone's subcommands that only read.
+// safezoneReads are safezone's Subcommands that only read.
 var safezoneReads = []string{"version", "help", "explain", "validate", "policy", "replay", "test", "doctor"}
 
 // safezoneFlagsRead reports whether safezone's flags leave it a reader:
@@ -70,7 +70,7 @@ func safezoneCmd(c *cmdCtx) {
 		return
 	case sub.lit != "init":
 		c.cmd.ReadOnly = false
-		c.unknown("safezone " + sub.lit + " is not one of safezone's read-only subcommands")
+		c.unknown("safezone " + sub.lit + " is not one of safezone's read-only Subcommands")
 		return
 	}
 	safezoneInit(c)

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 // The watch list: self-protected files that did not exist when a command
 // started confined.
@@ -48,25 +48,25 @@ type watchList struct {
 	Trusted map[string]time.Time `json:"trusted,omitempty"`
 }
 
-// trustWindow is how long a trusted path stays watched for changes.
-const trustWindow = 24 * time.Hour
+// TrustWindow is how long a trusted path stays watched for changes.
+const TrustWindow = 24 * time.Hour
 
 // maxWatchFile bounds the watch list read on every hook call.
 const maxWatchFile = 1 << 20
 
-// stateDir is safezone's directory under $XDG_STATE_HOME, else
+// StateDir is safezone's directory under $XDG_STATE_HOME, else
 // ~/.local/state; "" when neither is an absolute path.
-func (s *system) stateDir() string { return policy.StateDir(s.getenv) }
+func (s *System) StateDir() string { return policy.StateDir(s.Getenv) }
 
-// watchPath is the watch list of project (an absolute path): one file per
+// WatchPath is the watch list of project (an absolute path): one file per
 // project, named by a hash of its path with symlinks resolved (every
 // spelling of the project shares one list).
-func (s *system) watchPath(project string) string {
-	dir := s.stateDir()
+func (s *System) WatchPath(project string) string {
+	dir := s.StateDir()
 	if dir == "" || project == "" {
 		return ""
 	}
-	if r, err := classify.Resolve(s.fsys, filepath.Clean(project)); err == nil {
+	if r, err := classify.Resolve(s.FS, filepath.Clean(project)); err == nil {
 		project = r.Path
 	}
 	// FNV-1a, not a cryptographic hash (crypto's package initialisation
@@ -77,8 +77,8 @@ func (s *system) watchPath(project string) string {
 	return filepath.Join(dir, "watch", hex.EncodeToString(h.Sum(nil))+".json")
 }
 
-// readWatch reads the watch list at p; a missing file is an empty list.
-func (s *system) readWatch(p string) (*watchList, error) {
+// ReadWatch reads the watch list at p; a missing file is an empty list.
+func (s *System) ReadWatch(p string) (*watchList, error) {
 	w := &watchList{Paths: map[string]time.Time{}}
 	if p == "" {
 		return w, nil
@@ -113,32 +113,32 @@ type watchError struct{ msg string }
 
 func (e *watchError) Error() string { return e.msg }
 
-// watchMargin is how far before a command's start a watched path's ctime
+// WatchMargin is how far before a command's start a watched path's ctime
 // may lie and still count as made after it: file systems stamp times at
 // the clock tick, up to a few milliseconds behind time.Now.
-const watchMargin = 2 * time.Second
+const WatchMargin = 2 * time.Second
 
-// checkWatch returns an error naming each path of project's watch list that
+// CheckWatch returns an error naming each path of project's watch list that
 // has appeared since a command started confined while it was missing.
-func (s *system) checkWatch(project string) error {
-	p := s.watchPath(project)
-	w, err := s.readWatch(p)
+func (s *System) CheckWatch(project string) error {
+	p := s.WatchPath(project)
+	w, err := s.ReadWatch(p)
 	if err != nil {
 		return fmt.Errorf("the list of files confined commands could create is unreadable: %w; delete it to go on", err)
 	}
 	var appeared []string
 	for path, since := range w.Paths {
-		changed, ok := s.changedAt(path)
-		if ok && !changed.Before(since.Add(-watchMargin)) {
+		changed, ok := s.ChangedAt(path)
+		if ok && !changed.Before(since.Add(-WatchMargin)) {
 			appeared = append(appeared, path)
 		}
 	}
-	now := s.now()
+	now := s.Now()
 	for path, at := range w.Trusted {
-		if now.Sub(at) > trustWindow {
+		if now.Sub(at) > TrustWindow {
 			continue
 		}
-		if changed, ok := s.changedAt(path); ok && changed.After(at) {
+		if changed, ok := s.ChangedAt(path); ok && changed.After(at) {
 			appeared = append(appeared, path)
 			if _, ok := w.Paths[path]; !ok {
 				w.Paths[path] = at
@@ -153,32 +153,32 @@ func (s *system) checkWatch(project string) error {
 		strings.Join(appeared, ", "), w.Paths[appeared[0]].Format(time.RFC3339), strings.Join(appeared, " "))}
 }
 
-// changedAt is when the inode at path (not followed) last changed, and
+// ChangedAt is when the inode at path (not followed) last changed, and
 // whether it exists.
-func (s *system) changedAt(path string) (time.Time, bool) {
-	fi, err := s.fsys.Lstat(strings.TrimPrefix(filepath.Clean(path), "/"))
+func (s *System) ChangedAt(path string) (time.Time, bool) {
+	fi, err := s.FS.Lstat(strings.TrimPrefix(filepath.Clean(path), "/"))
 	if err != nil {
 		return time.Time{}, false
 	}
 	return inodeChanged(fi), true
 }
 
-// recordWatch adds missing (absolute paths) to project's watch list, each
+// RecordWatch adds missing (absolute paths) to project's watch list, each
 // with the time now unless it is already there (the earliest start counts:
 // a program of an earlier command may still run).
-func (s *system) recordWatch(project string, missing []string) error {
+func (s *System) RecordWatch(project string, missing []string) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	p := s.watchPath(project)
+	p := s.WatchPath(project)
 	if p == "" {
 		return errors.New("no state directory: set HOME or XDG_STATE_HOME")
 	}
-	w, err := s.readWatch(p)
+	w, err := s.ReadWatch(p)
 	if err != nil {
 		return err
 	}
-	now := s.now()
+	now := s.Now()
 	added := false
 	for _, m := range missing {
 		if _, ok := w.Paths[m]; !ok {
@@ -202,27 +202,27 @@ func writeWatch(p string, w *watchList) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	return writeAtomic(p, append(data, '\n'), 0o600)
+	return WriteAtomic(p, append(data, '\n'), 0o600)
 }
 
-// trust removes paths (absolute, clean) from every watch list and returns
+// Trust removes paths (absolute, clean) from every watch list and returns
 // the ones it found.
-func (s *system) trust(paths []string) ([]string, error) {
-	dir := s.stateDir()
+func (s *System) Trust(paths []string) ([]string, error) {
+	dir := s.StateDir()
 	if dir == "" {
 		return nil, errors.New("no state directory: set HOME or XDG_STATE_HOME")
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "watch", "*.json"))
 	var found []string
 	for _, f := range files {
-		w, err := s.readWatch(f)
+		w, err := s.ReadWatch(f)
 		if err != nil {
 			return found, err
 		}
 		changed := false
-		now := s.now()
+		now := s.Now()
 		for p, at := range w.Trusted {
-			if now.Sub(at) > trustWindow {
+			if now.Sub(at) > TrustWindow {
 				delete(w.Trusted, p)
 				changed = true
 			}
@@ -239,7 +239,7 @@ func (s *system) trust(paths []string) ([]string, error) {
 			}
 			// Trusted as it is now: a later change appears again.
 			w.Trusted[p] = now
-			if c, ok := s.changedAt(p); ok && c.After(now) {
+			if c, ok := s.ChangedAt(p); ok && c.After(now) {
 				w.Trusted[p] = c
 			}
 			changed = true

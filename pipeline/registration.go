@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"path/filepath"
@@ -11,27 +11,27 @@ import (
 // The hook's own registration: how long the host lets it run, read from
 // the Claude Code settings that loading the policy read anyway.
 
-// fileCache reads policy and settings files for policy.Locations.ReadFile
+// FileCache reads policy and settings files for policy.Locations.ReadFile
 // and remembers each answer, so that the hook can look at the settings
 // again without another system call. One hook call uses one.
-type fileCache struct {
-	files map[string]cachedFile
+type FileCache struct {
+	Files map[string]CachedFile
 }
 
-type cachedFile struct {
-	data []byte
+type CachedFile struct {
+	Data []byte
 	err  error
 }
 
-func newFileCache() *fileCache { return &fileCache{files: map[string]cachedFile{}} }
+func NewFileCache() *FileCache { return &FileCache{Files: map[string]CachedFile{}} }
 
 // read is policy.ReadCapped, remembered.
-func (c *fileCache) read(path string) ([]byte, error) {
-	if f, ok := c.files[path]; ok {
-		return f.data, f.err
+func (c *FileCache) read(path string) ([]byte, error) {
+	if f, ok := c.Files[path]; ok {
+		return f.Data, f.err
 	}
 	data, err := policy.ReadCapped(path)
-	c.files[path] = cachedFile{data, err}
+	c.Files[path] = CachedFile{data, err}
 	return data, err
 }
 
@@ -44,14 +44,14 @@ func (c *fileCache) read(path string) ([]byte, error) {
 // no read file registers one: settings not read (host_settings: false),
 // another host, or the plugin (whose hooks/hooks.json is not a settings
 // file; it registers 10 s).
-func ownTimeout(reads *fileCache, exe string) (time.Duration, bool) {
-	ours := runsSafezone(exe)
+func ownTimeout(reads *FileCache, exe string) (time.Duration, bool) {
+	ours := RunsSafezone(exe)
 	var best time.Duration
-	for _, f := range reads.files {
+	for _, f := range reads.Files {
 		if f.err != nil {
 			continue
 		}
-		for _, t := range policy.HookTimeouts(f.data, ours) {
+		for _, t := range policy.HookTimeouts(f.Data, ours) {
 			if best == 0 || t < best {
 				best = t
 			}
@@ -60,12 +60,12 @@ func ownTimeout(reads *fileCache, exe string) (time.Duration, bool) {
 	return best, best > 0
 }
 
-// runsSafezone returns whether a hook command runs this binary, judged by
+// RunsSafezone returns whether a hook command runs this binary, judged by
 // its first word alone, without looking at the file system: that word is
 // exe, or a program of exe's name (or "safezone") found on PATH or by a
 // path. A wrong guess only moves the deadline between the registrations'
 // timeouts.
-func runsSafezone(exe string) func(command string) bool {
+func RunsSafezone(exe string) func(command string) bool {
 	return func(command string) bool {
 		words := strings.Fields(command)
 		if len(words) == 0 {

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 // Kernel confinement of the Bash commands whose own accesses safezone cannot
 // see (classify.Result.Confine): the ruleset built from the resolved policy,
@@ -95,7 +95,7 @@ type confinement struct {
 // rewritten form (bash where the host runs the user's $SHELL; see
 // hookio.ShellOf), and the kernel confines (confine.Available). Its second
 // result says why not.
-func (s *system) confinable(call *hookio.Call, host hookio.Host) (bool, string) {
+func (s *System) confinable(call *hookio.Call, host hookio.Host) (bool, string) {
 	if ok, why := s.confinableHere(call, host); !ok {
 		return false, why
 	}
@@ -104,14 +104,14 @@ func (s *system) confinable(call *hookio.Call, host hookio.Host) (bool, string) 
 
 // confinableHere is confinable without asking the kernel: the host and the
 // shell.
-func (s *system) confinableHere(call *hookio.Call, host hookio.Host) (bool, string) {
+func (s *System) confinableHere(call *hookio.Call, host hookio.Host) (bool, string) {
 	if call == nil || call.Kind != hookio.KindShell {
 		return false, ""
 	}
 	if r, ok := host.(hookio.Rewriter); !ok || !r.RewritesShell() {
 		return false, "the host " + host.Name() + " cannot run a rewritten command"
 	}
-	if sh := s.getenv("SHELL"); hookio.ShellOf(host) == hookio.ShellUser && sh != "" && path.Base(sh) != "bash" {
+	if sh := s.Getenv("SHELL"); hookio.ShellOf(host) == hookio.ShellUser && sh != "" && path.Base(sh) != "bash" {
 		return false, "the Bash tool runs " + sh + ", and a confined command needs bash"
 	}
 	return true, ""
@@ -119,8 +119,8 @@ func (s *system) confinableHere(call *hookio.Call, host hookio.Host) (bool, stri
 
 // kernelConfines is the kernel's part of confinable (confine.Available,
 // once per process): a probe that starts and ends a thread.
-func (s *system) kernelConfines() (bool, string) {
-	if st := s.confineStatus(); !st.Confine() {
+func (s *System) kernelConfines() (bool, string) {
+	if st := s.ConfineStatus(); !st.Confine() {
 		return false, st.Landlock.Error()
 	}
 	return true, ""
@@ -153,12 +153,12 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 // confined. So is a ruleset the kernel cannot enforce here: files to hide
 // where there are no user namespaces, a search of the sandbox roots that
 // did not finish.
-func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host hookio.Host, hostSandbox string, pol *policy.Policy, data []byte, project string) (*confinement, error) {
-	if j.sys.executable == "" || !filepath.IsAbs(j.sys.executable) {
+func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host hookio.Host, hostSandbox string, pol *policy.Policy, data []byte, project string) (*confinement, error) {
+	if j.Sys.Executable == "" || !filepath.IsAbs(j.Sys.Executable) {
 		return nil, errors.New("cannot tell where this safezone binary is: the launcher needs its absolute path")
 	}
 	c := &confinement{}
-	roErr := j.sys.confineStatus().ReadOnly
+	roErr := j.Sys.ConfineStatus().ReadOnly
 	if roErr == nil && hostSandbox != "" {
 		// The hook runs outside the host's sandbox, the command inside,
 		// where a new user namespace is refused (Codex 0.171.0's
@@ -174,7 +174,7 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		// paths outside the writable ones; inside them it cannot.
 		rs, lost := c.Ruleset.WithoutNamespace()
 		if len(lost) > 0 {
-			return nil, fmt.Errorf("the kernel cannot hide %s here (%v), so a confined program could read it", hiddenList(lost, j.sys.getenv("HOME")), roErr)
+			return nil, fmt.Errorf("the kernel cannot hide %s here (%v), so a confined program could read it", hiddenList(lost, j.Sys.Getenv("HOME")), roErr)
 		}
 		c.ReadOnlyOff = roErr.Error()
 		c.Ruleset = rs
@@ -189,7 +189,7 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		c.Ruleset.ReadOnly = append(c.Ruleset.ReadOnly, sd)
 	}
 	if j.live {
-		if err := j.sys.recordWatch(project, c.Missing); err != nil {
+		if err := j.Sys.RecordWatch(project, c.Missing); err != nil {
 			return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)
 		}
 	}
@@ -203,9 +203,9 @@ func (j *judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 	}
 	// The fast launcher, where it is built, for a ruleset that takes the
 	// mount namespace: one process instead of the Go launcher's two.
-	launcher := j.sys.executable
+	launcher := j.Sys.Executable
 	if roErr == nil && c.Ruleset.NeedsNamespace() {
-		if fast := j.sys.fastLauncher(j.live); fast != "" {
+		if fast := j.Sys.FastLauncher(j.live); fast != "" {
 			launcher, c.Launcher = fast, fast
 		}
 	}
@@ -244,9 +244,9 @@ func shortHome(p, home string) string {
 // kernelWrite returns what a confined command of a call with these roots
 // may write besides the writable sandbox roots, resolved: the temporary
 // directories, the devices and confine.write (classify.Env.KernelWrite).
-func (j *judger) kernelWrite(pol *policy.Policy, project string) []string {
+func (j *Judger) kernelWrite(pol *policy.Policy, project string) []string {
 	var out []string
-	for _, tmp := range []string{j.sys.getenv("TMPDIR"), "/tmp", "/var/tmp", "/dev/shm"} {
+	for _, tmp := range []string{j.Sys.Getenv("TMPDIR"), "/tmp", "/var/tmp", "/dev/shm"} {
 		if filepath.IsAbs(tmp) {
 			if r, ok := j.resolvedDir(tmp); ok {
 				out = append(out, r)
@@ -266,8 +266,8 @@ func (j *judger) kernelWrite(pol *policy.Policy, project string) []string {
 // where the environment moves a tool's cache elsewhere (GOMODCACHE,
 // GOCACHE, XDG_CACHE_HOME, CARGO_HOME's registry and git, npm_config_cache,
 // the pnpm store), those places too. They are absolute, not resolved.
-func (j *judger) cacheDirs(pol *policy.Policy, project string) []string {
-	home := j.sys.getenv("HOME")
+func (j *Judger) cacheDirs(pol *policy.Policy, project string) []string {
+	home := j.Sys.Getenv("HOME")
 	var out []string
 	for _, d := range pol.Confine.Write {
 		if p := policy.ExpandDir(d, home, project); p != "" {
@@ -275,11 +275,11 @@ func (j *judger) cacheDirs(pol *policy.Policy, project string) []string {
 		}
 	}
 	for _, v := range []string{"GOMODCACHE", "GOCACHE", "XDG_CACHE_HOME", "npm_config_cache", "NPM_CONFIG_CACHE", "npm_config_store_dir", "PNPM_STORE_DIR"} {
-		if p := j.sys.getenv(v); filepath.IsAbs(p) {
+		if p := j.Sys.Getenv(v); filepath.IsAbs(p) {
 			out = append(out, filepath.Clean(p))
 		}
 	}
-	if ch := j.sys.getenv("CARGO_HOME"); filepath.IsAbs(ch) {
+	if ch := j.Sys.Getenv("CARGO_HOME"); filepath.IsAbs(ch) {
 		out = append(out, filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
 	}
 	return out
@@ -300,11 +300,11 @@ func (j *judger) cacheDirs(pol *policy.Policy, project string) []string {
 // A confine.write directory that does not exist is created when its parent
 // does (~/.cache in a new home directory: a tool that finds no cache
 // directory creates one, and could not); else it is left out.
-func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, namespaces bool) error {
+func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, namespaces bool) error {
 	var rs confine.Ruleset
 	// Off the live path, the directories the hook would have made.
 	would := map[string]string{}
-	home := j.sys.getenv("HOME")
+	home := j.Sys.Getenv("HOME")
 	addWrite := func(p string) {
 		if r, ok := j.resolvedDir(p); ok {
 			rs.Write = append(rs.Write, r)
@@ -325,7 +325,7 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 				rs.Write = append(rs.Write, root.Resolved)
 			}
 		}
-		for _, tmp := range []string{j.sys.getenv("TMPDIR"), "/tmp", "/var/tmp"} {
+		for _, tmp := range []string{j.Sys.Getenv("TMPDIR"), "/tmp", "/var/tmp"} {
 			if filepath.IsAbs(tmp) {
 				addWrite(tmp)
 			}
@@ -411,7 +411,7 @@ func (j *judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 // search finds the files below the sandbox roots that the kernel must hide
 // or keep read-only (package index). A search that does not finish is an
 // error: the command would run with secrets it should not see.
-func (j *judger) search(res *classify.Result, pol *policy.Policy, why map[string]string) (index.Found, error) {
+func (j *Judger) search(res *classify.Result, pol *policy.Policy, why map[string]string) (index.Found, error) {
 	spec := res.KernelSpec(pol)
 	m, err := spec.Matcher()
 	if err != nil {
@@ -440,15 +440,15 @@ func (j *judger) search(res *classify.Result, pol *policy.Policy, why map[string
 // index.Serve), on the live path only; where none answers it starts one
 // for the next call. It reports whether the answer is complete and can be
 // used: else the caller walks.
-func (j *judger) askIndex(spec classify.KernelSpec) (index.Found, bool) {
-	if !j.live || j.sys.startIndex == nil {
+func (j *Judger) askIndex(spec classify.KernelSpec) (index.Found, bool) {
+	if !j.live || j.Sys.StartIndex == nil {
 		return index.Found{}, false
 	}
 	data, err := json.Marshal(spec)
 	if err != nil {
 		return index.Found{}, false
 	}
-	sock := j.sys.indexSocket(data)
+	sock := j.Sys.indexSocket(data)
 	if sock == "" {
 		return index.Found{}, false
 	}
@@ -457,7 +457,7 @@ func (j *judger) askIndex(spec classify.KernelSpec) (index.Found, bool) {
 		return f, true
 	}
 	if err != nil && os.MkdirAll(filepath.Dir(sock), 0o700) == nil {
-		_ = j.sys.startIndex(data, sock)
+		_ = j.Sys.StartIndex(data, sock)
 	}
 	return index.Found{}, false
 }
@@ -467,8 +467,8 @@ const searchBudget = 3 * time.Second
 
 // stateInside returns safezone's state directory, made if missing and
 // resolved, when it lies inside one of the directories writable.
-func (j *judger) stateInside(writable []string) (string, bool) {
-	sd := j.sys.stateDir()
+func (j *Judger) stateInside(writable []string) (string, bool) {
+	sd := j.Sys.StateDir()
 	if sd == "" {
 		return "", false
 	}
@@ -489,7 +489,7 @@ func (j *judger) stateInside(writable []string) (string, bool) {
 // makeDir creates the directory p (mode 0700) when it is missing and its
 // parent exists, on the live path only; errors are left to the caller's
 // lookup of p.
-func (j *judger) makeDir(p string) {
+func (j *Judger) makeDir(p string) {
 	j.madeDir(p, nil)
 }
 
@@ -545,7 +545,7 @@ func toolCache(d, home string, tools map[string]bool) bool {
 // makeDirAll makes the directories on the way to p (0755, as the tools
 // do; p itself is left to madeDir), on the live path; off it, it records
 // where they would be in would.
-func (j *judger) makeDirAll(p string, would map[string]string) {
+func (j *Judger) makeDirAll(p string, would map[string]string) {
 	var missing []string
 	d := filepath.Dir(p)
 	for ; d != "/" && d != "."; d = filepath.Dir(d) {
@@ -570,7 +570,7 @@ func (j *judger) makeDirAll(p string, would map[string]string) {
 // nothing and returns where the hook would have made it, remembering that
 // in would (clean path to where) when it is not nil, so that a directory
 // below it would be made too.
-func (j *judger) madeDir(p string, would map[string]string) (string, bool) {
+func (j *Judger) madeDir(p string, would map[string]string) (string, bool) {
 	if r, ok := j.resolvedDir(p); ok {
 		return r, true
 	}
@@ -593,8 +593,8 @@ func (j *judger) madeDir(p string, would map[string]string) (string, bool) {
 }
 
 // resolvedDir returns p with symlinks resolved, if it exists.
-func (j *judger) resolvedDir(p string) (string, bool) {
-	r, err := classify.Resolve(j.sys.fsys, p)
+func (j *Judger) resolvedDir(p string) (string, bool) {
+	r, err := classify.Resolve(j.Sys.FS, p)
 	if err != nil || !r.Exists {
 		return "", false
 	}
@@ -606,7 +606,7 @@ func (j *judger) resolvedDir(p string) (string, bool) {
 // (bounded). Project-anchored and name patterns (.env*) are guarded by the
 // analysis only: denying them to the kernel inside a writable root would
 // make every new file beside them unreadable.
-func (j *judger) secrets(pol *policy.Policy, home string, why map[string]string) []string {
+func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string) []string {
 	var out []string
 	for i := range pol.Deny {
 		r := &pol.Deny[i]
@@ -648,14 +648,14 @@ func (j *judger) secrets(pol *policy.Policy, home string, why map[string]string)
 
 // matches returns the resolved paths below dir that the glob rest matches,
 // at most maxSecretMatches.
-func (j *judger) matches(dir, rest string) []string {
+func (j *Judger) matches(dir, rest string) []string {
 	d, ok := j.resolvedDir(dir)
 	if !ok {
 		return nil
 	}
 	var out []string
 	full := glob.Escape(strings.TrimPrefix(d, "/")) + "/" + rest
-	_ = doublestar.GlobWalk(j.sys.fsys, full, func(p string, _ fs.DirEntry) error {
+	_ = doublestar.GlobWalk(j.Sys.FS, full, func(p string, _ fs.DirEntry) error {
 		if r, ok := j.resolvedDir("/" + p); ok {
 			out = append(out, r)
 		}
@@ -673,7 +673,7 @@ func (j *judger) matches(dir, rest string) []string {
 // files where there is no repository), and the code caches that count
 // only when they exist (existingOnly), and, off the live path, the
 // directories the hook would have made (made).
-func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (cands, optional, existingOnly, made []string) {
+func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (cands, optional, existingOnly, made []string) {
 	for _, root := range res.Roots {
 		if root.ReadOnly {
 			continue
@@ -690,7 +690,7 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 			}
 		}
 	}
-	state := j.sys.stateDir()
+	state := j.Sys.StateDir()
 	for i := range pol.Protected {
 		p := &pol.Protected[i]
 		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
@@ -713,7 +713,7 @@ func (j *judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 // .git directory), .git/config and .git/hooks are not listed: a confined
 // program can make a repository with hooks there (README, "What the kernel
 // enforces").
-func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
+func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
 	cands, optional, existingOnly, made := j.readOnlyCandidates(res, pol)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
@@ -747,7 +747,7 @@ func (j *judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 
 // existingParent returns the nearest existing directory above the missing
 // path p, resolved.
-func (j *judger) existingParent(p string) (string, bool) {
+func (j *Judger) existingParent(p string) (string, bool) {
 	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
 		if r, ok := j.resolvedDir(d); ok {
 			return r, true
@@ -759,8 +759,8 @@ func (j *judger) existingParent(p string) (string, bool) {
 }
 
 // isDir reports whether p is a directory (not followed).
-func (j *judger) isDir(p string) bool {
-	fi, err := j.sys.fsys.Lstat(strings.TrimPrefix(p, "/"))
+func (j *Judger) isDir(p string) bool {
+	fi, err := j.Sys.FS.Lstat(strings.TrimPrefix(p, "/"))
 	return err == nil && fi.IsDir()
 }
 
@@ -770,8 +770,8 @@ func (j *judger) isDir(p string) bool {
 // root "/" or the home directory. Off the live path (explain, replay) it
 // makes nothing and reports whether the hook would have. It returns
 // whether c is, or would be, a new directory.
-func (j *judger) makeDirIn(c, root string) bool {
-	if root == "/" || root == j.sys.getenv("HOME") {
+func (j *Judger) makeDirIn(c, root string) bool {
+	if root == "/" || root == j.Sys.Getenv("HOME") {
 		return false
 	}
 	if _, ok := j.resolvedDir(c); ok {

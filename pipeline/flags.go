@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -11,28 +11,28 @@ import (
 	"github.com/safezonehq/safezone/policy"
 )
 
-// The command line shared by the hook and the subcommands that judge calls
+// The command line shared by the hook and the Subcommands that judge calls
 // as it does (explain, replay, test, policy): the flags that shape the
 // policy and the host protocol.
 
-// options are the parsed command line.
-type options struct {
+// Options are the parsed command line.
+type Options struct {
 	explain  bool
 	json     bool
 	policies []string
 	flags    *policy.Layer // the flags as the highest policy layer; nil without any
-	host     hookio.Host
-	warnings []string
+	Host     hookio.Host
+	Warnings []string
 }
 
-// parseFlags parses the command line. It returns nil options for --version
+// ParseFlags parses the command line. It returns nil options for --version
 // and errHelp for -h.
-func parseFlags(args []string, explain bool) (*options, error) {
-	fs := newFlagSet()
-	build := policyFlags(fs)
+func ParseFlags(args []string, explain bool) (*Options, error) {
+	fs := NewFlagSet()
+	build := PolicyFlags(fs)
 	jsonOut := fs.Bool("json", 0)
 	ver := fs.Bool("version", 0)
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if *ver {
@@ -56,7 +56,7 @@ func parseFlags(args []string, explain bool) (*options, error) {
 // does not take; one that looks like a misspelt subcommand says which.
 func unexpectedArgument(arg string, explain bool) error {
 	if !explain {
-		if s := nearest(arg, subcommands); s != "" {
+		if s := nearest(arg, Subcommands); s != "" {
 			return fmt.Errorf("unexpected argument %q (did you mean `safezone %s`? the hook reads its input from stdin)", arg, s)
 		}
 	}
@@ -90,11 +90,11 @@ func hostOfBadCommandLine(args []string) hookio.Host {
 	return &hookio.Auto{}
 }
 
-// policyFlags declares the flags that shape the policy (--policy, modes,
+// PolicyFlags declares the flags that shape the policy (--policy, modes,
 // --add-dir, --host, --audit, --dry-run) on fs, for the hook and for the
-// subcommands that judge calls as it does. The returned function builds the
+// Subcommands that judge calls as it does. The returned function builds the
 // options once fs is parsed.
-func policyFlags(fs *flagSet) func() (*options, error) {
+func PolicyFlags(fs *FlagSet) func() (*Options, error) {
 	policies := fs.Strings("policy")
 	read := fs.Bool("read", 'r')
 	write := fs.Bool("write", 'w')
@@ -105,7 +105,7 @@ func policyFlags(fs *flagSet) func() (*options, error) {
 	hostName := fs.String("host", "claude")
 	auditFile := fs.String("audit", "")
 	dryRun := fs.Bool("dry-run", 0)
-	return func() (*options, error) {
+	return func() (*Options, error) {
 		if *read && *write {
 			return nil, errors.New("-r/--read can't be used with -w/--write")
 		}
@@ -121,14 +121,14 @@ func policyFlags(fs *flagSet) func() (*options, error) {
 		if err != nil {
 			return nil, err
 		}
-		o := &options{policies: *policies, host: host}
+		o := &Options{policies: *policies, Host: host}
 		l := &policy.Layer{Name: "flags"}
 		flagPos := func(name string) policy.Pos { return policy.Pos{File: name} }
 		switch {
 		case *read:
 			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeRead, Pos: flagPos("-r/--read")}
 			if *yes {
-				o.warnings = append(o.warnings, "-y/--yes is ignored with -r/--read: read mode denies every write")
+				o.Warnings = append(o.Warnings, "-y/--yes is ignored with -r/--read: read mode denies every write")
 			}
 		case *agi:
 			l.Mode = &policy.Setting[policy.Mode]{Value: policy.ModeAGI, Pos: flagPos("--agi")}
@@ -180,7 +180,7 @@ func auditFlag(path string) (string, error) {
 	return abs, nil
 }
 
-const usage = `Usage:
+const Usage = `Usage:
     safezone [flags] < input.json               run as the PreToolUse hook
     safezone explain [--json] [flags] < input.json
                                                 show how a call is decided
@@ -231,17 +231,17 @@ The hook prints one JSON decision (or nothing, to let the host decide) and
 exits 0, or 2 when it denies because something was unusable.
 `
 
-// Version is set at build time with -ldflags "-X main.Version=v1.2.3";
+// Version is set at build time with -ldflags "-X github.com/safezonehq/safezone/pipeline.Version=v1.2.3";
 // otherwise the module's build information is used.
 var Version = ""
 
-// version is the version --version and `safezone version` print: the
-// release's (-ldflags "-X main.Version=v1.2.3", as .goreleaser.yaml
+// BuildVersion is the version --version and `safezone version` print: the
+// release's (-ldflags "-X github.com/safezonehq/safezone/pipeline.Version=v1.2.3", as .goreleaser.yaml
 // stamps it), the module's (go install github.com/safezonehq/safezone@v1.2.3,
 // or the pseudo-version Go derives from the checkout), else the VCS
 // revision and whether the tree had uncommitted changes, from the build
 // information (debug.ReadBuildInfo); never a bare "(devel)".
-func version() string {
+func BuildVersion() string {
 	if Version != "" {
 		return Version
 	}
@@ -270,3 +270,7 @@ func version() string {
 	}
 	return fmt.Sprintf("devel %s%s (%s)", rev[:min(12, len(rev))], dirty, at)
 }
+
+// Subcommands are the words run dispatches on, for suggestions when an
+// argument is none of them.
+var Subcommands = []string{"explain", "validate", "policy", "replay", "test", "init", "version", "help"}

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -15,49 +15,49 @@ import (
 	"github.com/safezonehq/safezone/policy"
 )
 
-// emitter prints the one answer of a run. The output conventions themselves
+// Emitter prints the one answer of a run. The output conventions themselves
 // (JSON shape, stderr prefix, exit statuses) are described in
 // hookio/output.go; this only routes a verdict to them or, for explain, to
 // the trace.
-type emitter struct {
-	stdout, stderr io.Writer
-	host           hookio.Host
-	explain, json  bool
+type Emitter struct {
+	Stdout, Stderr io.Writer
+	Host           hookio.Host
+	Explain, json  bool
 	// printed is set by the one answer printed: the hook's work and its
 	// deadline (watchdog) may both try.
 	printed atomic.Bool
-	home    string // $HOME, to shorten paths in messages
+	Home    string // $HOME, to shorten paths in messages
 }
 
 // emit prints a verdict and returns the exit status.
-func (e *emitter) emit(v verdict) int {
+func (e *Emitter) emit(v Verdict) int {
 	if v.host != nil {
-		e.host = v.host
+		e.Host = v.host
 	}
-	if v.err != nil {
-		return e.fail(v.onError, v.err)
+	if v.Err != nil {
+		return e.Fail(v.OnError, v.Err)
 	}
 	if v.after {
-		out, code := e.host.Encode(hookio.Output{Decision: policy.Abstain, Event: v.call.Event, Context: v.afterContext})
+		out, code := e.Host.Encode(hookio.Output{Decision: policy.Abstain, Event: v.call.Event, Context: v.afterContext})
 		e.write(out)
 		return code
 	}
-	r := v.res
-	if e.explain {
-		return e.printExplain(explanation(v))
+	r := v.Res
+	if e.Explain {
+		return e.printExplain(ExplanationOf(v))
 	}
 	isErr := r.Row == classify.RowError
 	if isErr {
 		// The host may show only stderr (Claude Code does on exit 2).
-		fmt.Fprintln(e.stderr, r.Reason)
+		fmt.Fprintln(e.Stderr, r.Reason)
 	}
-	_, reason := outcome(v)
+	_, reason := Outcome(v)
 	o := hookio.Output{Decision: r.Decision, Reason: reason, Warning: r.Warning, Error: isErr}
 	if c := v.conf; c != nil {
 		o.UpdatedInput = c.Input
 		o.Context = c.modelContext(v.home)
 	}
-	out, code := e.host.Encode(o)
+	out, code := e.Host.Encode(o)
 	e.write(out)
 	return code
 }
@@ -85,11 +85,11 @@ func untrustedNote(r *classify.Result, pol *policy.Policy) string {
 	return fmt.Sprintf("%s would add directories or allow rules, but a file that comes with the repository applies them only once the user has checked it and run safezone trust FILE", strings.Join(files, " and "))
 }
 
-// fail prints the on_error decision d for an error that stopped the call
+// Fail prints the on_error decision d for an error that stopped the call
 // from being judged, and returns the exit status: 2 for deny, 0 for ask.
-func (e *emitter) fail(d policy.Decision, err error) int {
-	d, reason := failReason(d, err)
-	if e.explain {
+func (e *Emitter) Fail(d policy.Decision, err error) int {
+	d, reason := FailReason(d, err)
+	if e.Explain {
 		e.printExplain(Explanation{Decision: d, Row: int(classify.RowError), Reason: reason, Error: err.Error(),
 			Targets: []ExplainTarget{}, Matched: []ExplainMatch{}})
 		if d == policy.Deny {
@@ -97,15 +97,15 @@ func (e *emitter) fail(d policy.Decision, err error) int {
 		}
 		return 0
 	}
-	fmt.Fprintln(e.stderr, reason)
-	out, code := e.host.Encode(hookio.Output{Decision: d, Reason: reason, Error: true})
+	fmt.Fprintln(e.Stderr, reason)
+	out, code := e.Host.Encode(hookio.Output{Decision: d, Reason: reason, Error: true})
 	e.write(out)
 	return code
 }
 
-// failReason is the decision (ask, else deny) and reason printed for an
+// FailReason is the decision (ask, else deny) and reason printed for an
 // error that stopped a call from being judged.
-func failReason(d policy.Decision, err error) (policy.Decision, string) {
+func FailReason(d policy.Decision, err error) (policy.Decision, string) {
 	if d != policy.Ask {
 		d = policy.Deny
 	}
@@ -116,7 +116,7 @@ func failReason(d policy.Decision, err error) (policy.Decision, string) {
 	return d, fmt.Sprintf("safezone: %s: %v; safezone fails closed on errors (on_error: %s)", d, err, d)
 }
 
-func (e *emitter) printExplain(x Explanation) int {
+func (e *Emitter) printExplain(x Explanation) int {
 	if e.json {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -134,26 +134,26 @@ func (e *emitter) printExplain(x Explanation) int {
 }
 
 // write prints b once; a second answer is never printed.
-func (e *emitter) write(b []byte) {
+func (e *Emitter) write(b []byte) {
 	if !e.printed.CompareAndSwap(false, true) {
 		return
 	}
 	if len(b) > 0 {
-		e.stdout.Write(b)
+		e.Stdout.Write(b)
 	}
 }
 
-// outcome is the decision v prints and its reason.
-func outcome(v verdict) (policy.Decision, string) {
-	if v.err != nil {
-		return failReason(v.onError, v.err)
+// Outcome is the decision v prints and its reason.
+func Outcome(v Verdict) (policy.Decision, string) {
+	if v.Err != nil {
+		return FailReason(v.OnError, v.Err)
 	}
-	reason := v.res.Reason
-	if note := untrustedNote(v.res, v.pol); note != "" {
+	reason := v.Res.Reason
+	if note := untrustedNote(v.Res, v.pol); note != "" {
 		reason += "; " + note
 	}
 	if v.conf != nil {
 		reason += "; " + v.conf.describe(v.home)
 	}
-	return v.res.Decision, reason
+	return v.Res.Decision, reason
 }

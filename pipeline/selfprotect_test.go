@@ -1,10 +1,12 @@
-package main
+package pipeline
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // TestSelfProtectionEveryTool: a write to each self-protected file (README,
@@ -16,7 +18,7 @@ import (
 func TestSelfProtectionEveryTool(t *testing.T) {
 	sys, dir := testSystem(t)
 	proj, home := dir+"/proj", dir+"/home"
-	sys.executable = dir + "/bin/safezone"
+	sys.Executable = dir + "/bin/safezone"
 	audit := dir + "/log/audit.jsonl"
 	files := []string{
 		proj + "/.safezone.yaml", proj + "/.safezone.local.yaml",
@@ -27,7 +29,7 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 		home + "/.gemini/settings.json", home + "/.cursor/hooks.json",
 		dir + "/xdg/safezone/policy.yaml", dir + "/etc/safezone/policy.yaml",
 		dir + "/etc/claude-code/managed-settings.json", dir + "/etc/claude-code/managed-settings.d/10-team.json",
-		sys.executable, audit, audit + ".1",
+		sys.Executable, audit, audit + ".1",
 		home + "/.local/state/safezone/trust/0123456789abcdef.json", home + "/.local/state/safezone/watch/0123456789abcdef.json",
 	}
 	for _, f := range files {
@@ -55,8 +57,8 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 	for _, f := range files {
 		rel, _ := filepath.Rel(proj, f)
 		spellings := map[string]string{
-			"Write": input("Write", proj, map[string]any{"file_path": f, "content": "x"}),
-			"Edit":  input("Edit", proj, map[string]any{"file_path": f, "old_string": "{}", "new_string": "{\"x\":1}"}),
+			"Write": pipelinetest.Input("Write", proj, map[string]any{"file_path": f, "content": "x"}),
+			"Edit":  pipelinetest.Input("Edit", proj, map[string]any{"file_path": f, "old_string": "{}", "new_string": "{\"x\":1}"}),
 		}
 		for _, cmd := range []string{
 			"echo x > %s", "echo x >> %s", "sed -i s/a/b/ %s", "cp /dev/null %s", "rm -f %s", "mv %s /tmp/x",
@@ -67,7 +69,7 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 				if p == rel && strings.HasPrefix(cmd, "cd /") { // a relative path names another file after cd /
 					continue
 				}
-				spellings["Bash "+strings.Replace(cmd, "%s", p, 1)] = input("Bash", proj, map[string]any{"command": strings.ReplaceAll(cmd, "%s", p)})
+				spellings["Bash "+strings.Replace(cmd, "%s", p, 1)] = pipelinetest.Input("Bash", proj, map[string]any{"command": strings.ReplaceAll(cmd, "%s", p)})
 			}
 		}
 		for name, in := range spellings {
@@ -86,7 +88,7 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 		"cd src && safezone trust ../.safezone.local.yaml": "deny",
 		"safezone trust": "allow",
 	} {
-		in := strings.Replace(input("Bash", proj, map[string]any{"command": cmd}), `"permission_mode":"default"`, `"permission_mode":"bypassPermissions"`, 1)
+		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": cmd}), `"permission_mode":"default"`, `"permission_mode":"bypassPermissions"`, 1)
 		r := runHook(t, sys, strings.NewReader(in), args...)
 		if r.decision != want || want == "deny" && !strings.Contains(r.stdout, "self-protection") {
 			t.Errorf("Bash %s: %s, want %s\n%s", cmd, r.decision, want, r.stdout)
@@ -94,7 +96,7 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 	}
 	// Through the symlinked directory.
 	for _, cmd := range []string{"echo x > cfg/settings.json", "sed -i s/a/b/ cfg/settings.local.json"} {
-		r := runHook(t, sys, strings.NewReader(input("Bash", proj, map[string]any{"command": cmd})), args...)
+		r := runHook(t, sys, strings.NewReader(pipelinetest.Input("Bash", proj, map[string]any{"command": cmd})), args...)
 		if r.decision != "deny" || !strings.Contains(r.stdout, "self-protection") {
 			t.Errorf("Bash %s: %s, want deny by self-protection\n%s", cmd, r.decision, r.stdout)
 		}

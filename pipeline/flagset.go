@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pborman/getopt/v2"
+
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -18,24 +19,24 @@ import (
 // pflag links the net package (its IP flag types), which makes a default
 // cgo build dynamically linked: every hook call then pays the loader.
 
-// errHelp is returned by [flagSet.parse] for -h or --help, unless the
+// ErrHelp is returned by [FlagSet.parse] for -h or --help, unless the
 // command line declares a flag named help itself.
-var errHelp = errors.New("help requested")
+var ErrHelp = errors.New("help requested")
 
-// flagSet is one command line's flags and, once parsed, its arguments.
-type flagSet struct {
+// FlagSet is one command line's flags and, once parsed, its arguments.
+type FlagSet struct {
 	set   *getopt.Set
 	longs []string // the long names, for suggestions
 	args  []string // the arguments that are not flags, in order
 }
 
-func newFlagSet() *flagSet {
-	return &flagSet{set: getopt.New()}
+func NewFlagSet() *FlagSet {
+	return &FlagSet{set: getopt.New()}
 }
 
 // Bool declares a flag without a value, --long (and -short unless short
 // is 0); "--long=false" also works.
-func (f *flagSet) Bool(long string, short rune) *bool {
+func (f *FlagSet) Bool(long string, short rune) *bool {
 	p := new(bool)
 	f.set.FlagLong(p, long, short)
 	f.longs = append(f.longs, long)
@@ -43,7 +44,7 @@ func (f *flagSet) Bool(long string, short rune) *bool {
 }
 
 // String declares --long VALUE, def when absent; the last one given wins.
-func (f *flagSet) String(long, def string) *string {
+func (f *FlagSet) String(long, def string) *string {
 	p := &def
 	f.set.FlagLong(p, long, 0)
 	f.longs = append(f.longs, long)
@@ -51,7 +52,7 @@ func (f *flagSet) String(long, def string) *string {
 }
 
 // Int declares --long N, def when absent.
-func (f *flagSet) Int(long string, def int) *int {
+func (f *FlagSet) Int(long string, def int) *int {
 	p := &def
 	f.set.FlagLong(p, long, 0)
 	f.longs = append(f.longs, long)
@@ -60,7 +61,7 @@ func (f *flagSet) Int(long string, def int) *int {
 
 // Strings declares --long VALUE, repeatable: every value in order, commas
 // included (getopt's own list flag would split at them).
-func (f *flagSet) Strings(long string) *[]string {
+func (f *FlagSet) Strings(long string) *[]string {
 	p := &repeated{}
 	f.set.FlagLong(p, long, 0)
 	f.longs = append(f.longs, long)
@@ -68,25 +69,25 @@ func (f *flagSet) Strings(long string) *[]string {
 }
 
 // Changed reports whether --long was given.
-func (f *flagSet) Changed(long string) bool { return f.set.IsSet(long) }
+func (f *FlagSet) Changed(long string) bool { return f.set.IsSet(long) }
 
 // Args are the arguments that are not flags; NArg how many; Arg the i-th
 // or "".
-func (f *flagSet) Args() []string { return f.args }
-func (f *flagSet) NArg() int      { return len(f.args) }
-func (f *flagSet) Arg(i int) string {
+func (f *FlagSet) Args() []string { return f.args }
+func (f *FlagSet) NArg() int      { return len(f.args) }
+func (f *FlagSet) Arg(i int) string {
 	if i < len(f.args) {
 		return f.args[i]
 	}
 	return ""
 }
 
-// parse reads args (without the program name). Flags may follow
+// Parse reads args (without the program name). Flags may follow
 // arguments; everything after "--" is an argument. It returns [errHelp]
 // for -h or --help (unless a help flag is declared), and otherwise an
 // error naming the bad flag: unknown (with the nearest known one),
 // missing its value, or with a value it cannot take.
-func (f *flagSet) parse(args []string) error {
+func (f *FlagSet) Parse(args []string) error {
 	var help *bool
 	if !slices.Contains(f.longs, "help") {
 		help = f.Bool("help", 'h')
@@ -106,14 +107,14 @@ func (f *flagSet) parse(args []string) error {
 		args = rest[1:]
 	}
 	if help != nil && *help {
-		return errHelp
+		return ErrHelp
 	}
 	return nil
 }
 
 // explain words a getopt error the way safezone's messages are worded
 // (pflag's wording, which hooks.json users have seen).
-func (f *flagSet) explain(err error) error {
+func (f *FlagSet) explain(err error) error {
 	var ge *getopt.Error
 	if !errors.As(err, &ge) {
 		return err

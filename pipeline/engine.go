@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -19,118 +19,118 @@ import (
 // `safezone explain`, `safezone replay` and `safezone test` all judge calls
 // through it.
 
-//go:generate go run ./scripts/gendefault
+//go:generate sh -c "cd .. && go run ./scripts/gendefault"
 
 // embeddedLayer is the embedded default for policy.LoadLayers: compiled at
 // build time from policy.example.yaml (default_policy.go, kept equal to a
 // fresh parse by TestEmbeddedDefaultGenerated), so that a call without a
 // policy file never runs the YAML decoder.
-func embeddedLayer() (*policy.Layer, error) { return embeddedDefault(), nil }
+func embeddedLayer() (*policy.Layer, error) { return EmbeddedDefault(), nil }
 
-// system is everything run takes from the process: tests replace it.
-type system struct {
-	getenv     func(string) string
-	executable string // safezone's own binary, symlinks resolved (self-protection)
-	getwd      func() (string, error)
-	fsys       fs.ReadLinkFS
-	now        func() time.Time
-	// start is when the process started (the start of main): the
+// System is everything run takes from the process: tests replace it.
+type System struct {
+	Getenv     func(string) string
+	Executable string // safezone's own binary, symlinks resolved (self-protection)
+	Getwd      func() (string, error)
+	FS         fs.ReadLinkFS
+	Now        func() time.Time
+	// Start is when the process started (the start of main): the
 	// deadline counts from it. Zero means when the hook starts.
-	start time.Time
-	// deadline is how long after start a call must be decided when
+	Start time.Time
+	// Deadline is how long after start a call must be decided when
 	// safezone finds no registration of its own (see deadlineFor).
-	deadline time.Duration
-	// exit ends the process with a status: the deadline's way out when
+	Deadline time.Duration
+	// Exit ends the process with a status: the deadline's way out when
 	// the work is stuck in a system call. Tests leave it nil.
-	exit func(code int)
+	Exit func(code int)
 	uid  int // the user's id, -1 where there is none
 	// pid is this process's id: the host's own process is found among its
 	// ancestors (hostrun.go). Tests leave it 0: no process is looked at.
 	pid int
-	// confine says whether the kernel can confine commands, computed at
+	// Confine says whether the kernel can confine commands, computed at
 	// most once (confine.Available; tests replace it). Copies of a system
 	// share it.
-	confine *onceStatus
-	// startIndex starts the index daemon of a confined command's roots
+	Confine *OnceStatus
+	// StartIndex starts the index daemon of a confined command's roots
 	// (package index) in the background; nil starts none (tests, and
 	// systems without one): each call then walks the roots.
-	startIndex func(spec []byte, sock string) error
-	// startBuild builds the fast launcher into a path in the background
+	StartIndex func(spec []byte, sock string) error
+	// StartBuild builds the fast launcher into a path in the background
 	// (confine.BuildFast); nil builds none: the Go launcher runs.
-	startBuild func(dst string) error
+	StartBuild func(dst string) error
 }
 
-// onceStatus is a confine.Status computed on first use.
-type onceStatus struct {
+// OnceStatus is a confine.Status computed on first use.
+type OnceStatus struct {
 	once   sync.Once
-	get    func() confine.Status
+	Get    func() confine.Status
 	status confine.Status
 }
 
-func osSystem() *system {
+func OSSystem() *System {
 	start := time.Now()
 	exe, _ := os.Executable()
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	return &system{
-		executable: exe,
-		getenv:     os.Getenv,
-		getwd:      os.Getwd,
-		fsys:       os.DirFS("/").(fs.ReadLinkFS),
-		now:        time.Now,
-		start:      start,
-		deadline:   deadlineFor(registeredTimeout),
-		exit:       os.Exit,
+	return &System{
+		Executable: exe,
+		Getenv:     os.Getenv,
+		Getwd:      os.Getwd,
+		FS:         os.DirFS("/").(fs.ReadLinkFS),
+		Now:        time.Now,
+		Start:      start,
+		Deadline:   deadlineFor(registeredTimeout),
+		Exit:       os.Exit,
 		uid:        os.Getuid(),
 		pid:        os.Getpid(),
-		confine:    &onceStatus{get: confine.Available},
-		startIndex: startIndex(exe),
-		startBuild: startBuild(exe),
+		Confine:    &OnceStatus{Get: confine.Available},
+		StartIndex: startIndex(exe),
+		StartBuild: startBuild(exe),
 	}
 }
 
 // session is where the host that sent call keeps its session files.
-func (s *system) session(call *hookio.Call, home string) hookio.Session {
-	loc := policy.DefaultLocations(s.getenv, "", home)
+func (s *System) session(call *hookio.Call, home string) hookio.Session {
+	loc := policy.DefaultLocations(s.Getenv, "", home)
 	return hookio.SessionFiles(call, hookio.SessionEnv{
 		Home: home, ClaudeConfig: loc.ClaudeConfig, CodexHome: loc.CodexHome,
-		TmpDir: s.getenv("TMPDIR"), UID: s.uid,
+		TmpDir: s.Getenv("TMPDIR"), UID: s.uid,
 	})
 }
 
-// confineStatus is confine.Available, computed once per process.
-func (s *system) confineStatus() confine.Status {
-	c := s.confine
+// ConfineStatus is confine.Available, computed once per process.
+func (s *System) ConfineStatus() confine.Status {
+	c := s.Confine
 	if c == nil {
 		return confine.Status{Landlock: fmt.Errorf("%w: not checked", confine.ErrUnavailable)}
 	}
-	c.once.Do(func() { c.status = c.get() })
+	c.once.Do(func() { c.status = c.Get() })
 	return c.status
 }
 
-// projectRoot is the project root of a subcommand run by hand:
+// ProjectRoot is the project root of a subcommand run by hand:
 // $CLAUDE_PROJECT_DIR, else the working directory.
-func (s *system) projectRoot() string {
-	if root := s.getenv("CLAUDE_PROJECT_DIR"); root != "" {
+func (s *System) ProjectRoot() string {
+	if root := s.Getenv("CLAUDE_PROJECT_DIR"); root != "" {
 		return root
 	}
-	root, _ := s.getwd()
+	root, _ := s.Getwd()
 	return root
 }
 
-// verdict is what the worker hands back: a result, or an error with the
+// Verdict is what the worker hands back: a result, or an error with the
 // on_error decision that applies to it.
-type verdict struct {
-	res *classify.Result
+type Verdict struct {
+	Res *classify.Result
 	pol *policy.Policy // the policy res was decided under
 	// conf is how the command runs confined (res.Confine); confineOff
 	// says why a shell command cannot be confined here ("" when it can,
 	// or for other tools).
 	conf       *confinement
 	confineOff string
-	err        error
-	onError    policy.Decision
+	Err        error
+	OnError    policy.Decision
 	host       hookio.Host // the host that sent the input, when it differs from --host
 
 	// call is the decoded call (nil when the input was unusable) and input
@@ -147,20 +147,20 @@ type verdict struct {
 	afterContext string
 }
 
-// judger turns the bytes of one hook input into a verdict: the one path by
+// Judger turns the bytes of one hook input into a verdict: the one path by
 // which the hook, `safezone replay` and `safezone test` judge calls. The
 // hook judges one input per process; replay and test judge many and load
 // each project root's policy once (cache).
-type judger struct {
-	opts *options
-	sys  *system
-	// cache keeps the loaded policy per project root; nil loads it for
+type Judger struct {
+	Opts *Options
+	Sys  *System
+	// Cache keeps the loaded policy per project root; nil loads it for
 	// every input.
-	cache map[string]loadedPolicy
-	// loaded, when set, is told the policy as soon as it is loaded, before
+	Cache map[string]LoadedPolicy
+	// Loaded, when set, is told the policy as soon as it is loaded, before
 	// deciding (the hook's deadline path needs on_error and the audit
 	// settings even when deciding hangs).
-	loaded func(p *policy.Policy, root string)
+	Loaded func(p *policy.Policy, root string)
 	// live is set for the hook itself, whose confined commands run: only
 	// then does confining a command change the disk (the directories the
 	// kernel keeps read-only, the caches, the watch list; see watch.go).
@@ -168,27 +168,27 @@ type judger struct {
 	live bool
 	// reads, when set, reads the policy and settings files and remembers
 	// them (the hook looks for its own registration in them).
-	reads *fileCache
+	reads *FileCache
 }
 
-// errUnusablePolicy is wrapped by the error of a verdict whose policy could
+// ErrUnusablePolicy is wrapped by the error of a verdict whose policy could
 // not be loaded.
-var errUnusablePolicy = errors.New("unusable policy")
+var ErrUnusablePolicy = errors.New("unusable policy")
 
-type loadedPolicy struct {
+type LoadedPolicy struct {
 	pol *policy.Policy
 	err error
 }
 
-// decide judges data, the hook input as the host sends it on stdin; inErr
+// Decide judges data, the hook input as the host sends it on stdin; inErr
 // is an error reading it. The project root is projectDir, else
 // $CLAUDE_PROJECT_DIR, else the call's cwd, else the working directory, as
 // in the hook. The policy is that root's (see loadPolicy); an unusable one
 // denies, an unusable input gets the policy's on_error.
-func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
+func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	// A host whose registration another host also runs names the sender
 	// (VS Code runs Claude Code's .claude/settings.json hooks).
-	host := j.opts.host
+	host := j.Opts.Host
 	if d, ok := host.(hookio.Delegator); ok && inErr == nil {
 		host = d.HostFor(data)
 	}
@@ -197,44 +197,44 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		call, inErr = host.Decode(data)
 	}
 	if call != nil && call.Event == "AfterTool" {
-		return verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.sys.getenv("HOME"))}
+		return Verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.Sys.Getenv("HOME"))}
 	}
 	if projectDir == "" {
-		projectDir = j.sys.getenv("CLAUDE_PROJECT_DIR")
+		projectDir = j.Sys.Getenv("CLAUDE_PROJECT_DIR")
 	}
 	// Codex sets no project variable and moves cwd with a command's
 	// workdir: its sandbox is anchored at the hook's working directory.
 	if a, ok := host.(hookio.ProjectAnchor); ok && projectDir == "" && a.ProjectIsWorkingDir() {
-		projectDir, _ = j.sys.getwd()
+		projectDir, _ = j.Sys.Getwd()
 	}
 	env := classify.Env{
 		ProjectDir: projectDir,
-		Home:       j.sys.getenv("HOME"),
-		Date:       func() string { return j.sys.now().Format("2006-01-02") },
+		Home:       j.Sys.Getenv("HOME"),
+		Date:       func() string { return j.Sys.Now().Format("2006-01-02") },
 	}
 	root := env.ProjectDir
 	if root == "" && call != nil {
 		root = call.Cwd
 	}
 	if root == "" {
-		root, _ = j.sys.getwd()
+		root, _ = j.Sys.Getwd()
 	}
 	// How the host runs the call, where its input does not say: for a
 	// live call, or explain, whose host process is this one's ancestor.
 	var hr hostRun
-	if j.cache == nil {
-		hr = j.sys.hostRun(call, host, root)
+	if j.Cache == nil {
+		hr = j.Sys.hostRun(call, host, root)
 	}
 	pol, err := j.policy(root)
 	if err != nil {
-		return verdict{err: fmt.Errorf("%w: %w", errUnusablePolicy, err), onError: policy.Deny, input: data, host: host}
+		return Verdict{Err: fmt.Errorf("%w: %w", ErrUnusablePolicy, err), OnError: policy.Deny, input: data, host: host}
 	}
-	if j.loaded != nil {
-		j.loaded(pol, root) // the hook's deadline follows the registration found
+	if j.Loaded != nil {
+		j.Loaded(pol, root) // the hook's deadline follows the registration found
 	}
-	if j.cache == nil { // a live call, not a replay
-		if err := j.sys.checkWatch(root); err != nil {
-			return verdict{err: err, onError: policy.Deny, input: data, host: host}
+	if j.Cache == nil { // a live call, not a replay
+		if err := j.Sys.CheckWatch(root); err != nil {
+			return Verdict{Err: err, OnError: policy.Deny, input: data, host: host}
 		}
 	}
 	if inErr != nil {
@@ -242,45 +242,45 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 		if onErr == policy.Ask && hr.noAsk != "" {
 			err, onErr = fmt.Errorf("%w; on_error is ask (%s), and %s cannot ask, so this is a deny", err, pol.OnError.Pos, hr.noAsk), policy.Deny
 		}
-		return verdict{err: err, onError: onErr, input: data, host: host}
+		return Verdict{Err: err, OnError: onErr, input: data, host: host}
 	}
 	if hr.modeFrom != "" {
 		call.PermissionMode, call.PermissionFrom = hr.mode, hr.modeFrom
 	}
 	env.NoAsk = hr.noAsk
-	env.Session = j.sys.session(call, env.Home)
-	env.Venv = j.sys.getenv("VIRTUAL_ENV") != "" || j.sys.getenv("CONDA_PREFIX") != ""
-	env.TmpDir = j.sys.getenv("TMPDIR")
-	env.StateDir = j.sys.stateDir()
-	env.Path = j.sys.getenv("PATH")
-	v := verdict{pol: pol, call: call, host: host, home: env.Home}
+	env.Session = j.Sys.session(call, env.Home)
+	env.Venv = j.Sys.Getenv("VIRTUAL_ENV") != "" || j.Sys.Getenv("CONDA_PREFIX") != ""
+	env.TmpDir = j.Sys.Getenv("TMPDIR")
+	env.StateDir = j.Sys.StateDir()
+	env.Path = j.Sys.Getenv("PATH")
+	v := Verdict{pol: pol, call: call, host: host, home: env.Home}
 	var why string
-	if j.opts.explain {
-		env.Confinable, why = j.sys.confinable(call, host)
+	if j.Opts.explain {
+		env.Confinable, why = j.Sys.confinable(call, host)
 	} else {
 		// Decided as if the kernel confined; asked only when its answer
 		// could matter (confineMatters), else the decision is the same.
-		env.Confinable, why = j.sys.confinableHere(call, host)
+		env.Confinable, why = j.Sys.confinableHere(call, host)
 	}
 	if env.Confinable {
 		env.KernelWrite = j.kernelWrite(pol, root)
 		env.RunsUnasked = classify.UnaskedBy(host)
 	}
-	v.res = classify.Decide(call, pol, env, j.sys.fsys)
-	if env.Confinable && !j.opts.explain && confineMatters(v.res, pol) {
-		if ok, kwhy := j.sys.kernelConfines(); !ok {
+	v.Res = classify.Decide(call, pol, env, j.Sys.FS)
+	if env.Confinable && !j.Opts.explain && confineMatters(v.Res, pol) {
+		if ok, kwhy := j.Sys.kernelConfines(); !ok {
 			env.Confinable, why = false, kwhy
-			v.res = classify.Decide(call, pol, env, j.sys.fsys)
+			v.Res = classify.Decide(call, pol, env, j.Sys.FS)
 		}
 	}
-	if v.res.Confine {
-		conf, err := j.confinementFor(v.res, call, host, hr.sandbox, pol, data, root)
+	if v.Res.Confine {
+		conf, err := j.confinementFor(v.Res, call, host, hr.sandbox, pol, data, root)
 		if err != nil {
 			// The command cannot be confined: where it would have run
 			// without a question, it is asked instead.
 			env.Confinable, why = false, "the command cannot be confined: "+err.Error()
 			env.Unconfinable = why
-			v.res = classify.Decide(call, pol, env, j.sys.fsys)
+			v.Res = classify.Decide(call, pol, env, j.Sys.FS)
 		}
 		v.conf = conf
 	}
@@ -289,42 +289,42 @@ func (j *judger) decide(data []byte, inErr error, projectDir string) verdict {
 }
 
 // policy returns root's effective policy, from the cache when there is one.
-func (j *judger) policy(root string) (*policy.Policy, error) {
-	if j.cache == nil {
-		return loadPolicy(j.opts, root, j.sys, j.reads)
+func (j *Judger) policy(root string) (*policy.Policy, error) {
+	if j.Cache == nil {
+		return LoadPolicy(j.Opts, root, j.Sys, j.reads)
 	}
-	l, ok := j.cache[root]
+	l, ok := j.Cache[root]
 	if !ok {
-		l.pol, l.err = loadPolicy(j.opts, root, j.sys, j.reads)
-		j.cache[root] = l
+		l.pol, l.err = LoadPolicy(j.Opts, root, j.Sys, j.reads)
+		j.Cache[root] = l
 	}
 	return l.pol, l.err
 }
 
-// loadPolicy returns the effective policy: the embedded default, every
+// LoadPolicy returns the effective policy: the embedded default, every
 // layer found (see policy.LoadLayers; what the repository's files widen
 // only where the user trusted them, see trust.go), Claude Code's settings,
 // self-protection, and the flags on top. reads, when not nil, reads the
 // files (and remembers them).
-func loadPolicy(opts *options, projectRoot string, sys *system, reads *fileCache) (*policy.Policy, error) {
-	return mergeLayers(policyLocations(opts, projectRoot, sys, reads), opts)
+func LoadPolicy(opts *Options, projectRoot string, sys *System, reads *FileCache) (*policy.Policy, error) {
+	return MergeLayers(PolicyLocations(opts, projectRoot, sys, reads), opts)
 }
 
-// policyLocations are the layers' locations for projectRoot, as the hook
+// PolicyLocations are the layers' locations for projectRoot, as the hook
 // reads them.
-func policyLocations(opts *options, projectRoot string, sys *system, reads *fileCache) policy.Locations {
-	loc := policy.DefaultLocations(sys.getenv, projectRoot, sys.getenv("HOME"))
+func PolicyLocations(opts *Options, projectRoot string, sys *System, reads *FileCache) policy.Locations {
+	loc := policy.DefaultLocations(sys.Getenv, projectRoot, sys.Getenv("HOME"))
 	loc.Files = opts.policies
-	loc.Executable = sys.executable
-	loc.Trusted = sys.trusted
+	loc.Executable = sys.Executable
+	loc.Trusted = sys.Trusted
 	if reads != nil {
 		loc.ReadFile = reads.read
 	}
 	return loc
 }
 
-// mergeLayers loads the layers at loc and merges them.
-func mergeLayers(loc policy.Locations, opts *options) (*policy.Policy, error) {
+// MergeLayers loads the layers at loc and merges them.
+func MergeLayers(loc policy.Locations, opts *Options) (*policy.Policy, error) {
 	layers, err := policy.LoadLayers(loc, embeddedLayer, opts.flags)
 	if err != nil {
 		return nil, err

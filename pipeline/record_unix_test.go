@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package pipeline
 
 import (
 	"os"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // TestAuditHung: an audit log that never accepts the write (a FIFO without
@@ -16,7 +18,7 @@ import (
 // decision stands unless audit.required is true, which denies.
 func TestAuditHung(t *testing.T) {
 	sys, dir := testSystem(t)
-	sys.deadline = 100 * time.Millisecond
+	sys.Deadline = 100 * time.Millisecond
 	fifo := filepath.Join(dir, "audit.fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("mkfifo:", err)
@@ -30,7 +32,7 @@ func TestAuditHung(t *testing.T) {
 	}()
 	required := filepath.Join(dir, "required.yaml")
 	os.WriteFile(required, []byte("version: 1\naudit:\n  required: true\n"), 0o644)
-	in := input("Write", dir+"/proj", map[string]any{"file_path": dir + "/outside/x", "content": "x"})
+	in := pipelinetest.Input("Write", dir+"/proj", map[string]any{"file_path": dir + "/outside/x", "content": "x"})
 
 	start := time.Now()
 	r := runHook(t, sys, strings.NewReader(in), "--audit", fifo)
@@ -44,7 +46,7 @@ func TestAuditHung(t *testing.T) {
 		t.Errorf("took %v with a 100ms deadline", d)
 	}
 
-	in = input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
+	in = pipelinetest.Input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
 	r = runHook(t, sys, strings.NewReader(in), "--audit", fifo, "--policy", required)
 	if r.decision != "deny" || r.code != 2 || !strings.Contains(r.stdout, "not written in time") || !strings.Contains(r.stdout, "audit.required is true") {
 		t.Errorf("required: %s %d %s", r.decision, r.code, r.stdout)
@@ -57,7 +59,7 @@ func TestAuditSyslog(t *testing.T) {
 	sys, dir := testSystem(t)
 	pol := filepath.Join(dir, "syslog.yaml")
 	os.WriteFile(pol, []byte("version: 1\naudit:\n  syslog: true\n"), 0o644)
-	in := input("Write", dir+"/proj", map[string]any{"file_path": dir + "/outside/x", "content": "x"})
+	in := pipelinetest.Input("Write", dir+"/proj", map[string]any{"file_path": dir + "/outside/x", "content": "x"})
 	r := runHook(t, sys, strings.NewReader(in), "--policy", pol)
 	if r.decision != "deny" || r.code != 0 {
 		t.Fatalf("%s %d %s", r.decision, r.code, r.stdout)

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 // What a confined command sees besides the sandbox's reads and writes
 // (README, "What the kernel enforces"): the ways out through programs
@@ -28,9 +28,9 @@ import (
 // grants name, which stay reachable (bound back into a directory that gets
 // a tmpfs). It returns, for explain, what each hidden socket or directory
 // leads to, and the sockets left reachable.
-func (j *judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *policy.Policy) (why map[string]string, kept []string) {
-	home := j.sys.getenv("HOME")
-	ex := confine.FindExecutors(j.sys.getenv, j.sys.uid, home)
+func (j *Judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *policy.Policy) (why map[string]string, kept []string) {
+	home := j.Sys.Getenv("HOME")
+	ex := confine.FindExecutors(j.Sys.Getenv, j.Sys.uid, home)
 	var allowed []string
 	for _, s := range pol.Confine.Sockets {
 		allowed = append(allowed, j.socketPaths(s.Value, home)...)
@@ -64,12 +64,12 @@ func (j *judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *pol
 // socketPaths expands one confine.sockets entry: $NAME is the socket the
 // variable names (as confine.FindExecutors reads it), ~/ the home
 // directory. It returns the path resolved, if it exists.
-func (j *judger) socketPaths(s, home string) []string {
+func (j *Judger) socketPaths(s, home string) []string {
 	p := s
 	switch {
 	case strings.HasPrefix(s, "$"):
 		name := s[1:]
-		p = confine.SocketPath(name, j.sys.getenv(name), j.sys.getenv("XDG_RUNTIME_DIR"))
+		p = confine.SocketPath(name, j.Sys.Getenv(name), j.Sys.Getenv("XDG_RUNTIME_DIR"))
 	case strings.HasPrefix(s, "~/"):
 		if home == "" {
 			return nil
@@ -138,7 +138,7 @@ func sanitizedNpmrc(data []byte) []byte {
 // command cannot change it. On the live path it writes the copy; off it
 // (explain, replay), it only says what it would do. It returns the copy's
 // path, or "" when nothing is replaced.
-func (j *judger) npmrc(rs *confine.Ruleset, home string) string {
+func (j *Judger) npmrc(rs *confine.Ruleset, home string) string {
 	if home == "" {
 		return ""
 	}
@@ -146,7 +146,7 @@ func (j *judger) npmrc(rs *confine.Ruleset, home string) string {
 	if err != nil || !slices.Contains(rs.Hide, rc) {
 		return ""
 	}
-	sd := j.sys.stateDir()
+	sd := j.Sys.StateDir()
 	if sd == "" {
 		return ""
 	}
@@ -189,8 +189,8 @@ var cargoLocks = []string{".package-cache", ".package-cache-mutate", ".global-ca
 
 // cargo grants writing cargo's lock files in $CARGO_HOME (default
 // ~/.cargo), made empty where missing so that the grant can bind to them.
-func (j *judger) cargo(rs *confine.Ruleset, home string) {
-	ch := j.sys.getenv("CARGO_HOME")
+func (j *Judger) cargo(rs *confine.Ruleset, home string) {
+	ch := j.Sys.Getenv("CARGO_HOME")
 	if !filepath.IsAbs(ch) {
 		if home == "" {
 			return

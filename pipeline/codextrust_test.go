@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -30,7 +30,7 @@ const codexHooksJSON = `{
 // 0.171.0's (`codex app-server`, hooks/list, listed this registration in
 // /tmp/cg/home/.codex/hooks.json with this currentHash).
 func TestCodexHookHash(t *testing.T) {
-	hooks, err := codexHooks("/tmp/cg/home/.codex/hooks.json", []byte(codexHooksJSON), runsSafezone("/usr/local/bin/safezone"))
+	hooks, err := CodexHooks("/tmp/cg/home/.codex/hooks.json", []byte(codexHooksJSON), RunsSafezone("/usr/local/bin/safezone"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,20 +43,20 @@ func TestCodexHookHash(t *testing.T) {
 	other := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]},
 		{"hooks": [{"type": "command", "command": "lint"}, {"type": "command", "command": "safezone --host codex", "statusMessage": "checking", "async": true}]}],
 		"PostToolUse": [{"hooks": [{"type": "command", "command": "safezone --host codex"}]}]}}`
-	hooks, err = codexHooks("/h/.codex/hooks.json", []byte(other), runsSafezone("/usr/local/bin/safezone"))
+	hooks, err = CodexHooks("/h/.codex/hooks.json", []byte(other), RunsSafezone("/usr/local/bin/safezone"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hooks) != 1 || hooks[0].key != "/h/.codex/hooks.json:pre_tool_use:1:1" || hooks[0].hash == "" {
 		t.Fatalf("hooks = %+v", hooks)
 	}
-	if _, err := codexHooks("/h/.codex/hooks.json", []byte(`{"hooks": [`), runsSafezone("")); err == nil {
+	if _, err := CodexHooks("/h/.codex/hooks.json", []byte(`{"hooks": [`), RunsSafezone("")); err == nil {
 		t.Error("a malformed hooks.json is accepted")
 	}
 }
 
 func TestWithCodexTrust(t *testing.T) {
-	h := codexHook{key: "/h/.codex/hooks.json:pre_tool_use:0:0", hash: "sha256:new"}
+	h := CodexHook{key: "/h/.codex/hooks.json:pre_tool_use:0:0", hash: "sha256:new"}
 	header := `[hooks.state."/h/.codex/hooks.json:pre_tool_use:0:0"]`
 	for _, tc := range []struct {
 		name, in string
@@ -80,7 +80,7 @@ func TestWithCodexTrust(t *testing.T) {
 		{name: "not TOML: refused", in: "model = \n", err: errors.New("not valid TOML")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := withCodexTrust([]byte(tc.in), h)
+			got, err := WithCodexTrust([]byte(tc.in), h)
 			if tc.err != nil {
 				if err == nil || !errors.Is(err, tc.err) && !strings.Contains(err.Error(), tc.err.Error()) {
 					t.Errorf("err = %v, want %v", err, tc.err)
@@ -98,11 +98,11 @@ func TestWithCodexTrust(t *testing.T) {
 					t.Errorf("got\n%s\nlost\n%s", got, k)
 				}
 			}
-			st, err := parseCodexState(got)
-			if ok, why := st.trusted(h); err != nil || !ok {
+			st, err := ParseCodexState(got)
+			if ok, why := st.Trusted(h); err != nil || !ok {
 				t.Errorf("not trusted after: %v %s", err, why)
 			}
-			again, err := withCodexTrust(got, h)
+			again, err := WithCodexTrust(got, h)
 			if err != nil || string(again) != string(got) {
 				t.Errorf("a second run changed it: %v\n%s", err, again)
 			}

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 // Codex CLI's hook trust: Codex runs a hook from a hooks.json only once the
 // user trusted it, and skips an untrusted one without a word. The trust is
@@ -32,19 +32,19 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// codexHook is one handler of a Codex hooks.json that runs safezone, with
+// CodexHook is one handler of a Codex hooks.json that runs safezone, with
 // the trust Codex requires of it.
-type codexHook struct {
+type CodexHook struct {
 	key     string // hooks.state key
 	hash    string // the hash Codex computes of the handler
-	command string
+	Command string
 }
 
-// codexHooks returns the PreToolUse handlers of a Codex hooks.json that run
+// CodexHooks returns the PreToolUse handlers of a Codex hooks.json that run
 // safezone (ours). file is the hooks.json's absolute path, as Codex names
 // it in the key ($CODEX_HOME/hooks.json, <project>/.codex/hooks.json); data
 // is its content. A file that is not Codex's JSON shape is an error.
-func codexHooks(file string, data []byte, ours func(string) bool) ([]codexHook, error) {
+func CodexHooks(file string, data []byte, ours func(string) bool) ([]CodexHook, error) {
 	var f struct {
 		Hooks map[string][]struct {
 			Matcher *string                      `json:"matcher"`
@@ -54,7 +54,7 @@ func codexHooks(file string, data []byte, ours func(string) bool) ([]codexHook, 
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	var out []codexHook
+	var out []CodexHook
 	for gi, g := range f.Hooks["PreToolUse"] {
 		for hi, h := range g.Hooks {
 			var handler struct {
@@ -90,19 +90,19 @@ func codexHooks(file string, data []byte, ours func(string) bool) ([]codexHook, 
 				return nil, err
 			}
 			sum := sha256.Sum256(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-			out = append(out, codexHook{
+			out = append(out, CodexHook{
 				key:     fmt.Sprintf("%s:pre_tool_use:%d:%d", file, gi, hi),
 				hash:    "sha256:" + hex.EncodeToString(sum[:]),
-				command: handler.Command,
+				Command: handler.Command,
 			})
 		}
 	}
 	return out, nil
 }
 
-// codexConfigState is what Codex's config.toml says about hooks and
+// CodexConfigState is what Codex's config.toml says about hooks and
 // projects.
-type codexConfigState struct {
+type CodexConfigState struct {
 	Features map[string]any `toml:"features"`
 	Hooks    struct {
 		State map[string]struct {
@@ -115,16 +115,16 @@ type codexConfigState struct {
 	} `toml:"projects"`
 }
 
-// parseCodexState reads a config.toml's hook and project state; an empty
+// ParseCodexState reads a config.toml's hook and project state; an empty
 // file is an empty state.
-func parseCodexState(data []byte) (codexConfigState, error) {
-	var st codexConfigState
+func ParseCodexState(data []byte) (CodexConfigState, error) {
+	var st CodexConfigState
 	_, err := toml.Decode(string(data), &st)
 	return st, err
 }
 
-// trusted reports whether a hook is trusted as it is now, and why not.
-func (st codexConfigState) trusted(h codexHook) (bool, string) {
+// Trusted reports whether a hook is trusted as it is now, and why not.
+func (st CodexConfigState) Trusted(h CodexHook) (bool, string) {
 	s, ok := st.Hooks.State[h.key]
 	switch {
 	case ok && s.Enabled != nil && !*s.Enabled:
@@ -137,9 +137,9 @@ func (st codexConfigState) trusted(h codexHook) (bool, string) {
 	return true, ""
 }
 
-// projectTrusted reports whether config.toml trusts the project dir (or a
+// ProjectTrusted reports whether config.toml trusts the project dir (or a
 // directory above it).
-func (st codexConfigState) projectTrusted(dir string) bool {
+func (st CodexConfigState) ProjectTrusted(dir string) bool {
 	for d, p := range st.Projects {
 		d = strings.TrimSuffix(d, "/")
 		if p.TrustLevel == "trusted" && (dir == d || strings.HasPrefix(dir, d+"/")) {
@@ -153,18 +153,18 @@ func (st codexConfigState) projectTrusted(dir string) bool {
 // whose hook state it cannot extend by appending a table.
 var errCodexConfigShape = errors.New("config.toml holds hooks.state in a form safezone does not edit")
 
-// withCodexTrust returns config (a config.toml's content, nil when the file
+// WithCodexTrust returns config (a config.toml's content, nil when the file
 // does not exist) with hook h trusted: its [hooks.state."KEY"] table's
 // trusted_hash set, the table appended when missing. Everything else is
 // kept byte for byte. It refuses a config that is not valid TOML, and one
 // whose hook state is not in tables of their own (the result is parsed
 // again and must say that h is trusted).
-func withCodexTrust(config []byte, h codexHook) ([]byte, error) {
-	st, err := parseCodexState(config)
+func WithCodexTrust(config []byte, h CodexHook) ([]byte, error) {
+	st, err := ParseCodexState(config)
 	if err != nil {
 		return nil, fmt.Errorf("config.toml is not valid TOML: %w", err)
 	}
-	if ok, _ := st.trusted(h); ok {
+	if ok, _ := st.Trusted(h); ok {
 		return config, nil
 	}
 	if inlineHookState(config) {
@@ -211,11 +211,11 @@ func withCodexTrust(config []byte, h codexHook) ([]byte, error) {
 		}
 		s += "# Written by safezone init --host codex --trust: Codex runs a hook only once trusted.\n" + header + "\n" + line + "\n"
 	}
-	next, err := parseCodexState([]byte(s))
+	next, err := ParseCodexState([]byte(s))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errCodexConfigShape, err)
 	}
-	if ok, _ := next.trusted(h); !ok {
+	if ok, _ := next.Trusted(h); !ok {
 		return nil, errCodexConfigShape
 	}
 	return []byte(s), nil

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -12,29 +12,48 @@ import (
 	"github.com/safezonehq/safezone/policy"
 )
 
-// hook runs one hook call (or, with out.explain, explains it): it parses the
+// Run is one hook call, or with explain its trace (`safezone explain`):
+// args are the hook's flags (see Usage), stdin the host's JSON input. It
+// always prints a decision on stdout, whatever fails (a bad flag, bad
+// input, an unusable policy, a panic, a slow file system: the on_error
+// decision, deny by default, with its reason) and returns the exit status:
+// 0, or 2 for a deny caused by an error; never 1, which hosts read as "hook
+// failed, run the tool". sys is the process's world (OSSystem; tests
+// replace it).
+func Run(args []string, explain bool, stdin io.Reader, stdout, stderr io.Writer, sys *System) (code int) {
+	// Until the flags are parsed, errors are printed for Claude Code.
+	out := &Emitter{Stdout: stdout, Stderr: stderr, Host: hookio.Claude{}, Home: sys.Getenv("HOME"), Explain: explain}
+	defer func() {
+		if v := recover(); v != nil {
+			code = out.Fail(policy.Deny, fmt.Errorf("internal error: %v", v))
+		}
+	}()
+	return Hook(args, stdin, out, sys)
+}
+
+// Hook runs one hook call (or, with out.explain, explains it): it parses the
 // flags, reads the input from stdin, loads the policy and decides, all under
 // a deadline (see watchdog), and prints the decision through out (see
 // conclude). It returns the exit status: 0, or 2 for a deny caused by an
 // error.
-func hook(args []string, stdin io.Reader, out *emitter, sys *system) int {
-	opts, err := parseFlags(args, out.explain)
-	if errors.Is(err, errHelp) {
-		fmt.Fprint(out.stdout, usage)
+func Hook(args []string, stdin io.Reader, out *Emitter, sys *System) int {
+	opts, err := ParseFlags(args, out.Explain)
+	if errors.Is(err, ErrHelp) {
+		fmt.Fprint(out.Stdout, Usage)
 		return 0
 	}
 	if err != nil {
-		out.host = hostOfBadCommandLine(args)
-		return out.fail(policy.Deny, fmt.Errorf("bad command line: %w; the hook command is `safezone [flags]` (see safezone --help)", err))
+		out.Host = hostOfBadCommandLine(args)
+		return out.Fail(policy.Deny, fmt.Errorf("bad command line: %w; the hook command is `safezone [flags]` (see safezone --help)", err))
 	}
 	if opts == nil { // --version
-		fmt.Fprintln(out.stdout, "safezone", version())
+		fmt.Fprintln(out.Stdout, "safezone", BuildVersion())
 		return 0
 	}
 	out.json = opts.json
-	out.host = opts.host
-	for _, w := range opts.warnings {
-		fmt.Fprintln(out.stderr, "safezone: "+w)
+	out.Host = opts.Host
+	for _, w := range opts.Warnings {
+		fmt.Fprintln(out.Stderr, "safezone: "+w)
 	}
 
 	// The work runs on this goroutine under a watchdog: reading stdin,
@@ -43,16 +62,16 @@ func hook(args []string, stdin io.Reader, out *emitter, sys *system) int {
 	// finishes first prints, once, after the audit record.
 	k := newKnown(opts, sys)
 	w := startWatchdog(k, out, sys)
-	v := w.work(func() verdict {
+	v := w.work(func() Verdict {
 		data, err := hookio.ReadInput(stdin)
-		reads := newFileCache()
-		j := &judger{opts: opts, sys: sys, reads: reads, live: !out.explain, loaded: func(p *policy.Policy, root string) {
+		reads := NewFileCache()
+		j := &Judger{Opts: opts, Sys: sys, reads: reads, live: !out.Explain, Loaded: func(p *policy.Policy, root string) {
 			k.policyLoaded(p, root)
-			if t, ok := ownTimeout(reads, sys.executable); ok {
+			if t, ok := ownTimeout(reads, sys.Executable); ok {
 				w.extend(deadlineFor(t))
 			}
 		}}
-		return j.decide(data, err, "")
+		return j.Decide(data, err, "")
 	})
 	return w.finish(v)
 }
@@ -86,8 +105,8 @@ func deadlineFor(timeout time.Duration) time.Duration {
 // claim the call.
 type watchdog struct {
 	k     *known
-	out   *emitter
-	sys   *system
+	out   *Emitter
+	sys   *System
 	start time.Time // the process start, which the deadline counts from
 
 	mu       sync.Mutex
@@ -101,8 +120,8 @@ type watchdog struct {
 
 // startWatchdog arms the deadline, sys.deadline after the process start
 // (sys.start; now when unknown).
-func startWatchdog(k *known, out *emitter, sys *system) *watchdog {
-	w := &watchdog{k: k, out: out, sys: sys, start: sys.start, deadline: sys.deadline,
+func startWatchdog(k *known, out *Emitter, sys *System) *watchdog {
+	w := &watchdog{k: k, out: out, sys: sys, start: sys.Start, deadline: sys.Deadline,
 		expired: make(chan struct{}), done: make(chan struct{})}
 	if w.start.IsZero() {
 		w.start = time.Now()
@@ -128,10 +147,10 @@ func (w *watchdog) extend(d time.Duration) {
 }
 
 // work runs f, turning a panic into an internal error's verdict.
-func (w *watchdog) work(f func() verdict) (v verdict) {
+func (w *watchdog) work(f func() Verdict) (v Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
-			v = verdict{err: fmt.Errorf("internal error: %v", r), onError: policy.Decision(w.k.onError.Load())}
+			v = Verdict{Err: fmt.Errorf("internal error: %v", r), OnError: policy.Decision(w.k.onError.Load())}
 		}
 	}()
 	return f()
@@ -150,21 +169,21 @@ func (w *watchdog) fire() {
 	}
 	w.claimed = true
 	w.mu.Unlock()
-	v := verdict{err: fmt.Errorf("no decision within %v (slow file system or stdin never closed)", w.deadline), onError: policy.Decision(w.k.onError.Load())}
+	v := Verdict{Err: fmt.Errorf("no decision within %v (slow file system or stdin never closed)", w.deadline), OnError: policy.Decision(w.k.onError.Load())}
 	grace := make(chan struct{})
 	t := time.AfterFunc(auditGrace, func() { close(grace) })
 	defer t.Stop()
 	w.code = conclude(v, w.k, w.out, grace, w.sys)
 	close(w.done)
-	if w.sys.exit != nil {
-		w.sys.exit(w.code)
+	if w.sys.Exit != nil {
+		w.sys.Exit(w.code)
 	}
 }
 
 // finish concludes with v when the deadline has not, and returns the exit
 // status; when the deadline concluded first, it waits for that conclusion
 // and returns its status (in a real process the deadline exits first).
-func (w *watchdog) finish(v verdict) int {
+func (w *watchdog) finish(v Verdict) int {
 	w.mu.Lock()
 	if w.claimed {
 		w.mu.Unlock()
@@ -186,14 +205,14 @@ func (w *watchdog) finish(v verdict) int {
 // A dry run prints nothing whatever the decision (errors included; only a
 // bad command line, read before anything is known, still denies) and
 // writes the would-be decision on stderr and in the record.
-func conclude(v verdict, k *known, out *emitter, expired <-chan struct{}, sys *system) int {
-	stderr := out.stderr
-	if out.explain || v.after {
+func conclude(v Verdict, k *known, out *Emitter, expired <-chan struct{}, sys *System) int {
+	stderr := out.Stderr
+	if out.Explain || v.after {
 		return out.emit(v)
 	}
 	a := k.audit.Load()
 	if a.Enabled() || a.Required.Value {
-		if err := writeAudit(v, a, sys.now(), expired); err != nil {
+		if err := writeAudit(v, a, sys.Now(), expired); err != nil {
 			switch {
 			case errors.Is(err, audit.ErrRotate):
 				fmt.Fprintf(stderr, "safezone: audit: %v; the record was written, the decision stands\n", err)
@@ -202,12 +221,12 @@ func conclude(v verdict, k *known, out *emitter, expired <-chan struct{}, sys *s
 			case a.DryRun.Value:
 				fmt.Fprintf(stderr, "safezone: audit: %v; audit.required is true, but this is a dry run\n", err)
 			default:
-				v = verdict{err: fmt.Errorf("the audit record could not be written: %w; audit.required is true (%s)", err, a.Required.Pos), onError: policy.Deny}
+				v = Verdict{Err: fmt.Errorf("the audit record could not be written: %w; audit.required is true (%s)", err, a.Required.Pos), OnError: policy.Deny}
 			}
 		}
 	}
 	if a.DryRun.Value {
-		d, reason := outcome(v)
+		d, reason := Outcome(v)
 		fmt.Fprintf(stderr, "safezone: dry run (%s): would %s: %s\n", a.DryRun.Pos, d, reason)
 		return 0
 	}

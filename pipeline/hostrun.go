@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 // How the host runs a call, beyond what its hook input says. Codex CLI
 // sends a permission_mode that only says whether its approval policy is
@@ -56,7 +56,7 @@ type proc struct {
 // that need it: codex and gemini. project is the project root; call is
 // nil for an input that could not be decoded (whether an ask can be shown
 // still matters for on_error: ask).
-func (s *system) hostRun(call *hookio.Call, host hookio.Host, project string) hostRun {
+func (s *System) hostRun(call *hookio.Call, host hookio.Host, project string) hostRun {
 	switch host.Name() {
 	case "codex":
 		if call == nil {
@@ -73,14 +73,14 @@ func (s *system) hostRun(call *hookio.Call, host hookio.Host, project string) ho
 // maxAncestors and not init (pid 1), read from /proc (proc(5): the fourth
 // field of /proc/PID/stat is the parent's pid; /proc/PID/cmdline holds
 // the NUL-separated arguments). Nothing where /proc cannot be read.
-func (s *system) ancestors() []proc {
+func (s *System) ancestors() []proc {
 	var out []proc
 	pid := s.pid
 	for range maxAncestors {
 		if pid <= 1 {
 			break
 		}
-		b, err := fs.ReadFile(s.fsys, "proc/"+strconv.Itoa(pid)+"/stat")
+		b, err := fs.ReadFile(s.FS, "proc/"+strconv.Itoa(pid)+"/stat")
 		if err != nil {
 			break
 		}
@@ -94,7 +94,7 @@ func (s *system) ancestors() []proc {
 		if err != nil || ppid <= 1 {
 			break
 		}
-		cmdline, _ := fs.ReadFile(s.fsys, "proc/"+strconv.Itoa(ppid)+"/cmdline")
+		cmdline, _ := fs.ReadFile(s.FS, "proc/"+strconv.Itoa(ppid)+"/cmdline")
 		argv := strings.Split(strings.TrimSuffix(string(cmdline), "\x00"), "\x00")
 		out = append(out, proc{pid: ppid, argv: argv})
 		pid = ppid
@@ -104,8 +104,8 @@ func (s *system) ancestors() []proc {
 
 // isTerminal reports whether descriptor fd of process p is a terminal
 // (its /proc/PID/fd link names /dev/pts/N, /dev/ttyN or /dev/tty).
-func (s *system) isTerminal(p proc, fd int) bool {
-	t, err := s.fsys.ReadLink("proc/" + strconv.Itoa(p.pid) + "/fd/" + strconv.Itoa(fd))
+func (s *System) isTerminal(p proc, fd int) bool {
+	t, err := s.FS.ReadLink("proc/" + strconv.Itoa(p.pid) + "/fd/" + strconv.Itoa(fd))
 	return err == nil && (strings.HasPrefix(t, "/dev/pts/") || strings.HasPrefix(t, "/dev/tty"))
 }
 
@@ -261,9 +261,9 @@ func (c codexConfig) approval() string {
 
 // readCodexConfig reads one Codex config file; a missing or unreadable one
 // is empty (Codex itself refuses to start on a malformed one).
-func (s *system) readCodexConfig(file string) codexConfig {
+func (s *System) readCodexConfig(file string) codexConfig {
 	var c codexConfig
-	b, err := fs.ReadFile(s.fsys, strings.TrimPrefix(file, "/"))
+	b, err := fs.ReadFile(s.FS, strings.TrimPrefix(file, "/"))
 	if err == nil {
 		_ = toml.Unmarshal(b, &c)
 	}
@@ -316,13 +316,13 @@ func tomlString(v string) string {
 // requests to leave the sandbox): bypassPermissions. Under untrusted or
 // a granular policy it asks: default. A permission_mode of
 // bypassPermissions in the input is approval never at that moment.
-func (s *system) codexRun(call *hookio.Call, project string) hostRun {
+func (s *System) codexRun(call *hookio.Call, project string) hostRun {
 	_, args, ok := findHost(s.ancestors(), "codex")
 	if !ok {
 		return hostRun{}
 	}
 	a := parseCodexArgs(args)
-	loc := policy.DefaultLocations(s.getenv, project, s.getenv("HOME"))
+	loc := policy.DefaultLocations(s.Getenv, project, s.Getenv("HOME"))
 	var user codexConfig
 	if !a.ignoreUser && loc.CodexHome != "" {
 		user = s.readCodexConfig(filepath.Join(loc.CodexHome, "config.toml"))
@@ -455,7 +455,7 @@ func parseGeminiArgs(args []string) geminiArgs {
 //
 // The mode, in Claude Code's terms: yolo bypassPermissions, auto_edit
 // acceptEdits, plan plan, default default.
-func (s *system) geminiRun(project string) hostRun {
+func (s *System) geminiRun(project string) hostRun {
 	p, args, ok := findHost(s.ancestors(), "gemini")
 	if !ok {
 		return hostRun{}
@@ -464,7 +464,7 @@ func (s *system) geminiRun(project string) hostRun {
 	approval := setting{a.approval, "its command line"}
 	if approval.value == "" {
 		for _, f := range []setting{{filepath.Join(project, ".gemini", "settings.json"), ".gemini/settings.json"},
-			{filepath.Join(s.getenv("HOME"), ".gemini", "settings.json"), "~/.gemini/settings.json"}} {
+			{filepath.Join(s.Getenv("HOME"), ".gemini", "settings.json"), "~/.gemini/settings.json"}} {
 			if v := s.geminiDefaultApproval(f.value); v != "" && v != "yolo" {
 				approval = setting{v, "general.defaultApprovalMode in " + f.from}
 				break
@@ -483,7 +483,7 @@ func (s *system) geminiRun(project string) hostRun {
 	case "plan":
 		r.mode = hookio.PermPlan
 	}
-	ci := s.getenv("GEMINI_CLI_INTEGRATION_TEST") != "true" && (s.getenv("CI") == "true" || s.getenv("GITHUB_ACTIONS") == "true")
+	ci := s.Getenv("GEMINI_CLI_INTEGRATION_TEST") != "true" && (s.Getenv("CI") == "true" || s.Getenv("GITHUB_ACTIONS") == "true")
 	switch {
 	case a.interactive:
 	case ci:
@@ -500,8 +500,8 @@ func (s *system) geminiRun(project string) hostRun {
 
 // geminiDefaultApproval reads general.defaultApprovalMode from a Gemini
 // settings file (JSON with comments); "" when it is missing or unreadable.
-func (s *system) geminiDefaultApproval(file string) string {
-	b, err := fs.ReadFile(s.fsys, strings.TrimPrefix(file, "/"))
+func (s *System) geminiDefaultApproval(file string) string {
+	b, err := fs.ReadFile(s.FS, strings.TrimPrefix(file, "/"))
 	if err != nil {
 		return ""
 	}

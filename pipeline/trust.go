@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 // Trust records: the layers that come with a repository (.safezone.yaml,
 // .safezone.local.yaml, .claude/settings.json, .claude/settings.local.json)
@@ -44,13 +44,13 @@ type trustRecord struct {
 // policy.MaxFileSize) in base64, and the rest.
 const maxTrustRecord = policy.MaxFileSize*4/3 + 4096
 
-// trustKey is the path a trust record names for the file at path: absolute,
+// TrustKey is the path a trust record names for the file at path: absolute,
 // clean, its directory's symbolic links resolved (every spelling of the
 // project shares one record) and the file itself not followed (a link is
 // judged by the content read through it).
-func (s *system) trustKey(path string) string {
+func (s *System) TrustKey(path string) string {
 	path = filepath.Clean(path)
-	if r, err := classify.Resolve(s.fsys, filepath.Dir(path)); err == nil && r.Exists {
+	if r, err := classify.Resolve(s.FS, filepath.Dir(path)); err == nil && r.Exists {
 		return filepath.Join(r.Path, filepath.Base(path))
 	}
 	return path
@@ -59,8 +59,8 @@ func (s *system) trustKey(path string) string {
 // trustFile is the record file of key: one per trusted path, named by an
 // FNV-1a hash of it (two paths that collide share a file, and the record
 // names its path, so one only replaces the other's trust).
-func (s *system) trustFile(key string) string {
-	dir := s.stateDir()
+func (s *System) trustFile(key string) string {
+	dir := s.StateDir()
 	if dir == "" {
 		return ""
 	}
@@ -69,9 +69,9 @@ func (s *system) trustFile(key string) string {
 	return filepath.Join(dir, "trust", hex.EncodeToString(h.Sum(nil))+".json")
 }
 
-// readTrust reads the record of key; nil when there is none (or it names
+// ReadTrust reads the record of key; nil when there is none (or it names
 // another path).
-func (s *system) readTrust(key string) (*trustRecord, error) {
+func (s *System) ReadTrust(key string) (*trustRecord, error) {
 	p := s.trustFile(key)
 	if p == "" {
 		return nil, nil
@@ -101,36 +101,36 @@ func (s *system) readTrust(key string) (*trustRecord, error) {
 	return &rec, nil
 }
 
-// trusted is policy.Locations.Trusted: whether the user trusted the file
+// Trusted is policy.Locations.Trusted: whether the user trusted the file
 // at path with exactly this content. A record that cannot be read trusts
 // nothing: the file's widening stays out.
-func (s *system) trusted(path string, content []byte) bool {
-	rec, err := s.readTrust(s.trustKey(path))
+func (s *System) Trusted(path string, content []byte) bool {
+	rec, err := s.ReadTrust(s.TrustKey(path))
 	return err == nil && rec != nil && bytes.Equal(rec.Content, content)
 }
 
-// recordTrust records content as the trusted content of the file at path.
-func (s *system) recordTrust(path string, content []byte) error {
-	key := s.trustKey(path)
+// RecordTrust records content as the trusted content of the file at path.
+func (s *System) RecordTrust(path string, content []byte) error {
+	key := s.TrustKey(path)
 	p := s.trustFile(key)
 	if p == "" {
 		return errors.New("no state directory: set HOME or XDG_STATE_HOME")
 	}
-	data, err := json.MarshalIndent(trustRecord{Path: key, Trusted: s.now(), Content: content}, "", "  ")
+	data, err := json.MarshalIndent(trustRecord{Path: key, Trusted: s.Now(), Content: content}, "", "  ")
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	return writeAtomic(p, append(data, '\n'), 0o600)
+	return WriteAtomic(p, append(data, '\n'), 0o600)
 }
 
-// revokeTrust deletes the record of the file at path; false when there was
+// RevokeTrust deletes the record of the file at path; false when there was
 // none.
-func (s *system) revokeTrust(path string) (bool, error) {
-	key := s.trustKey(path)
-	rec, err := s.readTrust(key)
+func (s *System) RevokeTrust(path string) (bool, error) {
+	key := s.TrustKey(path)
+	rec, err := s.ReadTrust(key)
 	if err != nil || rec == nil {
 		return false, err
 	}

@@ -1,9 +1,7 @@
-package main
+package pipeline
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,62 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/testscript"
-
 	"github.com/safezonehq/safezone/audit"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
-
-// cmdRecords is the testscript command `records FILE N`: FILE holds exactly
-// N audit records, each one whole line of strict JSON with a UTC RFC 3339
-// time and a known decision.
-func cmdRecords(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: records FILE N")
-	}
-	want, err := strconv.Atoi(args[1])
-	ts.Check(err)
-	recs, err := readRecords(ts.MkAbs(args[0]))
-	ts.Check(err)
-	if len(recs) != want {
-		ts.Fatalf("%s holds %d records, want %d", args[0], len(recs), want)
-	}
-}
-
-// readRecords reads and checks every record of an audit log file.
-func readRecords(path string) ([]audit.Record, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		return nil, fmt.Errorf("%s: the last line is not whole", path)
-	}
-	var out []audit.Record
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		var r audit.Record
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil || dec.More() {
-			return nil, fmt.Errorf("%s:%d: not one strict record (%v): %q", path, n, err, sc.Text())
-		}
-		t, err := time.Parse(time.RFC3339, r.Time)
-		if err != nil || t.Location() != time.UTC || !strings.HasSuffix(r.Time, "Z") {
-			return nil, fmt.Errorf("%s:%d: time %q is not RFC 3339 UTC", path, n, r.Time)
-		}
-		switch r.Decision {
-		case "allow", "ask", "deny", "abstain":
-		default:
-			return nil, fmt.Errorf("%s:%d: decision %q", path, n, r.Decision)
-		}
-		if r.Host == "" || r.Reason == "" || r.Targets == nil {
-			return nil, fmt.Errorf("%s:%d: host, reason or targets missing: %q", path, n, sc.Text())
-		}
-		out = append(out, r)
-	}
-	return out, sc.Err()
-}
 
 // TestAuditConcurrentProcesses starts 64 hook processes at once, all
 // appending to one audit log, and checks that every line is there exactly
@@ -134,7 +79,7 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 			files, _ := filepath.Glob(log + "*")
 			seen := map[string]int{}
 			for _, f := range files {
-				recs, err := readRecords(f)
+				recs, err := audit.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -167,13 +112,13 @@ func TestDryRunDeadline(t *testing.T) {
 	sys, dir := testSystem(t)
 	release := make(chan struct{})
 	defer close(release)
-	sys.fsys, sys.deadline = slowFS{release}, 50*time.Millisecond
-	in := input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
+	sys.FS, sys.Deadline = slowFS{release}, 50*time.Millisecond
+	in := pipelinetest.Input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
 	r := runHook(t, sys, strings.NewReader(in), "--dry-run", "--audit", dir+"/audit.jsonl")
 	if r.stdout != "" || r.code != 0 || !strings.Contains(r.stderr, "would deny: safezone: deny: no decision within 50ms") {
 		t.Errorf("stdout %q exit %d stderr %q", r.stdout, r.code, r.stderr)
 	}
-	recs, err := readRecords(dir + "/audit.jsonl")
+	recs, err := audit.ReadFile(dir + "/audit.jsonl")
 	if err != nil || len(recs) != 1 || recs[0].WouldDecide != "deny" || !strings.Contains(recs[0].Error, "no decision within") {
 		t.Errorf("the deadline's deny is recorded: %+v %v", recs, err)
 	}

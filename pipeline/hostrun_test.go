@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // procTree builds a /proc with the hook (pid 100) and its ancestors, the
@@ -45,12 +46,12 @@ func procTree(fsys fstest.MapFS, tty []int, ancestors ...[]string) {
 func TestAncestors(t *testing.T) {
 	fsys := fstest.MapFS{}
 	procTree(fsys, nil, []string{"/bin/sh", "-c", "safezone --host codex"}, []string{"/opt/codex", "exec", "hi"})
-	s := &system{fsys: fsys, pid: 100}
+	s := &System{FS: fsys, pid: 100}
 	got := s.ancestors()
 	if len(got) != 2 || got[0].pid != 99 || got[0].argv[0] != "/bin/sh" || got[1].pid != 98 || strings.Join(got[1].argv, " ") != "/opt/codex exec hi" {
 		t.Errorf("ancestors = %+v", got)
 	}
-	if s := (&system{fsys: fstest.MapFS{}, pid: 100}); len(s.ancestors()) != 0 {
+	if s := (&System{FS: fstest.MapFS{}, pid: 100}); len(s.ancestors()) != 0 {
 		t.Error("ancestors found without a /proc")
 	}
 }
@@ -175,7 +176,7 @@ func TestCodexRun(t *testing.T) {
 				fsys[name] = &fstest.MapFile{Data: []byte(content)}
 			}
 			procTree(fsys, nil, []string{"/bin/sh", "-c", "safezone --host codex"}, tc.argv)
-			s := &system{fsys: fsys, pid: 100, getenv: isolated("/x", map[string]string{"HOME": "/h"})}
+			s := &System{FS: fsys, pid: 100, Getenv: pipelinetest.Isolated("/x", map[string]string{"HOME": "/h"})}
 			call := &hookio.Call{PermissionMode: hookio.ParsePermissionMode(tc.sent)}
 			got := s.hostRun(call, hookio.Codex{}, proj)
 			if tc.notFound {
@@ -239,7 +240,7 @@ func TestGeminiRun(t *testing.T) {
 			for k, v := range tc.env {
 				vars[k] = v
 			}
-			s := &system{fsys: fsys, pid: 100, getenv: isolated("/x", vars)}
+			s := &System{FS: fsys, pid: 100, Getenv: pipelinetest.Isolated("/x", vars)}
 			got := s.hostRun(&hookio.Call{}, hookio.Gemini{}, proj)
 			if got.mode != tc.mode || !strings.Contains(got.modeFrom, tc.from) || got.modeFrom == "" || got.sandbox != "" {
 				t.Errorf("mode %v from %q sandbox %q; want %v from ...%q...", got.mode, got.modeFrom, got.sandbox, tc.mode, tc.from)
@@ -291,9 +292,9 @@ func TestHostRunDecides(t *testing.T) {
 		t.Fatal(err)
 	}
 	sys, dir := testSystemAt(t, root)
-	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "SHELL": "/usr/bin/zsh"})
-	sys.getwd = func() (string, error) { return dir + "/proj", nil }
-	sys.confine = &onceStatus{get: func() confine.Status { return confine.Status{LandlockABI: 6} }}
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "SHELL": "/usr/bin/zsh"})
+	sys.Getwd = func() (string, error) { return dir + "/proj", nil }
+	sys.Confine = &OnceStatus{Get: func() confine.Status { return confine.Status{LandlockABI: 6} }}
 	// on_error: ask in the user's policy: a project's would be held back
 	// until trusted (it widens).
 	for name, content := range map[string]string{"proj/build.sh": "echo x > out.txt\n", "xdg/safezone/policy.yaml": "version: 1\non_error: ask\n"} {
@@ -305,12 +306,12 @@ func TestHostRunDecides(t *testing.T) {
 	host := func(argv ...string) fs.ReadLinkFS {
 		p := fstest.MapFS{}
 		procTree(p, nil, []string{"/bin/sh", "-c", "safezone"}, argv)
-		return procOverlay{real: sys.fsys, proc: p}
+		return procOverlay{real: sys.FS, proc: p}
 	}
 	sys.pid = 100
 
 	codex := *sys
-	codex.fsys = host("/opt/codex/bin/codex", "exec", "-s", "workspace-write", "build it")
+	codex.FS = host("/opt/codex/bin/codex", "exec", "-s", "workspace-write", "build it")
 	in := `{"session_id":"s","turn_id":"t","cwd":"` + dir + `/proj","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"sh build.sh"},"tool_use_id":"c"}`
 	r := runHook(t, &codex, strings.NewReader(in), "--host", "codex")
 	var out struct {
@@ -332,7 +333,7 @@ func TestHostRunDecides(t *testing.T) {
 	}
 
 	gemini := *sys
-	gemini.fsys = host("/usr/bin/node", "/n/node_modules/.bin/gemini", "--yolo", "-p", "do it")
+	gemini.FS = host("/usr/bin/node", "/n/node_modules/.bin/gemini", "--yolo", "-p", "do it")
 	in = `{"session_id":"s","transcript_path":"/t","cwd":"` + dir + `/proj","hook_event_name":"BeforeTool","timestamp":"x","tool_name":"read_file","tool_input":{"file_path":"../outside/x"}}`
 	stdout, code := runGemini(&gemini, in)
 	if !strings.HasPrefix(stdout, `{"decision":"deny"`) || code != 0 || !strings.Contains(stdout, "Gemini CLI in a headless run (gemini -p) cannot ask for that") {
@@ -343,7 +344,7 @@ func TestHostRunDecides(t *testing.T) {
 		t.Errorf("on_error ask in gemini -p: exit %d: %s", code, stdout)
 	}
 	// The benign neighbour: an interactive run asks.
-	gemini.fsys = host("/usr/bin/node", "/n/node_modules/.bin/gemini", "-i", "start")
+	gemini.FS = host("/usr/bin/node", "/n/node_modules/.bin/gemini", "-i", "start")
 	if stdout, _ = runGemini(&gemini, "{not json"); !strings.HasPrefix(stdout, `{"decision":"ask"`) {
 		t.Errorf("on_error ask in an interactive run: %s", stdout)
 	}
@@ -351,8 +352,8 @@ func TestHostRunDecides(t *testing.T) {
 
 // runGemini runs the hook with --host gemini on stdin and returns what it
 // printed and its exit status.
-func runGemini(sys *system, stdin string) (string, int) {
+func runGemini(sys *System, stdin string) (string, int) {
 	var out, errb bytes.Buffer
-	code := run([]string{"--host", "gemini"}, strings.NewReader(stdin), &out, &errb, sys)
+	code := Run([]string{"--host", "gemini"}, false, strings.NewReader(stdin), &out, &errb, sys)
 	return out.String(), code
 }

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 // The index daemon (package index) as a hidden subcommand of the binary:
 // `safezone __index SPEC SOCKET` serves the files to hide below the roots
@@ -25,8 +25,8 @@ import (
 	"github.com/safezonehq/safezone/index"
 )
 
-// indexSubcommand is the hidden first argument of the index daemon.
-const indexSubcommand = "__index"
+// IndexSubcommand is the hidden first argument of the index daemon.
+const IndexSubcommand = "__index"
 
 // indexIdle is how long a daemon waits for a query before it ends.
 const indexIdle = 30 * time.Minute
@@ -34,12 +34,12 @@ const indexIdle = 30 * time.Minute
 // indexTimeout bounds one query of a daemon; past it the hook walks.
 const indexTimeout = 500 * time.Millisecond
 
-// cmdIndex is `safezone __index SPEC SOCKET`. It prints nothing on stdout
+// IndexMain is `safezone __index SPEC SOCKET`. It prints nothing on stdout
 // and returns 0, or 1 with the error on stderr (no one reads them: the
 // hook started it detached).
-func cmdIndex(args []string, stderr io.Writer) int {
+func IndexMain(args []string, stderr io.Writer) int {
 	if len(args) != 2 {
-		fmt.Fprintln(stderr, "usage: safezone "+indexSubcommand+" SPEC SOCKET")
+		fmt.Fprintln(stderr, "usage: safezone "+IndexSubcommand+" SPEC SOCKET")
 		return 1
 	}
 	var spec classify.KernelSpec
@@ -66,7 +66,7 @@ func startBuild(exe string) func(dst string) error {
 		return nil
 	}
 	return func(dst string) error {
-		cmd := exec.Command(exe, buildLauncherSubcommand, dst)
+		cmd := exec.Command(exe, BuildLauncherSubcommand, dst)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		cmd.Dir = "/"
 		if err := cmd.Start(); err != nil {
@@ -86,7 +86,7 @@ func startIndex(exe string) func(spec []byte, sock string) error {
 		return nil
 	}
 	return func(spec []byte, sock string) error {
-		cmd := exec.Command(exe, indexSubcommand, string(spec), sock)
+		cmd := exec.Command(exe, IndexSubcommand, string(spec), sock)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		cmd.Dir = "/"
 		if err := cmd.Start(); err != nil {
@@ -96,15 +96,15 @@ func startIndex(exe string) func(spec []byte, sock string) error {
 	}
 }
 
-// buildLauncherSubcommand is the hidden first argument that builds the
+// BuildLauncherSubcommand is the hidden first argument that builds the
 // fast launcher (confine.BuildFast): `safezone __build-launcher DST`.
-const buildLauncherSubcommand = "__build-launcher"
+const BuildLauncherSubcommand = "__build-launcher"
 
-// cmdBuildLauncher is `safezone __build-launcher DST`: 0 when DST holds a
+// BuildLauncherMain is `safezone __build-launcher DST`: 0 when DST holds a
 // fast launcher that passed its check, else 1 with why on stderr.
-func cmdBuildLauncher(args []string, stderr io.Writer) int {
+func BuildLauncherMain(args []string, stderr io.Writer) int {
 	if len(args) != 1 || !filepath.IsAbs(args[0]) {
-		fmt.Fprintln(stderr, "usage: safezone "+buildLauncherSubcommand+" DST")
+		fmt.Fprintln(stderr, "usage: safezone "+BuildLauncherSubcommand+" DST")
 		return 1
 	}
 	if err := confine.BuildFast(args[0]); err != nil {
@@ -114,14 +114,14 @@ func cmdBuildLauncher(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// fastLauncher returns the fast launcher (confine's fast/launch.c) built
+// FastLauncher returns the fast launcher (confine's fast/launch.c) built
 // for this source in the state directory's launcher/, or "" where there is
 // none yet: then, on the live path, it starts a build in the background
 // (at most one every ten minutes), for the next calls, and the Go launcher
 // runs this one. A launcher anyone else could write is never used.
-func (s *system) fastLauncher(live bool) string {
-	sd := s.stateDir()
-	if sd == "" || s.startBuild == nil {
+func (s *System) FastLauncher(live bool) string {
+	sd := s.StateDir()
+	if sd == "" || s.StartBuild == nil {
 		return ""
 	}
 	p := filepath.Join(sd, "launcher", confine.FastKey(), "safezone-launch")
@@ -140,7 +140,7 @@ func (s *system) fastLauncher(live bool) string {
 		return ""
 	}
 	os.WriteFile(mark, nil, 0o600)
-	_ = s.startBuild(p)
+	_ = s.StartBuild(p)
 	return ""
 }
 
@@ -148,15 +148,15 @@ func (s *system) fastLauncher(live bool) string {
 // directory's index/, named by a hash of the spec and of this binary (its
 // path, size and modification time: a new build starts a daemon of its
 // own), or "" when there is no state directory or the path is too long.
-func (s *system) indexSocket(spec []byte) string {
-	sd := s.stateDir()
+func (s *System) indexSocket(spec []byte) string {
+	sd := s.StateDir()
 	if sd == "" {
 		return ""
 	}
 	h := fnv.New64a()
 	h.Write(spec)
-	h.Write([]byte(s.executable))
-	if fi, err := os.Stat(s.executable); err == nil {
+	h.Write([]byte(s.Executable))
+	if fi, err := os.Stat(s.Executable); err == nil {
 		fmt.Fprintf(h, "\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
 	}
 	return index.SocketFor(filepath.Join(sd, "index"), hex.EncodeToString(h.Sum(nil)))

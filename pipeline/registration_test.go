@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // TestDeadlineFor: the deadline keeps a fifth of the host's timeout, at
@@ -48,9 +49,9 @@ func TestOwnTimeout(t *testing.T) {
 		{"no hooks", []string{`{"permissions":{"allow":["Read"]}}`}, 0},
 	}
 	for _, tt := range tests {
-		c := newFileCache()
+		c := NewFileCache()
 		for i, f := range tt.files {
-			c.files[filepath.Join("/settings", string(rune('a'+i)))] = cachedFile{data: []byte(f)}
+			c.Files[filepath.Join("/settings", string(rune('a'+i)))] = CachedFile{Data: []byte(f)}
 		}
 		got, ok := ownTimeout(c, "/opt/bin/safezone")
 		if got != tt.want || ok != (tt.want > 0) {
@@ -66,7 +67,7 @@ func TestDeadlineFromRegistration(t *testing.T) {
 	sys, dir := testSystem(t)
 	release := make(chan struct{})
 	defer close(release)
-	sys.fsys = slowFS{release}
+	sys.FS = slowFS{release}
 	settings := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"safezone","timeout":1}]}]}}`
 	if err := os.MkdirAll(dir+"/proj/.claude", 0o755); err != nil {
 		t.Fatal(err)
@@ -74,7 +75,7 @@ func TestDeadlineFromRegistration(t *testing.T) {
 	if err := os.WriteFile(dir+"/proj/.claude/settings.json", []byte(settings), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in := input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
+	in := pipelinetest.Input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
 	r := runHook(t, sys, strings.NewReader(in))
 	if r.decision != "deny" || r.code != 2 || !strings.Contains(r.stdout, "no decision within 500ms") {
 		t.Errorf("decision %s exit %d: %s", r.decision, r.code, r.stdout)
@@ -88,9 +89,9 @@ func TestDeadlineFromRegistration(t *testing.T) {
 // that does not: the same decision, reason, confinement and audit note.
 func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
 	sys, dir := testSystem(t)
-	sys.getenv = isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj", "SHELL": "/bin/bash"})
-	known := input("Bash", dir+"/proj", map[string]any{"command": "grep -rn TODO src > notes.txt"})
-	opaque := input("Bash", dir+"/proj", map[string]any{"command": "python3 -c 'print(1)'"})
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj", "SHELL": "/bin/bash"})
+	known := pipelinetest.Input("Bash", dir+"/proj", map[string]any{"command": "grep -rn TODO src > notes.txt"})
+	opaque := pipelinetest.Input("Bash", dir+"/proj", map[string]any{"command": "python3 -c 'print(1)'"})
 	for _, kernel := range []bool{true, false} {
 		status := confine.Status{}
 		if !kernel {
@@ -109,17 +110,17 @@ func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
 			{opaque, nil, false},
 			{opaque, []string{"-y"}, true},
 		} {
-			judge := func(explain bool) (verdict, int) {
-				opts, err := parseFlags(tc.args, false)
+			judge := func(explain bool) (Verdict, int) {
+				opts, err := ParseFlags(tc.args, false)
 				if err != nil {
 					t.Fatal(err)
 				}
 				opts.explain = explain
 				asked := 0
 				s := *sys
-				s.confine = &onceStatus{get: func() confine.Status { asked++; return status }}
-				j := &judger{opts: opts, sys: &s}
-				return j.decide([]byte(tc.in), nil, ""), asked
+				s.Confine = &OnceStatus{Get: func() confine.Status { asked++; return status }}
+				j := &Judger{Opts: opts, Sys: &s}
+				return j.Decide([]byte(tc.in), nil, ""), asked
 			}
 			got, asked := judge(false)
 			full, _ := judge(true)
@@ -127,10 +128,10 @@ func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
 			if (asked > 0) != tc.asked {
 				t.Errorf("%s: kernel asked %d times, want asked %v", name, asked, tc.asked)
 			}
-			a := &auditSettings{}
-			d1, r1 := outcome(got)
-			d2, r2 := outcome(full)
-			c1, c2 := record(got, a, time.Time{}).Confine, record(full, a, time.Time{}).Confine
+			a := &AuditSettings{}
+			d1, r1 := Outcome(got)
+			d2, r2 := Outcome(full)
+			c1, c2 := Record(got, a, time.Time{}).Confine, Record(full, a, time.Time{}).Confine
 			if d1 != d2 || r1 != r2 || (got.conf == nil) != (full.conf == nil) || c1 != c2 {
 				t.Errorf("%s: %s %q confined %v note %q; full check: %s %q confined %v note %q",
 					name, d1, r1, got.conf != nil, c1, d2, r2, full.conf != nil, c2)

@@ -1,9 +1,11 @@
-package main
+package pipeline
 
 import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // TestTrustRecord: a trust record holds one path and its content; the same
@@ -16,47 +18,47 @@ func TestTrustRecord(t *testing.T) {
 	proj := dir + "/proj"
 	f := proj + "/.safezone.yaml"
 	content := []byte("version: 1\nmode: agi\n")
-	if sys.trusted(f, content) {
+	if sys.Trusted(f, content) {
 		t.Fatal("trusted without a record")
 	}
-	if err := sys.recordTrust(f, content); err != nil {
+	if err := sys.RecordTrust(f, content); err != nil {
 		t.Fatal(err)
 	}
-	rec := sys.trustFile(sys.trustKey(f))
+	rec := sys.trustFile(sys.TrustKey(f))
 	if fi, err := os.Stat(rec); err != nil || fi.Mode().Perm() != 0o600 || !strings.HasPrefix(rec, dir+"/home/.local/state/safezone/trust/") {
 		t.Fatalf("record %s: %v %v", rec, fi, err)
 	}
-	if !sys.trusted(f, content) {
+	if !sys.Trusted(f, content) {
 		t.Error("the recorded content is not trusted")
 	}
-	if sys.trusted(f, []byte("version: 1\nmode: agi\n\n")) {
+	if sys.Trusted(f, []byte("version: 1\nmode: agi\n\n")) {
 		t.Error("a changed file is trusted")
 	}
-	if sys.trusted(proj+"/.safezone.local.yaml", content) || sys.trusted(dir+"/other/.safezone.yaml", content) {
+	if sys.Trusted(proj+"/.safezone.local.yaml", content) || sys.Trusted(dir+"/other/.safezone.yaml", content) {
 		t.Error("another file with the same content is trusted")
 	}
 	if err := os.Symlink(proj, dir+"/link"); err != nil {
 		t.Fatal(err)
 	}
-	if !sys.trusted(dir+"/link/.safezone.yaml", content) || !sys.trusted(proj+"/./src/../.safezone.yaml", content) {
+	if !sys.Trusted(dir+"/link/.safezone.yaml", content) || !sys.Trusted(proj+"/./src/../.safezone.yaml", content) {
 		t.Error("another spelling of the same directory is not trusted")
 	}
 	if err := os.WriteFile(rec, []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if sys.trusted(f, content) {
+	if sys.Trusted(f, content) {
 		t.Error("a corrupt record trusts")
 	}
-	if err := sys.recordTrust(f, content); err != nil {
+	if err := sys.RecordTrust(f, content); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := sys.revokeTrust(dir + "/link/.safezone.yaml"); !ok || err != nil {
+	if ok, err := sys.RevokeTrust(dir + "/link/.safezone.yaml"); !ok || err != nil {
 		t.Fatalf("revoke: %v %v", ok, err)
 	}
-	if _, err := os.Stat(rec); !os.IsNotExist(err) || sys.trusted(f, content) {
+	if _, err := os.Stat(rec); !os.IsNotExist(err) || sys.Trusted(f, content) {
 		t.Errorf("after revoke: %v", err)
 	}
-	if ok, err := sys.revokeTrust(f); ok || err != nil {
+	if ok, err := sys.RevokeTrust(f); ok || err != nil {
 		t.Errorf("revoke of what is not trusted: %v %v", ok, err)
 	}
 }
@@ -74,13 +76,13 @@ func TestTrustedLayerInHook(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	outside := input("Write", proj, map[string]any{"file_path": dir + "/outside/x", "content": "x"})
+	outside := pipelinetest.Input("Write", proj, map[string]any{"file_path": dir + "/outside/x", "content": "x"})
 	write("version: 1\nsandbox:\n  additional_directories: [../outside]\n")
 	if r := runHook(t, sys, strings.NewReader(outside)); r.decision != "deny" {
 		t.Fatalf("untrusted: %+v", r)
 	}
 	data, _ := os.ReadFile(f)
-	if err := sys.recordTrust(f, data); err != nil {
+	if err := sys.RecordTrust(f, data); err != nil {
 		t.Fatal(err)
 	}
 	if r := runHook(t, sys, strings.NewReader(outside)); r.decision != "abstain" {
@@ -95,9 +97,9 @@ func TestTrustedLayerInHook(t *testing.T) {
 	write("version: 1\npaths:\n  protected: [\"*.sql\"]\n")
 	asked := false
 	s := *sys
-	loc := policyLocations(&options{}, proj, &s, nil)
+	loc := PolicyLocations(&Options{}, proj, &s, nil)
 	loc.Trusted = func(string, []byte) bool { asked = true; return false }
-	if _, err := mergeLayers(loc, &options{}); err != nil || asked {
+	if _, err := MergeLayers(loc, &Options{}); err != nil || asked {
 		t.Errorf("a file that only tightens: asked %v, %v", asked, err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"fmt"
@@ -151,12 +151,12 @@ type ExplainMatch struct {
 	Warning bool            `json:"warning,omitempty"`
 }
 
-// explanation is the explanation of a verdict's result: res decided call
+// ExplanationOf is the ExplanationOf of a verdict's result: res decided call
 // under pol.
-func explanation(v verdict) Explanation {
-	e := explainResult(v.res, v.call, v.pol)
-	if v.res.Shell != nil && v.call != nil && v.call.Kind == hookio.KindShell {
-		c := &ExplainConfine{Confined: v.res.Confine, Note: v.res.ConfineNote, Unavailable: v.confineOff}
+func ExplanationOf(v Verdict) Explanation {
+	e := explainResult(v.Res, v.call, v.pol)
+	if v.Res.Shell != nil && v.call != nil && v.call.Kind == hookio.KindShell {
+		c := &ExplainConfine{Confined: v.Res.Confine, Note: v.Res.ConfineNote, Unavailable: v.confineOff}
 		if v.conf != nil {
 			c.Ruleset, c.ReadOnlyOff = &v.conf.Ruleset, v.conf.ReadOnlyOff
 			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
@@ -182,7 +182,7 @@ func explainResult(res *classify.Result, call *hookio.Call, pol *policy.Policy) 
 		for _, ig := range pol.Ignored {
 			e.Ignored = append(e.Ignored, ig.String())
 		}
-		e.Untrusted, e.Trust = untrustedText(pol)
+		e.Untrusted, e.Trust = UntrustedText(pol)
 		for _, r := range pol.Removed {
 			e.Removed = append(e.Removed, r.String())
 		}
@@ -493,10 +493,10 @@ func (e Explanation) writeFooter(w *trace) {
 	}
 }
 
-// untrustedText lists what the repository's files would widen, each entry
+// UntrustedText lists what the repository's files would widen, each entry
 // with its file and line, and for each such file the command that trusts
 // it.
-func untrustedText(pol *policy.Policy) (entries, commands []string) {
+func UntrustedText(pol *policy.Policy) (entries, commands []string) {
 	var files []string
 	for _, u := range pol.Untrusted {
 		entries = append(entries, u.String())

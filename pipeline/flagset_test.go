@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -33,10 +33,10 @@ func TestFlagSet(t *testing.T) {
 		{args: []string{"--yes=perhaps"}, err: `invalid argument "perhaps" for --yes`},
 	}
 	for _, tt := range tests {
-		fs := newFlagSet()
+		fs := NewFlagSet()
 		read, yes := fs.Bool("read", 'r'), fs.Bool("yes", 'y')
 		policies, host := fs.Strings("policy"), fs.String("host", "claude")
-		err := fs.parse(tt.args)
+		err := fs.Parse(tt.args)
 		if tt.err != "" {
 			if err == nil || err.Error() != tt.err {
 				t.Errorf("%q: error %v, want %q", tt.args, err, tt.err)
@@ -48,7 +48,7 @@ func TestFlagSet(t *testing.T) {
 		}
 	}
 	for _, help := range []string{"-h", "--help"} {
-		if err := newFlagSet().parse([]string{help}); !errors.Is(err, errHelp) {
+		if err := NewFlagSet().Parse([]string{help}); !errors.Is(err, ErrHelp) {
 			t.Errorf("%s: %v, want errHelp", help, err)
 		}
 	}

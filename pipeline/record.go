@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -27,42 +27,42 @@ const auditGrace = 250 * time.Millisecond
 // audit settings of the loaded policy (before that: of the flags alone).
 type known struct {
 	onError atomic.Int32
-	audit   atomic.Pointer[auditSettings]
-	sys     *system
+	audit   atomic.Pointer[AuditSettings]
+	sys     *System
 }
 
-// auditSettings is the effective audit: mapping of one hook call.
-type auditSettings struct {
+// AuditSettings is the effective audit: mapping of one hook call.
+type AuditSettings struct {
 	policy.Audit
 	file    string // the log file, absolute; "" for none
-	host    string
-	onError policy.Setting[policy.Decision]
+	Host    string
+	OnError policy.Setting[policy.Decision]
 }
 
-func newKnown(opts *options, sys *system) *known {
+func newKnown(opts *Options, sys *System) *known {
 	k := &known{sys: sys}
 	k.onError.Store(int32(policy.Deny))
 	// The flags' --audit path is absolute (or "~/..."): no project root
 	// is needed to place it.
-	k.set(policy.Merge(opts.flags), "", opts.host.Name())
+	k.set(policy.Merge(opts.flags), "", opts.Host.Name())
 	return k
 }
 
 // policyLoaded is the judge's callback: the policy is known.
 func (k *known) policyLoaded(p *policy.Policy, root string) {
 	k.onError.Store(int32(p.OnError.Value))
-	k.set(p, root, k.audit.Load().host)
+	k.set(p, root, k.audit.Load().Host)
 }
 
 func (k *known) set(p *policy.Policy, root, host string) {
-	k.audit.Store(&auditSettings{Audit: p.Audit, file: p.Audit.File(k.sys.getenv("HOME"), root), host: host, onError: p.OnError})
+	k.audit.Store(&AuditSettings{Audit: p.Audit, file: p.Audit.File(k.sys.Getenv("HOME"), root), Host: host, OnError: p.OnError})
 }
 
 // writeAudit writes v's record to every sink a configures, unless it is an
 // abstain and audit.all is false. It gives up when expired fires: a hung
 // file system or syslog daemon must not hang the hook.
-func writeAudit(v verdict, a *auditSettings, now time.Time, expired <-chan struct{}) error {
-	rec := record(v, a, now)
+func writeAudit(v Verdict, a *AuditSettings, now time.Time, expired <-chan struct{}) error {
+	rec := Record(v, a, now)
 	if a.DryRun.Value {
 		rec.DryRun, rec.WouldDecide, rec.Decision = true, rec.Decision, policy.Abstain.String()
 	}
@@ -76,7 +76,7 @@ func writeAudit(v verdict, a *auditSettings, now time.Time, expired <-chan struc
 	if !a.Enabled() {
 		return errors.New("audit.required is true but neither audit.path nor audit.syslog is set")
 	}
-	line, err := marshalRecord(rec)
+	line, err := MarshalRecord(rec)
 	if err != nil {
 		return err
 	}
@@ -104,10 +104,10 @@ func writeAudit(v verdict, a *auditSettings, now time.Time, expired <-chan struc
 	}
 }
 
-func severity(v verdict) audit.Severity {
-	d, _ := outcome(v)
+func severity(v Verdict) audit.Severity {
+	d, _ := Outcome(v)
 	switch {
-	case v.err != nil:
+	case v.Err != nil:
 		return audit.SevErr
 	case d == policy.Deny:
 		return audit.SevWarning
@@ -117,9 +117,9 @@ func severity(v verdict) audit.Severity {
 	return audit.SevInfo
 }
 
-// record builds the audit record of v (Time from now, in UTC).
-func record(v verdict, a *auditSettings, now time.Time) audit.Record {
-	r := audit.Record{Time: now.UTC().Format(audit.TimeFormat), Host: a.host, Targets: []audit.Target{}}
+// Record builds the audit record of v (Time from now, in UTC).
+func Record(v Verdict, a *AuditSettings, now time.Time) audit.Record {
+	r := audit.Record{Time: now.UTC().Format(audit.TimeFormat), Host: a.Host, Targets: []audit.Target{}}
 	call := v.call
 	if call == nil && v.input != nil {
 		call = lenientCall(v.input)
@@ -128,13 +128,13 @@ func record(v verdict, a *auditSettings, now time.Time) audit.Record {
 		r.SessionID, r.ToolUseID, r.Tool, r.Cwd = call.SessionID, call.ToolUseID, call.Tool, call.Cwd
 		r.PermissionMode = call.RawPermissionMode
 	}
-	d, reason := outcome(v)
+	d, reason := Outcome(v)
 	r.Decision, r.Reason = d.String(), reason
-	if v.err != nil {
-		r.Rule, r.Source, r.Error = "on_error", a.onError.Pos.String(), v.err.Error()
+	if v.Err != nil {
+		r.Rule, r.Source, r.Error = "on_error", a.OnError.Pos.String(), v.Err.Error()
 		return r
 	}
-	res := v.res
+	res := v.Res
 	r.Rule, r.Source = res.Deciding.Rule, res.Deciding.Source
 	r.Confined = v.conf != nil
 	if !r.Confined && res.ConfineNote != "" {
@@ -144,7 +144,7 @@ func record(v verdict, a *auditSettings, now time.Time) audit.Record {
 		}
 	}
 	if res.Row == classify.RowError {
-		r.Rule, r.Source = "on_error", a.onError.Pos.String()
+		r.Rule, r.Source = "on_error", a.OnError.Pos.String()
 		if res.Err != nil {
 			r.Error = res.Err.Error()
 		}
@@ -171,9 +171,9 @@ func lenientCall(input []byte) *hookio.Call {
 	return &hookio.Call{SessionID: in.SessionID, ToolUseID: in.ToolUseID, Tool: in.Tool, Cwd: in.Cwd, RawPermissionMode: in.PermissionMode}
 }
 
-// marshalRecord encodes rec as one line: compact JSON without HTML
+// MarshalRecord encodes rec as one line: compact JSON without HTML
 // escaping, ending in "\n" (encoding/json escapes newlines in strings).
-func marshalRecord(rec any) ([]byte, error) {
+func MarshalRecord(rec any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
