@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,29 @@ func TestNearest(t *testing.T) {
 		if got := nearest(in, words); got != want {
 			t.Errorf("nearest(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestFlagSetNoArguments: with no arguments no parser runs, and every flag
+// keeps its default (the hook's usual command line); the same declarations
+// parse when there are arguments.
+func TestFlagSetNoArguments(t *testing.T) {
+	declare := func() (*FlagSet, *bool, *string, *int, *[]string) {
+		f := NewFlagSet()
+		return f, f.Bool("yes", 'y'), f.String("policy", "def.yaml"), f.Int("jobs", 3), f.Strings("add-dir")
+	}
+	f, y, p, j, dirs := declare()
+	if err := f.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if *y || *p != "def.yaml" || *j != 3 || len(*dirs) != 0 || f.Changed("policy") || f.NArg() != 0 || f.set != nil {
+		t.Fatalf("no arguments: yes=%v policy=%q jobs=%d add-dir=%q changed=%v args=%q parsed=%v", *y, *p, *j, *dirs, f.Changed("policy"), f.Args(), f.set != nil)
+	}
+	f, y, p, j, dirs = declare()
+	if err := f.Parse([]string{"-y", "--policy=x.yaml", "a", "--jobs", "5", "--add-dir", "d1", "--add-dir", "d,2"}); err != nil {
+		t.Fatal(err)
+	}
+	if !*y || *p != "x.yaml" || *j != 5 || strings.Join(*dirs, "|") != "d1|d,2" || !f.Changed("policy") || !f.Changed("jobs") || f.Arg(0) != "a" {
+		t.Fatalf("arguments: yes=%v policy=%q jobs=%d add-dir=%q args=%q", *y, *p, *j, *dirs, f.Args())
 	}
 }
