@@ -17,7 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/safezonehq/safezone/classify"
@@ -67,7 +66,7 @@ func startBuild(exe string) func(dst string) error {
 	}
 	return func(dst string) error {
 		cmd := exec.Command(exe, BuildLauncherSubcommand, dst)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = detached()
 		cmd.Dir = "/"
 		if err := cmd.Start(); err != nil {
 			return err
@@ -87,7 +86,7 @@ func startIndex(exe string) func(spec []byte, sock string) error {
 	}
 	return func(spec []byte, sock string) error {
 		cmd := exec.Command(exe, IndexSubcommand, string(spec), sock)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = detached()
 		cmd.Dir = "/"
 		if err := cmd.Start(); err != nil {
 			return err
