@@ -53,6 +53,7 @@ func FuzzFindExpr(f *testing.F) {
 		f.Add(uint8(i), expr)
 	}
 	f.Add(uint8(1), "-path ./.git -prune -o -name *.go -exec cat {} +")
+	f.Add(uint8(0), "-path ./.git -size -1k -prune -o -name config -exec rm {} +")
 	f.Add(uint8(2), "-regextype posix-extended -regex .*/(a|b)[^/]* -delete")
 	f.Add(uint8(3), "! ( -iname *.MD -o -ipath */SUB/* ) , -name .e[!x]* -exec cat {} ;")
 	f.Fuzz(func(t *testing.T, start uint8, expr string) {
@@ -166,12 +167,13 @@ func findPaths(start string) []findPath {
 // findDirect evaluates an expression on each path directly.
 type findDirect struct {
 	e       *findExpr
-	reached map[int][]string // the paths each action is evaluated on
-	pruned  bool             // -prune was evaluated on the current path
+	reached map[int][]string // the paths each action may be evaluated on
+	pruned  bool             // -prune was surely evaluated on the current path
 }
 
 // walk evaluates the expression on the start point and the paths below it,
-// in find's order, skipping what -prune cuts (unless -depth or -delete).
+// in find's order, skipping what -prune surely cuts (unless -depth or
+// -delete).
 func (d *findDirect) walk(start string) {
 	d.reached = map[int][]string{}
 	var cut []string
@@ -180,15 +182,16 @@ func (d *findDirect) walk(start string) {
 			continue
 		}
 		d.pruned = false
-		d.eval(d.e.root, p.path)
+		d.eval(d.e.root, p.path, true)
 		if d.pruned && p.dir && !d.e.depth {
 			cut = append(cut, p.path)
 		}
 	}
 }
 
-// eval returns whether n may be true and may be false on p.
-func (d *findDirect) eval(n *fnode, p string) (bool, bool) {
+// eval returns whether n may be true and may be false on p; sure is
+// whether n is evaluated whatever the tests of unknown outcome answer.
+func (d *findDirect) eval(n *fnode, p string, sure bool) (bool, bool) {
 	switch n.op {
 	case fTest:
 		return true, true
@@ -203,28 +206,28 @@ func (d *findDirect) eval(n *fnode, p string) (bool, bool) {
 		d.reached[n.idx] = append(d.reached[n.idx], p)
 		return true, true
 	case fPrune:
-		d.pruned = true
+		d.pruned = d.pruned || sure
 		return true, false
 	case fNot:
-		t, f := d.eval(n.l, p)
+		t, f := d.eval(n.l, p, sure)
 		return f, t
 	case fAnd:
-		lt, lf := d.eval(n.l, p)
+		lt, lf := d.eval(n.l, p, sure)
 		rt, rf := false, false
 		if lt {
-			rt, rf = d.eval(n.r, p)
+			rt, rf = d.eval(n.r, p, sure && !lf)
 		}
 		return rt, lf || rf
 	case fOr:
-		lt, lf := d.eval(n.l, p)
+		lt, lf := d.eval(n.l, p, sure)
 		rt, rf := false, false
 		if lf {
-			rt, rf = d.eval(n.r, p)
+			rt, rf = d.eval(n.r, p, sure && !lt)
 		}
 		return lt || rt, rf
 	}
-	d.eval(n.l, p)
-	return d.eval(n.r, p)
+	d.eval(n.l, p, sure)
+	return d.eval(n.r, p, sure)
 }
 
 // findTargetCovers reports whether a target covers the absolute path abs

@@ -61,8 +61,12 @@ type findAct struct {
 }
 
 // findConj is one branch of a reach: the tests (bits of findExpr.tests)
-// that hold and those that do not.
-type findConj struct{ pos, neg uint64 }
+// that hold and those that do not; maybe is set when the branch also went
+// through a test or action whose outcome is not known (-type f, -exec).
+type findConj struct {
+	pos, neg uint64
+	maybe    bool
+}
 
 // findReach is where an action is evaluated: any of its branches (none:
 // never).
@@ -454,7 +458,7 @@ func (v *findEval) eval(n *fnode, pre findReach) (t, f findReach) {
 	}
 	switch n.op {
 	case fTest:
-		return pre, pre
+		return pre.uncertain(), pre.uncertain()
 	case fName:
 		return pre.with(uint64(1)<<n.idx, true), pre.with(uint64(1)<<n.idx, false)
 	case fTrue:
@@ -464,7 +468,7 @@ func (v *findEval) eval(n *fnode, pre findReach) (t, f findReach) {
 	case fAct:
 		a := &v.e.acts[n.idx]
 		a.reach = v.union(a.reach, pre)
-		return pre, pre
+		return pre.uncertain(), pre.uncertain()
 	case fPrune:
 		v.e.prunes = v.union(v.e.prunes, pre)
 		return pre, nil
@@ -483,6 +487,16 @@ func (v *findEval) eval(n *fnode, pre findReach) (t, f findReach) {
 	// fComma: both are evaluated; the value is the right one's.
 	v.eval(n.l, pre)
 	return v.eval(n.r, pre)
+}
+
+// uncertain returns r with every branch marked maybe.
+func (r findReach) uncertain() findReach {
+	out := make(findReach, len(r))
+	for i, c := range r {
+		c.maybe = true
+		out[i] = c
+	}
+	return out
 }
 
 // with returns r with test bit holding (pos) or not in every branch,

@@ -361,7 +361,9 @@ func nameAtoms(f []patom) ([]patom, bool) {
 // excepts returns the globs of the paths below st that a branch leaves
 // out: those of its negated tests whose globs are exact, and, unless
 // -depth or -delete turns -prune off, the paths below those -prune is
-// reached at by a branch of one exact test.
+// reached at by a branch of one exact test and nothing else (no test or
+// action whose outcome is not known: "-path ./x -newer F -prune" prunes
+// ./x only when it is newer).
 func (e *findExpr) excepts(cj findConj, st Target) ([]string, string) {
 	var out []string
 	for _, ti := range testBits(cj.neg) {
@@ -375,7 +377,7 @@ func (e *findExpr) excepts(cj findConj, st Target) ([]string, string) {
 	}
 	if !e.depth {
 		for _, p := range e.prunes {
-			if p.neg != 0 || bits.OnesCount64(p.pos) != 1 {
+			if p.neg != 0 || p.maybe || bits.OnesCount64(p.pos) != 1 {
 				continue
 			}
 			gs, exact, why := e.testGlobsExact(bits.TrailingZeros64(p.pos), st)

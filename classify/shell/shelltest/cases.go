@@ -249,6 +249,7 @@ var Cases = []Case{
 	{Name: "find -path whose start point differs selects nothing", In: []string{"find src -path './src/*' -exec cat {} +"}, Want: []string{"r /p/src"}},
 	{Name: "find -ipath", In: []string{"find src -ipath 'SRC/M*' -exec cat {} +"}, Want: []string{"r /p/src", "rp /p/src/[Mm]*/**"}},
 	{Name: "find -prune leaves a directory out", In: []string{"find . -path ./.git -prune -o -name '*.go' -exec cat {} +", "find . -path ./.git -prune -o \\( -name '*.go' -exec cat {} + \\)"}, Want: []string{"r /p", "rp /p/**/*.go !/p/.git !/p/.git/**/*"}},
+	{Name: "find -prune after a test of unknown outcome leaves nothing out for sure", In: []string{"find . -path ./.git -newer ref -prune -o -name '*.go' -exec cat {} +"}, Want: []string{"r /p", "r /p/ref", "rp /p/**/*.go", "rp /p/**/*.go !/p/.git", "rp /p/.git"}},
 	{Name: "find -prune does nothing with -delete", In: []string{"find . -depth -path ./.git -prune -o -name '*.tmp' -delete"}, Want: []string{"r /p", "w /p", "wp /p/**/*.tmp !/p/.git"}},
 	{Name: "find -path ./.git -prune -o -print reads", In: []string{"find . -path ./.git -prune -o -print", "find . -name .git -prune -o -type f -print"}, Want: []string{"r /p"}},
 	{Name: "find -regex matches the whole path", In: []string{"find . -regex '.*\\.go' -exec cat {} +", "find . -regex '.*\\.go$' -exec cat {} +", "find . -regex '^.*\\.go' -exec cat {} +", "find . -regextype posix-extended -regex '.*[.]go' -exec cat {} +"}, Want: []string{"r /p", "rp /p/**/*.go"}},
