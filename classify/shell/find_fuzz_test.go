@@ -258,6 +258,7 @@ var (
 	findGenRegexes = []string{`.*\.go`, `.*/\.env.*`, `\./[a-z]*\.tmp`, `.*/\(src\|build\)/.*`, `.*[.]pem`, `\./\.git/.*`,
 		`.*/[^/]*\.md`, `.*e?nv`, `.*/a.+`, `.*`, `\./.*/.*`, `.*/\.[a-z]+`, `.*\(tmp\|TMP\)`, `\./src/[^/]*`}
 	findGenERE   = []string{`.*/(src|build)/.*`, `.*\.(go|md)`, `\./\.env(\..*)?`, `.*/[[:upper:]].*`, `.*[^o]`}
+	findGenBRE   = []string{`.*/\(src\|build\)/.*`, `.*\.go\?`, `\./[a-z]\+\.tmp`, `.*[[:digit:]].*`, `.*/\.e.\+`}
 	findGenTests = []string{"-type f", "-type d", "-empty", "-size -1k", "-true", "-false", "-readable", "-newer README.md"}
 	findGenActs  = []string{"-exec cat {} +", `-exec cat {} \;`, "-delete", "-print", "-fprint out.txt", "-exec rm {} +",
 		`-execdir cat {} \;`, "-prune", "-exec cat -- {} +", `-exec wc -c {} \;`}
@@ -328,7 +329,7 @@ func (g *findGen) expr(depth int) string {
 
 func (g *findGen) leaf() string {
 	q := func(s string) string { return "'" + s + "'" }
-	switch g.r.IntN(12) {
+	switch g.r.IntN(13) {
 	case 0, 1:
 		return "-name " + q(g.pick(findGenNames))
 	case 2:
@@ -343,6 +344,8 @@ func (g *findGen) leaf() string {
 		return "-iregex " + q(g.pick(findGenRegexes))
 	case 7:
 		return "-regextype posix-extended -regex " + q(g.pick(findGenERE))
+	case 12:
+		return "-regextype posix-basic -iregex " + q(g.pick(findGenBRE))
 	case 8, 9:
 		g.act = true
 		return g.pick(findGenActs)

@@ -43,7 +43,7 @@ func TestShellKernelFind(t *testing.T) {
 	}
 	template := findFixture(t)
 	cmds := findCommands(findKernelSeed, findKernelCount)
-	var ran, unknown atomic.Int64
+	var ran, unknown, acted atomic.Int64
 	var mu sync.Mutex
 	work := make(chan string)
 	var wg sync.WaitGroup
@@ -55,7 +55,8 @@ func TestShellKernelFind(t *testing.T) {
 			defer wg.Done()
 			for cmd := range work {
 				dir := filepath.Join(base, strconv.FormatInt(seq.Add(1), 10))
-				msgs, didRun, err := findKernelCheck(dir, template, cmd)
+				msgs, didRun, n, err := findKernelCheck(dir, template, cmd)
+				acted.Add(int64(n))
 				os.RemoveAll(dir)
 				if didRun {
 					ran.Add(1)
@@ -78,7 +79,7 @@ func TestShellKernelFind(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
-	t.Logf("%d generated find commands run under the kernel and compared, %d unknown to the analysis (never allowed, not run)", ran.Load(), unknown.Load())
+	t.Logf("%d generated find commands run under the kernel and compared (%d files their actions opened, removed or wrote), %d unknown to the analysis (never allowed, not run)", ran.Load(), acted.Load(), unknown.Load())
 	if ran.Load() < findKernelMinRun {
 		t.Errorf("only %d of %d generated find commands ran (want at least %d): the generator or the analysis drifted", ran.Load(), len(cmds), findKernelMinRun)
 	}
@@ -128,25 +129,26 @@ func findFixture(t *testing.T) string {
 
 // findKernelCheck copies the template into dir, analyses cmd there and,
 // when the analysis is known, runs it and returns every event no target
-// covers (see TestShellKernelFind).
-func findKernelCheck(dir, template, cmd string) (msgs []string, ran bool, err error) {
+// covers (see TestShellKernelFind), and how many events of the actions
+// (not find's own reads) were compared.
+func findKernelCheck(dir, template, cmd string) (msgs []string, ran bool, acted int, err error) {
 	if err := os.MkdirAll(filepath.Join(dir, "trace"), 0o755); err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	fx := filepath.Join(dir, "f")
 	if out, err := exec.Command("cp", "-a", template, fx).CombinedOutput(); err != nil {
-		return nil, false, fmt.Errorf("copying the fixture: %v: %s", err, out)
+		return nil, false, 0, fmt.Errorf("copying the fixture: %v: %s", err, out)
 	}
 	fx = resolvedDir(fx)
 	cwd, home := filepath.Join(fx, "p"), filepath.Join(fx, "h")
 	r := &kernelRun{Cmd: cmd, Fixture: fx, Home: home}
 	r.Analysis = Analyze(cmd, Env{Cwd: cwd, Home: home, ProjectDir: cwd, TmpDir: kernelTmpDir})
 	if !r.Analysis.Known() {
-		return nil, false, nil
+		return nil, false, 0, nil
 	}
 	r.Events, err = traceCommand(dir, cwd, home, cmd, nil)
 	if err != nil {
-		return nil, true, err
+		return nil, true, 0, err
 	}
 events:
 	for i := range r.Events {
@@ -159,6 +161,9 @@ events:
 		if e.Exe == "bash" && e.Access == Read {
 			continue // bash reading its own startup files or the program it runs
 		}
+		if e.Exe != "find" || e.Access == Write {
+			acted++
+		}
 		if !findCovered(&r.Analysis, e) {
 			var ts []string
 			for _, c := range r.Analysis.Commands {
@@ -169,7 +174,7 @@ events:
 			msgs = append(msgs, fmt.Sprintf("kernel %s of %s by %s not among the targets %q\n\t%s", accessWord(e.Access), e.Path, e.Exe, ts, e.Line))
 		}
 	}
-	return msgs, true, nil
+	return msgs, true, acted, nil
 }
 
 // findCovered reports whether a target of the command that made event e
