@@ -56,6 +56,9 @@ func TestFindDecision(t *testing.T) {
 		{name: "a -path into .git", input: bash("find . -path './.git/*' -name config -exec rm {} +"), want: policy.Deny, row: RowProtected},
 		{name: "rewriting a hook", input: bash("find . -name 'pre-commit*' -exec sed -i s/a/b/ {} +"), want: policy.Deny, row: RowProtected},
 		{name: "rewriting sources", input: bash("find . -name '*.go' -exec sed -i s/a/b/ {} +"), want: policy.Allow},
+		{name: "removing __pycache__ directories", input: bash("find . -name __pycache__ -exec rm -r {} +"), want: policy.Allow},
+		{name: "removing hooks directories reaches .git/hooks", input: bash("find . -name hooks -exec rm -r {} +"), want: policy.Deny, row: RowProtected},
+		{name: "copying into the directories found may create protected files", input: bash("find . -name hooks -exec cp -r x {} \\;"), want: policy.Deny, row: RowProtected},
 		{name: "a start point linked to the project", input: bash("find g/ -name config -delete"), want: policy.Deny, row: RowProtected},
 		{name: "a start point linked to .git", input: bash("find h/ -name '*.tmp' -delete"), want: policy.Deny, row: RowProtected},
 		// A protected directory too large to look through.

@@ -54,6 +54,7 @@ func FuzzFindExpr(f *testing.F) {
 	}
 	f.Add(uint8(1), "-path ./.git -prune -o -name *.go -exec cat {} +")
 	f.Add(uint8(0), "-path ./.git -size -1k -prune -o -name config -exec rm {} +")
+	f.Add(uint8(0), "! -name sub -name src -exec rm -rf {} +")
 	f.Add(uint8(2), "-regextype posix-extended -regex .*/(a|b)[^/]* -delete")
 	f.Add(uint8(3), "! ( -iname *.MD -o -ipath */SUB/* ) , -name .e[!x]* -exec cat {} ;")
 	f.Fuzz(func(t *testing.T, start uint8, expr string) {
@@ -126,10 +127,23 @@ func checkFindExpr(t *testing.T, start string, words []string) {
 				ts = append(ts, a.cmds[k].Targets...)
 			}
 		}
+		// rm -r removes what lies below too.
+		recursive := !act.delete && act.exec.words[0].lit == "rm" && slices.ContainsFunc(act.exec.words, func(w sword) bool {
+			return w.lit == "-r" || w.lit == "-rf" || w.lit == "-fr" || w.lit == "-R"
+		})
 		for _, p := range paths {
-			abs := path.Join(shelltest.Cwd, p)
-			if !findTargetCovers(ts, abs) {
-				t.Errorf("find %s %s: action %d reaches %s, not among its targets %v", start, strings.Join(words, " "), ai, abs, ts)
+			reached := []string{path.Join(shelltest.Cwd, p)}
+			if recursive {
+				for _, q := range findPaths(start) {
+					if strings.HasPrefix(q.path, strings.TrimSuffix(p, "/")+"/") {
+						reached = append(reached, path.Join(shelltest.Cwd, q.path))
+					}
+				}
+			}
+			for _, abs := range reached {
+				if !findTargetCovers(ts, abs) {
+					t.Errorf("find %s %s: action %d reaches %s, not among its targets %v", start, strings.Join(words, " "), ai, abs, ts)
+				}
 			}
 		}
 	}
@@ -261,7 +275,7 @@ var (
 	findGenBRE   = []string{`.*/\(src\|build\)/.*`, `.*\.go\?`, `\./[a-z]\+\.tmp`, `.*[[:digit:]].*`, `.*/\.e.\+`}
 	findGenTests = []string{"-type f", "-type d", "-empty", "-size -1k", "-true", "-false", "-readable", "-newer README.md"}
 	findGenActs  = []string{"-exec cat {} +", `-exec cat {} \;`, "-delete", "-print", "-fprint out.txt", "-exec rm {} +",
-		`-execdir cat {} \;`, "-prune", "-exec cat -- {} +", `-exec wc -c {} \;`}
+		`-execdir cat {} \;`, "-prune", "-exec cat -- {} +", `-exec wc -c {} \;`, "-exec rm -rf {} +"}
 	findGenStarts = []string{".", "./", "src", "./src", ". src", "build docs", ".git"}
 )
 

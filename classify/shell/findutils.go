@@ -122,7 +122,7 @@ func (c *cmdCtx) findTargets(starts []sword, e *findExpr) {
 	for i := range e.acts {
 		a := &e.acts[i]
 		if a.delete {
-			c.cmd.Targets = append(c.cmd.Targets, c.findReached(starts, e, a.reach, Write, false, "")...)
+			c.cmd.Targets = append(c.cmd.Targets, c.findReached(starts, e, a.reach, Write, false, false, "")...)
 			continue
 		}
 		for k := a.exec.from; k < a.exec.to; k++ {
@@ -149,7 +149,11 @@ func (c *cmdCtx) findSelect(cmd *Command, starts []sword, e *findExpr, a *findAc
 				cmd.Unknown = "find " + x.name + " names " + t.Given + ", which may lead above the start point"
 			}
 		case found:
-			out = append(out, c.findReached(starts, e, a.reach, t.Access, t.Recursive, suffix)...)
+			// rm -r {} removes what it is given and what lies below; a
+			// recursive write that may create files (cp -r x {}) reaches
+			// the whole start point.
+			removes := t.Recursive && t.Access == Write && len(cmd.Argv) > 0 && path.Base(cmd.Argv[0]) == "rm"
+			out = append(out, c.findReached(starts, e, a.reach, t.Access, t.Recursive && !removes, removes, suffix)...)
 		case strings.Contains(t.Given, "{}") && !strings.Contains(t.Given, "/{}"):
 			// ".{}" is "../x" for the file "./x".
 			if cmd.Unknown == "" {
@@ -198,9 +202,13 @@ func (c *cmdCtx) findSelect(cmd *Command, starts []sword, e *findExpr, a *findAc
 // -path and -regex below START), excepting the paths its exactly known
 // negated tests and -prune leave out (Target.Except). A branch without
 // such a test selects every file: the start point as a whole (a directory
-// read, a recursive write). So does a recursive access (rm -r {}) or a
-// suffix with a "/", besides the patterns.
-func (c *cmdCtx) findReached(starts []sword, e *findExpr, reach findReach, access Access, recursive bool, suffix string) []Target {
+// read, a recursive write). So does a recursive access that may create
+// files (cp -r x {}) or a suffix with a "/", besides the patterns. With
+// below (rm -r {}), what lies below each path found is reached too: the
+// patterns followed by "/**" (without exceptions: they leave out paths
+// found, not what lies below one), the start point recursively when it
+// may be found.
+func (c *cmdCtx) findReached(starts []sword, e *findExpr, reach findReach, access Access, recursive, below bool, suffix string) []Target {
 	if len(reach) == 0 {
 		return nil
 	}
@@ -217,7 +225,7 @@ func (c *cmdCtx) findReached(starts []sword, e *findExpr, reach findReach, acces
 		}
 		for _, st := range ts {
 			whole := st
-			whole.Recursive = all && access == Write
+			whole.Recursive = access == Write && (all || below && e.maySelectStart(reach, st))
 			if access == Write || all && suffix == "" {
 				out = append(out, whole)
 			}
@@ -233,15 +241,16 @@ func (c *cmdCtx) findReached(starts []sword, e *findExpr, reach findReach, acces
 			} else if suffix == "" && !all && access == Read && e.maySelectStart(reach, st) {
 				out = append(out, st)
 			}
-			out = append(out, c.findPatterns(e, reach, st, suffix)...)
+			out = append(out, c.findPatterns(e, reach, st, suffix, below)...)
 		}
 	}
 	return out
 }
 
 // findPatterns returns the pattern targets of the branches of reach that
-// test names or paths, below the start point st.
-func (c *cmdCtx) findPatterns(e *findExpr, reach findReach, st Target, suffix string) []Target {
+// test names or paths, below the start point st; with below, also what
+// lies below each.
+func (c *cmdCtx) findPatterns(e *findExpr, reach findReach, st Target, suffix string, below bool) []Target {
 	var out []Target
 	esc := glob.Escape(suffix)
 	for _, cj := range reach {
@@ -267,9 +276,14 @@ func (c *cmdCtx) findPatterns(e *findExpr, reach findReach, st Target, suffix st
 				if e.tests[ti].kind == testName {
 					given = path.Join(st.Given, given)
 				}
-				t := Target{Path: g + esc, Given: given + suffix, Access: st.Access, Pattern: true, Except: except}
-				if !slices.ContainsFunc(out, func(o Target) bool { return o.Path == t.Path && slices.Equal(o.Except, t.Except) }) {
-					out = append(out, t)
+				ts := []Target{{Path: g + esc, Given: given + suffix, Access: st.Access, Pattern: true, Except: except}}
+				if below {
+					ts = append(ts, Target{Path: g + esc + "/**", Given: given + suffix + "/**", Access: st.Access, Pattern: true})
+				}
+				for _, t := range ts {
+					if !slices.ContainsFunc(out, func(o Target) bool { return o.Path == t.Path && slices.Equal(o.Except, t.Except) }) {
+						out = append(out, t)
+					}
 				}
 			}
 		}

@@ -216,7 +216,7 @@ for id, exp, cmd, why, setup in [
     bash("by-" + id, exp, why + " (confine off: the analysis alone)", cmd, setup=setup, extra=NOCONF)
 
 # ---- issue 21: find's expression is a predicate over paths; each attack with its neighbour
-ENVS = "echo K=1 > proj/.env.local && echo x > proj/a.tmp && mkdir -p proj/sub && echo c > proj/sub/config && echo '#!/bin/sh' > proj/.git/hooks/pre-commit"
+ENVS = "echo K=1 > proj/.env.local && echo x > proj/a.tmp && mkdir -p proj/sub proj/src/__pycache__ && echo c > proj/sub/config && echo '#!/bin/sh' > proj/.git/hooks/pre-commit"
 for id, exp, cmd, why in [
     ("iname-env", "deny", "find . -iname '.ENV' -exec cat {} +", "-iname folds case: .ENV selects .env"),
     ("iname-readme", "allow", "find . -iname 'readme.MD' -exec cat {} +", "-iname of an ordinary file"),
@@ -238,6 +238,8 @@ for id, exp, cmd, why in [
     ("path-into-git", "deny", "find . -path './.git/*' -name config -exec rm {} +", "a -path into .git reaches .git/config"),
     ("execdir-hook", "deny", "find . -name 'pre-commit*' -execdir sed -i s/a/b/ {} +", "rewriting a git hook"),
     ("execdir-go", "allow", "find . -name '*.go' -execdir sed -i s/a/b/ {} +", "rewriting sources"),
+    ("rm-pycache", "allow", "find . -name __pycache__ -exec rm -rf {} +", "rm -r of the __pycache__ directories: nothing protected lies in or below one"),
+    ("rm-hooks", "deny", "find . -name hooks -exec rm -rf {} +", "rm -r of every hooks directory reaches .git/hooks"),
     ("linked-start", "deny", "find g/ -name config -delete", "a start point linked to the project reaches .git/config", ),
     ("home-idrsa", "deny", "find ~ -name id_rsa -exec cat {} +", "a name search in the home reaches ~/.ssh/id_rsa"),
     ("refused", "allow", "find . --exclude-dir=node_modules -name x -delete", "find refuses an option no find has and runs nothing"),
