@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -133,11 +134,16 @@ func (j *judgement) protectedPattern() {
 	d, t := j.d, j.t
 	for k := range d.pol.Protected {
 		pt := &d.pol.Protected[k]
+		names := false
 		for _, tg := range t.Globs {
 			if p, ok := d.patternNames(pt, tg); ok {
 				j.add(RowProtected, policy.Deny, protectedRule(pt), pt.Pos.String(), p, "the pattern names protected files")
+				names = true
 				break
 			}
+		}
+		if p, note, ok := d.patternReaches(pt, t); ok && !names {
+			j.add(RowProtected, policy.Deny, protectedRule(pt), pt.Pos.String(), p, note)
 		}
 	}
 }
@@ -357,9 +363,114 @@ func (d *decider) ruleMatches(r *policy.Rule, t *Target, widen bool) (string, bo
 				return p, true
 			}
 		}
-		return "", false
+		p, _, ok := d.patternReaches(&r.Path, t)
+		return p, ok
 	}
 	return d.anyView(&r.Path, t)
+}
+
+// patternReaches reports whether the pattern target t selects an existing
+// path that p matches (or that lies below a match), for a pattern whose
+// literal directory is a place ("/proj/.git" for ".git/**"; not one that
+// matches names at any depth, which patternNames judges): where a glob of
+// t can meet p at all (glob.Cache.Meets), the paths at and below that
+// place are looked at, bounded by maxGlobDirs directories; past the bound
+// the place counts as reached. It returns the path, and a note for the
+// reason. So "find . -name config -delete" reaches .git/config, and
+// "find . -name '*.tmp' -delete" nothing in .git/ unless a .tmp file is
+// there.
+func (d *decider) patternReaches(p *policy.Pattern, t *Target) (string, string, bool) {
+	if p.Anchor == policy.AnyDepth {
+		return "", "", false
+	}
+	prefix, _ := glob.LiteralPrefix(p.Glob)
+	if prefix == "" || prefix == "/" {
+		return "", "", false
+	}
+	meets := false
+	for _, pg := range patternGlobs(p, &d.anchors) {
+		for _, tg := range t.Globs {
+			meets = meets || d.globs.Meets(fold(tg), fold(pg.glob))
+		}
+	}
+	if !meets {
+		return "", "", false
+	}
+	for _, place := range d.placesOf(p, prefix) {
+		if d.exceptsBelow(t, place) {
+			// "-not -path './node_modules/*'": nothing below is selected.
+			if matchPattern(p, place, &d.anchors) && d.selects(t, place) {
+				return place, "the pattern selects " + place, true
+			}
+			continue
+		}
+		left := maxGlobDirs
+		found := ""
+		err := fs.WalkDir(budgetFS{d.fsys, &left}, strings.TrimPrefix(place, "/"), func(name string, _ fs.DirEntry, err error) error {
+			if err != nil {
+				// A directory find could not read either is left out;
+				// the place missing is nothing; past the budget, stop.
+				if errors.Is(err, errTooManyDirs) || name == strings.TrimPrefix(place, "/") {
+					return err
+				}
+				return nil
+			}
+			if abs := "/" + name; matchPattern(p, abs, &d.anchors) && d.selects(t, abs) {
+				found = abs
+				return fs.SkipAll
+			}
+			return nil
+		})
+		switch {
+		case found != "":
+			return found, "the pattern selects " + found, true
+		case errors.Is(err, errTooManyDirs):
+			return place, fmt.Sprintf("the pattern may select files below %s (more than %d directories to look at)", place, maxGlobDirs), true
+		}
+	}
+	return "", "", false
+}
+
+// exceptsBelow reports whether every glob of t excepts everything below
+// dir: an exception A/**, A/*/** or A/**/* whose A matches dir (what
+// "-not -path './node_modules/*'" and "-path ./node_modules -prune -o"
+// become).
+func (d *decider) exceptsBelow(t *Target, dir string) bool {
+	dir = fold(dir)
+	for i := range t.Globs {
+		if i >= len(t.Excepts) || !slices.ContainsFunc(t.Excepts[i], func(e string) bool {
+			for _, below := range []string{"/**", "/*/**", "/**/*"} {
+				if a, ok := strings.CutSuffix(fold(e), below); ok && d.globs.Match(a, dir) {
+					return true
+				}
+			}
+			return false
+		}) {
+			return false
+		}
+	}
+	return len(t.Globs) > 0
+}
+
+// selects reports whether the pattern target t selects the absolute path
+// abs: one of its globs matches it and none of that glob's exceptions.
+func (d *decider) selects(t *Target, abs string) bool {
+	abs = fold(abs)
+	for i, g := range t.Globs {
+		if !d.globs.Match(fold(g), abs) {
+			continue
+		}
+		excepted := false
+		if i < len(t.Excepts) {
+			for _, e := range t.Excepts[i] {
+				excepted = excepted || d.globs.Match(fold(e), abs)
+			}
+		}
+		if !excepted {
+			return true
+		}
+	}
+	return false
 }
 
 // patternNames reports whether the target glob tg names paths that pattern

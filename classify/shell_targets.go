@@ -149,7 +149,7 @@ func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 		for _, st := range cmd.Targets {
 			switch {
 			case st.Pattern:
-				out = append(out, Target{Field: "command", Given: st.Given, Access: accessOf(st.Access), Abs: st.Path, Globs: []string{st.Path}, Cmd: ci})
+				out = append(out, patternTarget(st, ci, fsys))
 			case st.Glob:
 				ts, why := expandShellGlob(st, ci, fsys, &dirs, othersWrite(sa, ci))
 				if why != "" && cmd.Unknown == "" {
@@ -164,6 +164,37 @@ func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 		}
 	}
 	return out
+}
+
+// patternTarget is the target of a shell pattern (find -name, grep
+// --include): its glob and exceptions as the command names them, and, when
+// the literal directory they start with resolves elsewhere (a symbolic
+// link), spelled from there too, as the kernel reaches the files.
+func patternTarget(st shell.Target, ci int, fsys fs.ReadLinkFS) Target {
+	t := Target{Field: "command", Given: st.Given, Access: accessOf(st.Access), Abs: st.Path, Cmd: ci,
+		Globs: []string{st.Path}, Excepts: [][]string{st.Except}}
+	dir, _ := glob.LiteralPrefix(st.Path)
+	if !strings.HasPrefix(dir, "/") {
+		return t
+	}
+	res, err := Resolve(fsys, dir)
+	if err != nil || res.Path == path.Clean(dir) {
+		return t
+	}
+	from, to := glob.Escape(dir), glob.Escape(res.Path)
+	respell := func(g string) string {
+		if rest, ok := strings.CutPrefix(g, from); ok && (rest == "" || rest[0] == '/') {
+			return strings.TrimSuffix(to, "/") + rest
+		}
+		return g
+	}
+	except := make([]string, len(st.Except))
+	for i, e := range st.Except {
+		except[i] = respell(e)
+	}
+	t.Globs = append(t.Globs, respell(st.Path))
+	t.Excepts = append(t.Excepts, except)
+	return t
 }
 
 // othersWrite reports whether a command of the line other than the ci-th

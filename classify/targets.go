@@ -56,6 +56,11 @@ type Target struct {
 	// absolute globs of the files it may select. It is judged against deny
 	// and ask rules only; its directory is a target of its own.
 	Globs []string
+	// Excepts[i], when present, are globs that the paths Globs[i] selects
+	// do not match (find's negated tests, what -prune leaves out): they
+	// narrow what a pattern target reaches among existing files
+	// (decider.patternReaches), never what it names.
+	Excepts [][]string
 
 	Inside bool  // every view is within a sandbox root (or the sandbox is off)
 	Class  Class // the path class of a write target

@@ -105,6 +105,10 @@ type Target struct {
 	// find's DIR/**/NAME: it is judged against deny and ask rules, never
 	// expanded.
 	Pattern bool
+	// Except, for a pattern target, are globs the paths it selects do
+	// not match (find's negated tests, the directories -prune leaves
+	// out): a path that matches one is not selected. Empty for most.
+	Except []string
 	// Recursive marks a write that reaches everything below a directory
 	// (rm -r, find -delete, tar -x): protected paths below it count.
 	Recursive bool

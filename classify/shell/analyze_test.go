@@ -16,8 +16,9 @@ var testEnv = Env{Cwd: shelltest.Cwd, Home: shelltest.Home, ProjectDir: shelltes
 
 // targetsOf returns "r /path" and "w /path" for every target (paths
 // cleaned; "p" marks a pattern target, "g" a glob, "R" a recursive write,
-// "C" a program's working directory; a glob's shell options follow when
-// they are not bash's defaults), sorted and deduplicated: the notation of
+// "C" a program's working directory; a pattern's exceptions follow, each
+// after " !", then a glob's shell options when they are not bash's
+// defaults), sorted and deduplicated: the notation of
 // shelltest.Case.Want.
 func targetsOf(a Analysis) []string {
 	var out []string
@@ -42,6 +43,9 @@ func targetsOf(a Analysis) []string {
 			}
 			if t.Cwd {
 				kind += "C"
+			}
+			for _, e := range t.Except {
+				p += " !" + e
 			}
 			out = append(out, kind+" "+p+globOptsText(t.GlobOpts))
 		}

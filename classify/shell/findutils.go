@@ -1,8 +1,12 @@
 package shell
 
 import (
+	"math/bits"
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // findutils are find and xargs (GNU findutils).
@@ -11,76 +15,60 @@ var findutils = []cmdSpec{
 	{name: "xargs", role: roleCustom, custom: xargsCmd},
 }
 
-// findArg is what a primary of find's expression does with the words
-// after it (find(1) EXPRESSION).
-type findArg uint8
-
-const (
-	findSkips      findArg = iota // one word that names no file (-type f, -mtime 1)
-	findPattern                   // -name PATTERN: -exec's access applies to START/**/PATTERN
-	findReads                     // one word, a file read (-newer FILE)
-	findWrites                    // one word, a file written (-fprint FILE)
-	findWritesThen                // a file written, then a format (-fprintf FILE FORMAT)
-	findDeletes                   // no word: the files found are removed (-delete)
-	findExecs                     // a command up to ";" or "+", run on each file (-exec)
-)
-
-// findPrimaries are the primaries of find's expression that take words or
-// write (find(1) TESTS and ACTIONS). -newerXY takes one word too
-// (findPrimary); any other primary takes none.
-var findPrimaries = []struct {
-	name string
-	arg  findArg
-}{
-	{"-name", findPattern}, {"-iname", findPattern},
-	{"-newer", findReads}, {"-anewer", findReads}, {"-cnewer", findReads}, {"-samefile", findReads},
-	{"-path", findSkips}, {"-ipath", findSkips}, {"-wholename", findSkips}, {"-iwholename", findSkips},
-	{"-regex", findSkips}, {"-iregex", findSkips}, {"-lname", findSkips}, {"-ilname", findSkips},
-	{"-type", findSkips}, {"-xtype", findSkips}, {"-maxdepth", findSkips}, {"-mindepth", findSkips},
-	{"-mtime", findSkips}, {"-atime", findSkips}, {"-ctime", findSkips}, {"-mmin", findSkips},
-	{"-amin", findSkips}, {"-cmin", findSkips}, {"-size", findSkips}, {"-perm", findSkips},
-	{"-user", findSkips}, {"-group", findSkips}, {"-uid", findSkips}, {"-gid", findSkips},
-	{"-inum", findSkips}, {"-links", findSkips}, {"-printf", findSkips}, {"-regextype", findSkips},
-	{"-fstype", findSkips}, {"-used", findSkips}, {"-context", findSkips}, {"-D", findSkips},
-	{"-delete", findDeletes},
-	{"-fprint", findWrites}, {"-fprint0", findWrites}, {"-fls", findWrites},
-	{"-fprintf", findWritesThen},
-	{"-exec", findExecs}, {"-execdir", findExecs}, {"-ok", findExecs}, {"-okdir", findExecs},
-	{"-files0-from", findUnknown},
-}
-
-// findUnknown marks a primary whose start points or effects are not known
-// (-files0-from FILE reads the start points from FILE).
-const findUnknown findArg = findExecs + 1
-
-// findPrimary returns what the primary t does, and false for a word that
-// is no primary of findPrimaries. -newerXY REFERENCE compares with the
-// time of the file REFERENCE, or with the time REFERENCE itself when Y is
-// t (find(1) -newerXY).
-func findPrimary(t string) (findArg, bool) {
-	for _, p := range findPrimaries {
-		if p.name == t {
-			return p.arg, true
+// findCmd: find [-H|-P] [-D OPTS] [-OLEVEL] [--] [START...] [EXPRESSION]
+// (find(1)) reads its start points (the directories it lists); what its
+// actions reach is what the expression selects (findTargets); -newer FILE
+// and the like read FILE; -fprint FILE and the like write FILE. -L and
+// -follow, which follow symbolic links below the start points, are
+// unknown.
+func findCmd(c *cmdCtx) {
+	args := c.args
+	i := 0
+options:
+	for i < len(args) && args[i].unknown == "" {
+		switch t := args[i].lit; {
+		case t == "-H" || t == "-P" || strings.HasPrefix(t, "-O") && len(t) > 2:
+			i++
+		case t == "-D":
+			i += 2
+		case t == "-L":
+			c.unknown("find -L follows the symbolic links below what it reads")
+			return
+		case t == "--":
+			i++
+			break options
+		default:
+			break options
 		}
 	}
-	if x, ok := strings.CutPrefix(t, "-newer"); ok && len(x) == 2 {
-		if x[1] == 't' {
-			return findSkips, true
+	var starts []sword
+	for ; i < len(args); i++ {
+		w := args[i]
+		if w.unknown == "" && findExprWord(w.lit) {
+			break
 		}
-		return findReads, true
+		if w.split {
+			c.unknown("an unquoted expansion among find's start points may split into options")
+		}
+		starts = append(starts, w)
 	}
-	return 0, false
+	if len(starts) == 0 {
+		starts = []sword{literal(".")}
+	}
+	for _, s := range starts {
+		c.add(s, Read)
+	}
+	if e := c.parseFind(args, i); e != nil && !e.refused {
+		c.findTargets(starts, e)
+	}
+	c.cmd.ReadOnly = !c.writes() && c.cmd.Unknown == ""
 }
 
-// findExpr is what find's expression does: the -name patterns, whether
-// they select every file an action applies to (plain: no -o, ",", "!" or
-// parentheses), the commands of -exec (as indices into analyzer.cmds), and
-// whether it deletes.
-type findExpr struct {
-	names   []sword
-	plain   bool
-	execs   []findExecCmd
-	deletes bool
+// findExprWord reports whether a word where find's start points may be
+// begins its expression: "-" followed by something, "(" or "!" (GNU find's
+// looks_like_expression).
+func findExprWord(t string) bool {
+	return len(t) > 1 && t[0] == '-' || t == "(" || t == "!"
 }
 
 // findExecCmd is a command of -exec, -execdir, -ok or -okdir: the first
@@ -88,114 +76,15 @@ type findExpr struct {
 type findExecCmd struct {
 	from, to int
 	words    []sword
-	dir      bool // -execdir, -okdir: run in each file's directory
+	name     string // -exec, -execdir, -ok, -okdir
+	dir      bool   // -execdir, -okdir: run in each file's directory
 }
 
-// findCmd: find START... EXPRESSION reads the start directories; -delete
-// writes them; each -exec command is a command of its own, analysed with
-// "{}" standing for the files found: START/**/NAME when -name NAME selects
-// them, else START; -fprint FILE and friends write FILE (find(1)).
-func findCmd(c *cmdCtx) {
-	args := c.args
-	i := 0
-	for i < len(args) && args[i].unknown == "" && (args[i].lit == "-H" || args[i].lit == "-L" || args[i].lit == "-P" || strings.HasPrefix(args[i].lit, "-O")) {
-		if args[i].lit == "-L" {
-			c.unknown("find -L follows the symbolic links below what it reads")
-			return
-		}
-		i++
-	}
-	for _, w := range args[i:] {
-		if w.unknown == "" && w.lit == "-follow" {
-			c.unknown("find -follow follows the symbolic links below what it reads")
-			return
-		}
-	}
-	var starts []sword
-	for ; i < len(args); i++ {
-		t := args[i].text()
-		if args[i].unknown == "" && (strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ",") {
-			break
-		}
-		if args[i].split {
-			c.unknown("an unquoted expansion among find's start points may split into options")
-		}
-		starts = append(starts, args[i])
-	}
-	if len(starts) == 0 {
-		starts = []sword{literal(".")}
-	}
-	c.findTargets(starts, c.findExpression(args, i))
-}
-
-// findExpression parses find's expression, args[i:], adding the files its
-// primaries read and write. A word that is not static where a primary may
-// stand could be any action (-delete): unknown.
-func (c *cmdCtx) findExpression(args []sword, i int) findExpr {
-	e := findExpr{plain: true}
-	for ; i < len(args); i++ {
-		w := args[i]
-		if w.unknown != "" {
-			c.unknown("a find expression word that is not static may be an action: " + w.src)
-			continue
-		}
-		switch w.lit {
-		case "-o", "-or", ",", "!", "-not", "(", ")":
-			e.plain = false
-		}
-		arg, ok := findPrimary(w.text())
-		if !ok {
-			continue
-		}
-		if arg != findDeletes && arg != findExecs && i+1 < len(args) && args[i+1].split {
-			c.unknown("an unquoted expansion after find's " + w.lit + " may split into more words")
-		}
-		switch arg {
-		case findPattern:
-			if i+1 < len(args) {
-				e.names = append(e.names, args[i+1])
-			}
-		case findReads:
-			if i+1 < len(args) {
-				c.add(args[i+1], Read)
-			}
-		case findWrites, findWritesThen:
-			if i+1 < len(args) {
-				c.add(args[i+1], Write)
-			}
-			if arg == findWritesThen {
-				i++
-			}
-		case findDeletes:
-			e.deletes = true
-			continue
-		case findExecs:
-			i = c.findExec(args, i, &e)
-			continue
-		case findUnknown:
-			c.unknown("find " + w.lit + " reads its start points from a file")
-		}
-		i++
-	}
-	return e
-}
-
-// findExec analyses the command of -exec at args[i] (up to ";" or "+") as
-// a command of its own, with "{}" as written, and returns the index of its
-// end. -execdir runs it in each file's directory, which is not known.
-func (c *cmdCtx) findExec(args []sword, i int, e *findExpr) int {
-	j := i + 1
-	for j < len(args) && args[j].text() != ";" && args[j].text() != "+" {
-		j++
-	}
-	if j >= len(args) {
-		c.unknown("find " + args[i].lit + " without its \\; or +")
-	}
-	words := args[i+1 : min(j, len(args))]
-	if len(words) == 0 {
-		return j
-	}
-	x := findExecCmd{from: len(c.a.cmds), words: words, dir: strings.HasSuffix(args[i].lit, "dir")}
+// findExec analyses the command of the -exec family primary name as a
+// command of its own, with "{}" as written. -execdir runs it in each
+// file's directory, which is not known.
+func (c *cmdCtx) findExec(name string, words []sword) findExecCmd {
+	x := findExecCmd{from: len(c.a.cmds), words: words, name: name, dir: strings.HasSuffix(name, "dir")}
 	cwd := c.a.cwd
 	if x.dir {
 		c.a.cwd = []string{execdirCwd}
@@ -205,10 +94,9 @@ func (c *cmdCtx) findExec(args []sword, i int, e *findExpr) int {
 	x.to = len(c.a.cmds)
 	if sub := &c.a.cmds[k]; sub.Runs != "" && sub.Unknown == "" {
 		// What a program does with each file found is not known.
-		sub.Unknown = "find " + args[i].lit + " runs " + sub.Runs + " on the files found, which safezone cannot see"
+		sub.Unknown = "find " + name + " runs " + sub.Runs + " on the files found, which safezone cannot see"
 	}
-	e.execs = append(e.execs, x)
-	return j
+	return x
 }
 
 // execdirCwd stands for the directory of each file -execdir runs in.
@@ -227,38 +115,50 @@ func (a *analyzer) subcommand(words []sword, depth int) int {
 	return len(a.cmds) - 1
 }
 
-// findTargets adds the targets of find's start directories: each is read,
-// and written recursively with -delete. Then the targets of its -exec
-// commands that name "{}" become the files found (findSelect). The command
-// is read only when nothing is deleted or written.
-func (c *cmdCtx) findTargets(starts []sword, e findExpr) {
-	for _, s := range starts {
-		c.add(s, Read)
-		if e.deletes {
-			c.addT(s, Write, true)
+// findTargets adds what the actions of find's expression reach: -delete
+// writes the files it selects (findReached); the targets of an -exec
+// command given as "{}" become the files its -exec selects (findSelect).
+func (c *cmdCtx) findTargets(starts []sword, e *findExpr) {
+	for i := range e.acts {
+		a := &e.acts[i]
+		if a.delete {
+			c.cmd.Targets = append(c.cmd.Targets, c.findReached(starts, e, a.reach, Write, false, false, "")...)
+			continue
 		}
-	}
-	for _, x := range e.execs {
-		for k := x.from; k < x.to; k++ {
-			c.findSelect(&c.a.cmds[k], starts, e, x)
+		for k := a.exec.from; k < a.exec.to; k++ {
+			c.findSelect(&c.a.cmds[k], starts, e, a)
 		}
-		c.findInWords(&c.a.cmds[x.to-1], x.words)
+		c.findInWords(&c.a.cmds[a.exec.to-1], a.exec.words)
 	}
-	c.cmd.ReadOnly = !e.deletes && !c.writes() && c.cmd.Unknown == ""
 }
 
 // findSelect rewrites the targets of cmd, run by -exec: a target given as
-// "{}" or "{}SUFFIX" is each file found, START/**/NAME[SUFFIX] when the
-// expression's -name NAME selects them all (a pattern), else START (a
-// write reaching below it); under -execdir a relative target other than
-// those is unknown, and the command works in START.
-func (c *cmdCtx) findSelect(cmd *Command, starts []sword, e findExpr, x findExecCmd) {
+// "{}" or "{}SUFFIX" is each file found (findReached); "DIR/{}" is below
+// DIR; under -execdir a relative target other than those is unknown, and
+// the command works in START.
+func (c *cmdCtx) findSelect(cmd *Command, starts []sword, e *findExpr, a *findAct) {
 	var out []Target
+	x := a.exec
 	for _, t := range cmd.Targets {
 		suffix, found := strings.CutPrefix(t.Given, "{}")
 		switch {
+		case found && (strings.Contains(suffix, "{}") || slices.Contains(strings.Split(suffix, "/"), "..")):
+			// "{}{}" is "..{}" for the start point ".", "{}/.." the
+			// start point's parent: not below it.
+			if cmd.Unknown == "" {
+				cmd.Unknown = "find " + x.name + " names " + t.Given + ", which may lead above the start point"
+			}
 		case found:
-			out = append(out, c.findFiles(starts, e, t, suffix)...)
+			// rm -r {} removes what it is given and what lies below; a
+			// recursive write that may create files (cp -r x {}) reaches
+			// the whole start point.
+			removes := t.Recursive && t.Access == Write && len(cmd.Argv) > 0 && path.Base(cmd.Argv[0]) == "rm"
+			out = append(out, c.findReached(starts, e, a.reach, t.Access, t.Recursive && !removes, removes, suffix)...)
+		case strings.Contains(t.Given, "{}") && !strings.Contains(t.Given, "/{}"):
+			// ".{}" is "../x" for the file "./x".
+			if cmd.Unknown == "" {
+				cmd.Unknown = "find " + x.name + " names " + t.Given + ": the file's name joined to what comes before it may lead elsewhere"
+			}
 		case strings.Contains(t.Given, "{}") && strings.Contains(t.Path, "{}"):
 			// DIR/{}: a file found, named in DIR (cp {} DIR): below DIR.
 			t.Path = path.Dir(t.Path[:strings.Index(t.Path, "{}")] + "x")
@@ -292,36 +192,265 @@ func (c *cmdCtx) findSelect(cmd *Command, starts []sword, e findExpr, x findExec
 	}
 }
 
-// findFiles returns the targets the files find selects stand for, as t
-// ("{}" followed by suffix) names them.
-func (c *cmdCtx) findFiles(starts []sword, e findExpr, t Target, suffix string) []Target {
+// findReached returns the targets of the files an action reaching reach
+// selects, as a target ("{}" followed by suffix) of the given access names
+// them. For each start point: for a write, the start point (the files
+// found are removed or replaced in their directories, and a write outside
+// is judged there); the start point itself, suffixed, when the expression
+// may select it; for each branch of reach that tests names or paths, a
+// pattern target per test (START/**/NAME for -name NAME, the globs of
+// -path and -regex below START), excepting the paths its exactly known
+// negated tests and -prune leave out (Target.Except). A branch without
+// such a test selects every file: the start point as a whole (a directory
+// read, a recursive write). So does a recursive access that may create
+// files (cp -r x {}) or a suffix with a "/", besides the patterns. With
+// below (rm -r {}), what lies below each path found is reached too: the
+// patterns followed by "/**" (without exceptions: they leave out paths
+// found, not what lies below one), the start point recursively when it
+// may be found.
+func (c *cmdCtx) findReached(starts []sword, e *findExpr, reach findReach, access Access, recursive, below bool, suffix string) []Target {
+	if len(reach) == 0 {
+		return nil
+	}
+	all := recursive || strings.Contains(suffix, "/")
+	for _, cj := range reach {
+		all = all || cj.pos == 0
+	}
 	var out []Target
 	for _, s := range starts {
-		if len(e.names) == 0 || !e.plain || t.Recursive || strings.Contains(suffix, "/") {
-			ts, why := c.a.targets(s, t.Access)
-			if why != "" {
-				c.unknown(why)
-				continue
-			}
-			for i := range ts {
-				ts[i].Recursive = t.Access == Write
-			}
-			out = append(out, ts...)
+		ts, why := c.a.targets(s, access)
+		if why != "" {
+			c.unknown(why)
 			continue
 		}
-		for _, n := range e.names {
-			before := len(c.cmd.Targets)
-			c.filter(s, withSuffix(n, suffix), t.Access)
-			out = append(out, c.cmd.Targets[before:]...)
-			c.cmd.Targets = c.cmd.Targets[:before]
-		}
-		if t.Access == Write {
-			// Files found are replaced in their directories.
-			ts, _ := c.a.targets(s, Write)
-			out = append(out, ts...)
+		for _, st := range ts {
+			whole := st
+			whole.Recursive = access == Write && (all || below && e.maySelectStart(reach, st))
+			if access == Write || all && suffix == "" {
+				out = append(out, whole)
+			}
+			if suffix != "" && !strings.Contains(suffix, "/") && (all || e.maySelectStart(reach, st)) {
+				self := whole
+				self.Given += suffix
+				if st.Glob {
+					self.Path += glob.Escape(suffix)
+				} else {
+					self.Path += suffix
+				}
+				out = append(out, self)
+			} else if suffix == "" && !all && access == Read && e.maySelectStart(reach, st) {
+				out = append(out, st)
+			}
+			out = append(out, c.findPatterns(e, reach, st, suffix, below)...)
 		}
 	}
 	return out
+}
+
+// findPatterns returns the pattern targets of the branches of reach that
+// test names or paths, below the start point st; with below, also what
+// lies below each.
+func (c *cmdCtx) findPatterns(e *findExpr, reach findReach, st Target, suffix string, below bool) []Target {
+	var out []Target
+	esc := glob.Escape(suffix)
+	for _, cj := range reach {
+		if cj.pos == 0 {
+			continue
+		}
+		except, why := e.excepts(cj, st)
+		if why != "" {
+			c.unknown(why)
+			return nil
+		}
+		for i := range except {
+			except[i] += esc
+		}
+		for _, ti := range testBits(cj.pos) {
+			gs, why := e.testGlobs(ti, st)
+			if why != "" {
+				c.unknown(why)
+				return nil
+			}
+			for _, g := range gs {
+				given := e.tests[ti].pat
+				if e.tests[ti].kind == testName {
+					given = path.Join(st.Given, given)
+				}
+				ts := []Target{{Path: g + esc, Given: given + suffix, Access: st.Access, Pattern: true, Except: except}}
+				if below {
+					ts = append(ts, Target{Path: g + esc + "/**", Given: given + suffix + "/**", Access: st.Access, Pattern: true})
+				}
+				for _, t := range ts {
+					if !slices.ContainsFunc(out, func(o Target) bool { return o.Path == t.Path && slices.Equal(o.Except, t.Except) }) {
+						out = append(out, t)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// testGlobs returns absolute globs of the paths strictly below the start
+// point st that test i selects: for a name test START/**/NAME; for a path
+// test (-path, -regex), what may follow find's path for st and a "/" (the
+// start point as given: "find ./ -path './x*'" tests "./x..." in GNU find,
+// ".//x..." in BSD find: both count). A start point that is itself a glob
+// leaves a path test unknown.
+func (e *findExpr) testGlobs(i int, st Target) ([]string, string) {
+	gs, _, why := e.testGlobsExact(i, st)
+	return gs, why
+}
+
+// testGlobsExact is testGlobs, and whether the globs match exactly what
+// the test holds for below st: the test's pattern is exact, and for a
+// path test the start point does not end with "/" (where GNU and BSD find
+// build different paths, the globs take both).
+func (e *findExpr) testGlobsExact(i int, st Target) ([]string, bool, string) {
+	te := &e.tests[i]
+	base := st.Path
+	if !st.Glob {
+		base = glob.Escape(path.Clean(st.Path))
+	}
+	base = strings.TrimSuffix(base, "/")
+	var rels []string
+	add := func(f []patom, pre string) bool {
+		gs, ok := relGlobs(f, maxFindFlat-len(rels))
+		for _, g := range gs {
+			rels = append(rels, pre+g)
+		}
+		return ok
+	}
+	tooMany := "find " + te.src + " makes more globs than safezone follows"
+	switch te.kind {
+	case testName:
+		for _, f := range te.flat {
+			if f, ok := nameAtoms(f); ok && !add(f, "**/") {
+				return nil, false, tooMany
+			}
+		}
+	default:
+		if st.Glob {
+			return nil, false, "find " + te.src + " below a start point that is a glob"
+		}
+		// GNU find puts a "/" between the start point and the rest
+		// unless it ends with one; BSD find always does (".//x").
+		prefixes := []string{st.Given + "/"}
+		if strings.HasSuffix(st.Given, "/") {
+			prefixes = append(prefixes, st.Given)
+		}
+		for _, f := range te.flat {
+			for _, prefix := range prefixes {
+				for _, r := range residuals(f, prefix) {
+					if !add(r, "") {
+						return nil, false, tooMany
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(rels)
+	rels = slices.Compact(rels)
+	out := make([]string, len(rels))
+	for k, r := range rels {
+		out[k] = base + "/" + r
+	}
+	return out, te.exact && (te.kind == testName || !strings.HasSuffix(st.Given, "/")), ""
+}
+
+// nameAtoms returns f as it applies to a file name, which holds no "/";
+// false when it then matches nothing.
+func nameAtoms(f []patom) ([]patom, bool) {
+	out := make([]patom, len(f))
+	for i, a := range f {
+		a.set = a.set.intersect(anyButSlash)
+		if len(a.set) == 0 && !a.star {
+			return nil, false
+		}
+		out[i] = a
+	}
+	return out, true
+}
+
+// excepts returns the globs of the paths below st that a branch leaves
+// out: those of its negated tests whose globs are exact, and, unless
+// -depth or -delete turns -prune off, the paths below those -prune is
+// reached at by a branch of one exact test and nothing else (no test or
+// action whose outcome is not known: "-path ./x -newer F -prune" prunes
+// ./x only when it is newer).
+func (e *findExpr) excepts(cj findConj, st Target) ([]string, string) {
+	var out []string
+	for _, ti := range testBits(cj.neg) {
+		gs, exact, why := e.testGlobsExact(ti, st)
+		if why != "" {
+			return nil, why
+		}
+		if exact {
+			out = append(out, gs...)
+		}
+	}
+	if !e.depth {
+		for _, p := range e.prunes {
+			if p.neg != 0 || p.maybe || bits.OnesCount64(p.pos) != 1 {
+				continue
+			}
+			gs, exact, why := e.testGlobsExact(bits.TrailingZeros64(p.pos), st)
+			if why != "" {
+				return nil, why
+			}
+			if !exact {
+				continue
+			}
+			for _, g := range gs {
+				out = append(out, g+"/**/*")
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), ""
+}
+
+// maySelectStart reports whether a branch of reach may select the start
+// point st itself: its tests hold for it as find tests it (the name with
+// trailing slashes removed, the path as given), its exact negated tests
+// do not.
+func (e *findExpr) maySelectStart(reach findReach, st Target) bool {
+	if st.Glob {
+		return true
+	}
+	for _, cj := range reach {
+		ok := true
+		for _, ti := range testBits(cj.pos) {
+			ok = ok && e.testMatches(ti, st.Given)
+		}
+		for _, ti := range testBits(cj.neg) {
+			ok = ok && !(e.tests[ti].exact && e.testMatches(ti, st.Given))
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// testMatches reports whether test i may hold for find's path p.
+func (e *findExpr) testMatches(i int, p string) bool {
+	te := &e.tests[i]
+	if te.kind == testName {
+		// GNU find matches -name against the base name with its trailing
+		// slashes removed ("find / -name /" matches /).
+		if t := strings.TrimRight(p, "/"); t != "" {
+			p = t[strings.LastIndexByte(t, '/')+1:]
+		} else if p != "" {
+			p = "/"
+		}
+	}
+	for _, f := range te.flat {
+		if matchesFlat(f, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // findInWords makes cmd unknown when find puts the files' names inside a

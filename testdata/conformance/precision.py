@@ -357,6 +357,37 @@ case("mcp-shape-outside", "mcp", "ask", "an absolute path outside under any key 
 case("mcp-json-patch", "mcp", "abstain", "a JSON Patch's path is a pointer, not a file", "mcp__k8s__patch_resource", {"name": "web", "patch": [{"op": "replace", "path": "/spec/replicas", "value": 3}]})
 case("mcp-json-pointer", "mcp", "abstain", "an absolute path below a top directory that does not exist names no file", "mcp__k8s__get_resource", {"path": "/spec/replicas"})
 case("mcp-route", "mcp", "abstain", "an API route is no file", "mcp__http__request", {"endpoint": "/api/v1/users", "method": "GET"})
+# ---- issue 21: find's expression is a predicate over paths; each attack with its neighbour
+ENVS = "echo K=1 > proj/.env.local && echo x > proj/a.tmp && mkdir -p proj/sub proj/src/__pycache__ && echo c > proj/sub/config && echo '#!/bin/sh' > proj/.git/hooks/pre-commit"
+for id, exp, cmd, why in [
+    ("iname-env", "deny", "find . -iname '.ENV' -exec cat {} +", "-iname folds case: .ENV selects .env"),
+    ("iname-readme", "allow", "find . -iname 'readme.MD' -exec cat {} +", "-iname of an ordinary file"),
+    ("or-group-env", "deny", "find . \\( -name x -o -name '.env*' \\) -exec cat {} \\;", "an -o branch in parentheses selects .env"),
+    ("or-group-go", "allow", "find . \\( -name x -o -name '*.go' \\) -exec cat {} \\;", "both branches select ordinary files"),
+    ("or-before-action", "deny", "find . -name '*.go' -o -name '.env*' -exec cat {} +", "the action binds to the -o branch that names .env*"),
+    ("or-action-first", "allow", "find . -name '*.go' -exec cat {} + -o -name '.env*' -print", "cat gets the .go files; .env* is only printed"),
+    ("not-not-env", "deny", "find . ! \\( ! -name '.env*' \\) -exec cat {} +", "a double negation selects .env"),
+    ("not-md-src", "allow", "find src ! -name '*.md' -exec cat {} +", "a negation in src selects its files"),
+    ("ipath-env", "deny", "find . -ipath '*/.ENV*' -exec head {} \\;", "-ipath folds case"),
+    ("path-src", "allow", "find . -path './src/*' -exec head {} \\;", "-path below src"),
+    ("regex-env", "deny", "find . -regex '.*/\\.env.*' -exec cat {} +", "-regex matching .env"),
+    ("regex-go", "allow", "find . -regex '.*\\.go' -exec cat {} +", "-regex matching .go files"),
+    ("regex-ere-env", "deny", "find . -regextype posix-extended -regex '.*/\\.(env|npmrc)' -exec cat {} +", "an ERE alternation naming .env"),
+    ("regex-backref", "ask", "find . -regex '.*/\\(x\\)\\1' -exec cat {} +", "a back-reference is not followed: unknown"),
+    ("delete-tmp", "allow", "find . -name '*.tmp' -delete", "*.tmp cannot select .git/config: no longer denied"),
+    ("delete-config", "deny", "find . -name config -delete", "-name config selects .git/config"),
+    ("prune-git", "allow", "find . -path ./.git -prune -o -name config -exec rm {} +", "-prune leaves .git out: only sub/config"),
+    ("path-into-git", "deny", "find . -path './.git/*' -name config -exec rm {} +", "a -path into .git reaches .git/config"),
+    ("execdir-hook", "deny", "find . -name 'pre-commit*' -execdir sed -i s/a/b/ {} +", "rewriting a git hook"),
+    ("execdir-go", "allow", "find . -name '*.go' -execdir sed -i s/a/b/ {} +", "rewriting sources"),
+    ("rm-pycache", "allow", "find . -name __pycache__ -exec rm -rf {} +", "rm -r of the __pycache__ directories: nothing protected lies in or below one"),
+    ("rm-hooks", "deny", "find . -name hooks -exec rm -rf {} +", "rm -r of every hooks directory reaches .git/hooks"),
+    ("linked-start", "deny", "find g/ -name config -delete", "a start point linked to the project reaches .git/config", ),
+    ("home-idrsa", "deny", "find ~ -name id_rsa -exec cat {} +", "a name search in the home reaches ~/.ssh/id_rsa"),
+    ("refused", "allow", "find . --exclude-dir=node_modules -name x -delete", "find refuses an option no find has and runs nothing"),
+]:
+    setup = ENVS + (" && ln -s . proj/g" if id == "linked-start" else "")
+    bash("find-" + id, exp, why + " (confine off: the analysis alone)", cmd, setup=setup, extra=NOCONF)
 
 deep = {"path": "$ROOT/outside/secret.txt"}
 for i in range(14):
