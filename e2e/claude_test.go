@@ -177,14 +177,16 @@ var cases = []testCase{
 		// A read outside the project, not of a secret: the kernel lets a
 		// confined command read it anyway, so in bypass mode it runs,
 		// confined, without a question (README, "What the kernel
-		// enforces"); in the other modes Claude Code itself refuses cat
-		// outside its working directories (safezone abstains). The Read
-		// tool is still asked about such a file (sandbox.outside_read).
+		// enforces"). In the other modes Claude Code would ask about cat
+		// outside its working directories, so the command would not run
+		// confined: the kernel's agreement does not apply and safezone
+		// asks, as it asks about the Read tool (sandbox.outside_read).
 		name:    "bash-cat-outside",
 		files:   map[string]string{"secret": "TOPSECRET-outside\n"},
 		turns:   func(w *world) []turn { return []turn{bash("cat ../secret")} },
 		effect:  func(_ *world, result string) bool { return strings.Contains(result, "TOPSECRET-outside") },
-		want:    map[string]outcome{"default": hostBlocked, "acceptEdits": hostBlocked, "bypassPermissions": ran},
+		want:    map[string]outcome{"default": sfAsk, "acceptEdits": sfAsk, "bypassPermissions": ran},
+		reason:  "outside the sandbox",
 		pending: "shell analysis",
 	},
 	{
