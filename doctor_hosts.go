@@ -47,7 +47,7 @@ func (d *doctor) codex(root, home string, sys *pipeline.System) bool {
 	found := false
 	for _, file := range []string{project, user} {
 		data, err := os.ReadFile(file)
-		if err != nil || !strings.Contains(string(data), "safezone") {
+		if err != nil {
 			continue
 		}
 		hooks, err := pipeline.CodexHooks(file, data, pipeline.RunsSafezone(sys.Executable))
