@@ -103,6 +103,7 @@ func dirEntry(d Dir) (string, Pos)                  { return d.Path, d.Pos }
 func patternEntry(p Pattern) (string, Pos)          { return p.Text, p.Pos }
 func ruleEntry(r Rule) (string, Pos)                { return r.Text, r.Pos }
 func templateEntry(t Setting[string]) (string, Pos) { return t.Value, t.Pos }
+func grantEntry(g Grant) (string, Pos)              { return g.Command.Text, g.Pos }
 
 // drop removes from list every entry written as value and returns what it
 // removed.

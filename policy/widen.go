@@ -26,7 +26,10 @@ import (
 //   - audit.path: any other file (or none); audit.max_bytes, audit.keep:
 //     less kept;
 //   - sandbox.additional_directories, sandbox.read_dirs, paths.safe,
-//     paths.templates, confine.write, and Claude Code's
+//     paths.templates, confine.write, confine.program_writable (the kernel
+//     neither hides nor keeps read-only anything below one),
+//     confine.sockets, confine.grants (secrets and sockets a confined
+//     command may reach), and Claude Code's
 //     permissions.additionalDirectories: every entry;
 //   - rules.allow: every entry of a policy file; of Claude Code's
 //     permissions.allow, every path rule (Read(...), Edit(...), ...), which
@@ -188,6 +191,9 @@ func (r *restrictor) lists() {
 	l.Templates = holdAll(r, "paths.templates", l.Templates, templateEntry, "exempts the name from the patterns and rules that cover it")
 	c := l.Confine
 	c.Write = holdAll(r, "confine.write", c.Write, dirEntry, "lets confined commands write there")
+	c.ProgramWritable = holdAll(r, "confine.program_writable", c.ProgramWritable, patternEntry, "stops the kernel hiding the secrets and keeping the protected paths read-only below it")
+	c.Sockets = holdAll(r, "confine.sockets", c.Sockets, templateEntry, "lets confined commands reach a program running outside the sandbox")
+	c.Grants = holdAll(r, "confine.grants", c.Grants, grantEntry, "lets a confined command read secrets and reach sockets")
 	l.Confine = c
 	var kept []Rule
 	for _, a := range l.Allow {
@@ -240,7 +246,9 @@ func (l *Layer) mayWiden() bool {
 		l.OutsideWrite != nil || l.OnError != nil || l.HostSettings != nil || l.Guards.LoseWork != nil ||
 		l.Guards.InstallOutside != nil || l.Confine.Mode != nil || a.Path != nil || a.All != nil ||
 		a.MaxBytes != nil || a.Keep != nil || a.Required != nil || a.Syslog != nil || a.DryRun != nil
-	listSet := len(l.AdditionalDirectories)+len(l.ReadDirs)+len(l.Safe)+len(l.Templates)+len(l.Confine.Write) > 0
+	c := l.Confine
+	listSet := len(l.AdditionalDirectories)+len(l.ReadDirs)+len(l.Safe)+len(l.Templates)+
+		len(c.Write)+len(c.ProgramWritable)+len(c.Sockets)+len(c.Grants) > 0
 	return scalarSet || listSet ||
 		slices.ContainsFunc(l.Allow, func(r Rule) bool { return allowWidens(r, l.ClaudeSettings) != "" }) ||
 		slices.ContainsFunc(l.Remove, func(r Removal) bool { return widensRemoval(r.Key) })

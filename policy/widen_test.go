@@ -100,6 +100,9 @@ func TestRestrictPerKey(t *testing.T) {
 		{"safe path", "paths: {safe: [\"src/**\"]}", true, patternsOf(func(p *Policy) []Pattern { return p.Safe }), "docs/** src/**"},
 		{"template", "paths: {templates: [.env.local]}", true, func(p *Policy) string { return texts(p.Templates, templateEntry) }, ".env.example .env.local"},
 		{"confine.write", "confine: {write: [\"~\"]}", true, dirsOf(func(p *Policy) []Dir { return p.Confine.Write }), "~/.cache ~"},
+		{"confine.program_writable", "confine: {program_writable: [.env]}", true, patternsOf(func(p *Policy) []Pattern { return p.Confine.ProgramWritable }), ".env"},
+		{"confine.sockets", "confine: {sockets: [/run/docker.sock]}", true, func(p *Policy) string { return texts(p.Confine.Sockets, templateEntry) }, "/run/docker.sock"},
+		{"confine.grants", "confine: {grants: [{command: \"grep:*\", read: [\"~/.ssh/**\"]}]}", true, func(p *Policy) string { return texts(p.Confine.Grants, grantEntry) }, "Bash(grep:*)"},
 		{"protected path", "paths: {protected: [\"*.sql\"]}", false, patternsOf(func(p *Policy) []Pattern { return p.Protected }), ".env* *.sql"},
 		{"warned path", "paths: {warned: [\"infra/**\"]}", false, patternsOf(func(p *Policy) []Pattern { return p.Warned }), "src/** infra/**"},
 		{"deny rule", "rules: {deny: [\"Read(data/**)\"]}", false, rulesOf(func(p *Policy) []Rule { return p.Deny }), "Read(~/.ssh/**) Read(data/**)"},
@@ -298,6 +301,7 @@ func FuzzRestrict(f *testing.F) {
 	for _, s := range []string{
 		"mode: agi", "auto_approve: true", "sandbox: {enabled: false, outside_read: ask, outside_write: ask, read_dirs: [/]}",
 		"on_error: ask\nhost_settings: false", "guards: {lose_work: \"off\", install_outside: ask}", "confine: {mode: \"off\", write: [\"~\"]}",
+		"confine: {program_writable: [.env], sockets: [$SSH_AUTH_SOCK], grants: [{command: \"grep:*\", read: [\"~/.ssh/**\"]}]}",
 		"audit: {path: x, all: false, max_bytes: 1, keep: 0, required: false, syslog: false, dry_run: true}",
 		"sandbox: {additional_directories: [\"~\"]}\npaths: {safe: [\"**\"], templates: [.env]}",
 		"rules: {allow: [Bash, \"Read(~/**)\"], deny: [\"Read(x)\"]}\npaths: {protected: [y]}",
@@ -396,6 +400,15 @@ func noWider(lower, got *Policy) error {
 	subset("paths.safe", patPos(got.Safe), patPos(lower.Safe))
 	subset("paths.templates", tplPos(got.Templates), tplPos(lower.Templates))
 	subset("confine.write", dirPos(got.Confine.Write), dirPos(lower.Confine.Write))
+	subset("confine.program_writable", patPos(got.Confine.ProgramWritable), patPos(lower.Confine.ProgramWritable))
+	subset("confine.sockets", tplPos(got.Confine.Sockets), tplPos(lower.Confine.Sockets))
+	grantPos := func(gs []Grant) (out []Pos) {
+		for _, g := range gs {
+			out = append(out, g.Pos)
+		}
+		return out
+	}
+	subset("confine.grants", grantPos(got.Confine.Grants), grantPos(lower.Confine.Grants))
 	subset("rules.allow", rulePos(got.Allow), rulePos(lower.Allow))
 	subset("lost rules.deny", rulePos(lower.Deny), rulePos(got.Deny))
 	subset("lost rules.ask", rulePos(lower.Ask), rulePos(got.Ask))
