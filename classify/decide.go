@@ -177,6 +177,9 @@ type Result struct {
 	// Grants are the confine.grants that apply to a confined command: what
 	// the tool it runs may reach although the kernel would hide it.
 	Grants []policy.Grant
+	// GrantRefused says why the grants a command of the call matched do
+	// not apply (decider.grantRefused), or is empty.
+	GrantRefused string
 
 	// confinable: unknown effects may be allowed, confined (see
 	// decider.confinable).

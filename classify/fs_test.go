@@ -17,6 +17,10 @@ import (
 func makefs(spec ...string) fstest.MapFS {
 	m := fstest.MapFS{}
 	for _, s := range spec {
+		if name, data, ok := strings.Cut(s, " := "); ok {
+			m[name] = &fstest.MapFile{Data: []byte(data), Mode: 0o644}
+			continue
+		}
 		if name, target, ok := strings.Cut(s, " => "); ok {
 			m[name] = &fstest.MapFile{Mode: fs.ModeSymlink, Data: []byte(target)}
 			continue

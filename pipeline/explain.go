@@ -70,6 +70,9 @@ type ExplainConfine struct {
 	Why     map[string]string `json:"why,omitempty"`
 	Granted []string          `json:"granted,omitempty"`
 	Kept    []string          `json:"kept,omitempty"`
+	// GrantRefused says why the confine.grants the command matched do not
+	// apply (classify.Result.GrantRefused).
+	GrantRefused string `json:"grant_refused,omitempty"`
 }
 
 // ExplainMode is the effective mode and where each part came from.
@@ -156,7 +159,7 @@ type ExplainMatch struct {
 func ExplanationOf(v Verdict) Explanation {
 	e := explainResult(v.Res, v.call, v.pol)
 	if v.Res.Shell != nil && v.call != nil && v.call.Kind == hookio.KindShell {
-		c := &ExplainConfine{Confined: v.Res.Confine, Note: v.Res.ConfineNote, Unavailable: v.confineOff}
+		c := &ExplainConfine{Confined: v.Res.Confine, Note: v.Res.ConfineNote, Unavailable: v.confineOff, GrantRefused: v.Res.GrantRefused}
 		if v.conf != nil {
 			c.Ruleset, c.ReadOnlyOff = &v.conf.Ruleset, v.conf.ReadOnlyOff
 			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
@@ -444,6 +447,9 @@ func (e Explanation) writeConfine(w *trace) {
 			w.p("  replace  %s: %s", k, c.Why[k])
 		}
 		list("granted", c.Granted)
+		if c.GrantRefused != "" {
+			w.p("  no grant %s", c.GrantRefused)
+		}
 		for _, k := range c.Kept {
 			w.p("  reach    %s: a socket confine.sockets or a grant leaves reachable", k)
 		}
