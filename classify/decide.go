@@ -144,6 +144,10 @@ type Reason struct {
 	// Warning marks a warned-path match: it adds a warning to whatever is
 	// decided and never decides itself.
 	Warning bool
+	// Below marks the ask of a recursive read that reaches a file a deny
+	// rule matches (judgement.secretBelow): Note says which, Rule names
+	// the deny rule.
+	Below bool
 }
 
 // Result is a decision with its diagnostics: the reason that decided, every

@@ -20,6 +20,7 @@ import (
 func (d *decider) judge(i int, t *Target) []Reason {
 	j := &judgement{d: d, i: i, t: t}
 	j.rules(d.pol.Deny, RowDeny, policy.Deny, true)
+	j.secretBelow()
 	if len(t.Globs) > 0 {
 		// A pattern target only carries deny and ask rules, and for a
 		// write the protected paths it names; its directory is judged as a
@@ -678,4 +679,80 @@ func protectedRule(pt *policy.Pattern) string {
 		return fmt.Sprintf("self-protection %q", pt.Text)
 	}
 	return fmt.Sprintf("paths.protected %q", pt.Text)
+}
+
+// maxBelowDirs bounds the directories secretBelow reads for one target.
+const maxBelowDirs = 256
+
+// secretBelow adds an ask when t is a read that reaches every file below a
+// directory (grep -r, rg, git grep, diff -r, find . -exec cat {} +) and a
+// file there matches a deny rule for reads, unless the command will run
+// confined, where the kernel hides such files (README, "What the kernel
+// enforces"): where no kernel stands behind the analysis, a recursive
+// search that the host may run without asking would print the secret.
+// The directories below are read breadth first, at most maxBelowDirs of
+// them, not following symbolic links (grep -r, rg and git grep do not;
+// grep -R makes the command unknown) and skipping confine.program_writable
+// trees (.git, node_modules: the kernel leaves them too); past the bound
+// the directory counts as holding one. It is an ask, not a deny: what the
+// search prints of the file is not known.
+func (j *judgement) secretBelow() {
+	d, t := j.d, j.t
+	if t.Access != policy.Read || !t.Below || !t.Res.Dir || (d.confinable() && d.willRunUnasked()) {
+		return
+	}
+	var rules []*policy.Rule
+	for k := range d.pol.Deny {
+		r := &d.pol.Deny[k]
+		if r.Kind == policy.RulePath && r.Access == policy.Read && (r.AnyAccess || r.NamesTool(d.call.Tool)) {
+			rules = append(rules, r)
+		}
+	}
+	if len(rules) == 0 {
+		return
+	}
+	queue := []string{t.Res.Path}
+	for read := 0; len(queue) > 0; read++ {
+		dir := queue[0]
+		queue = queue[1:]
+		if read == maxBelowDirs {
+			j.add(RowAsk, policy.Ask, "a recursive read", "", dir,
+				fmt.Sprintf("it reads every file below %s, more than %d directories, which safezone does not look through for files a deny rule matches, and it would run unconfined (no kernel hides them)", t.Res.Path, maxBelowDirs)).Below = true
+			return
+		}
+		entries, err := fs.ReadDir(d.fsys, strings.TrimPrefix(dir, "/"))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			p := path.Join(dir, e.Name())
+			if e.Type()&fs.ModeSymlink != 0 {
+				continue
+			}
+			if e.IsDir() {
+				if !d.programWritable(p) {
+					queue = append(queue, p)
+				}
+				continue
+			}
+			for _, r := range rules {
+				if matchPattern(&r.Path, p, &d.anchors) {
+					j.add(RowAsk, policy.Ask, r.Text, r.Pos.String(), p,
+						"it reads every file below "+t.Res.Path+", "+p+" among them, which deny rule "+r.Text+" matches, and it would run unconfined (no kernel hides it)").Below = true
+					return
+				}
+			}
+		}
+	}
+}
+
+// programWritable reports whether the directory p lies in a
+// confine.program_writable tree.
+func (d *decider) programWritable(p string) bool {
+	for k := range d.pol.Confine.ProgramWritable {
+		if matchPattern(&d.pol.Confine.ProgramWritable[k], p, &d.anchors) {
+			return true
+		}
+	}
+	return false
 }

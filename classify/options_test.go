@@ -31,9 +31,11 @@ func TestOptionsWithoutKernel(t *testing.T) {
 		"rsync --rsync-path='cat /home/.ssh/id_rsa' src d", "rsync -a --temp-dir=/outside/t src/ docs/",
 		"zip -m a.zip .env", "zip --mov a.zip .env", "link /home/.ssh/id_rsa x", "link .env x",
 		"source ./env.sh && export PATH=/tmp/evil:$PATH && ls", "cat */../.env",
+		// A recursive read where a secret lies, with no kernel to hide it.
+		"git grep -n foo", "git grep --no-index API", "find . ! -name '*.md' -type f -exec cat {} +", "diff -r src .",
 	}
 	neighbours := []string{
-		"git grep -n foo", "git grep -e O foo", "git maintenance run", "git archive -o a.tar HEAD", "git archive HEAD src",
+		"git grep -n foo src", "git grep -e O src", "git maintenance run", "git archive -o a.tar HEAD", "git archive HEAD src",
 		"git blame src/main.go", "GIT_TRACE=1 git status", "GIT_ALLOW_PROTOCOL=https git fetch origin",
 		"tar -cf a.tar src", "tar -xf a.tar -C docs", "tar --checkpoint-action=dot -cf a.tar src",
 		"wget -O out https://example.com/f", "make CC=clang", "make 'CFLAGS=-O2 -g'",

@@ -234,6 +234,13 @@ func (d *decider) message(r *Result, x Reason) string {
 	case RowOutside:
 		return d.outsideMessage(r, x, what, writing)
 	case RowAsk:
+		if x.Below {
+			src := ""
+			if x.Source != "" {
+				src = " (" + x.Source + ")"
+			}
+			return fmt.Sprintf("safezone: %s %s: %s%s; search a directory that holds no secret, or ask the user", dec, what, x.Note, src)
+		}
 		return fmt.Sprintf("safezone: %s %s: matches ask rule %s (%s)", dec, what, x.Rule, x.Source)
 	case RowAllow:
 		return fmt.Sprintf("safezone: %s %s: matches allow rule %s (%s)", dec, what, x.Rule, x.Source)

@@ -158,7 +158,7 @@ func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
 				out = append(out, ts...)
 			default:
 				t := newTarget(fsys, "command", st.Given, st.Path, accessOf(st.Access))
-				t.Cmd, t.Recursive, t.Members, t.WorkDir = ci, st.Recursive, st.Members, st.Cwd
+				t.Cmd, t.Recursive, t.Members, t.WorkDir, t.Below = ci, st.Recursive, st.Members, st.Cwd, st.Below
 				out = append(out, t)
 			}
 		}
@@ -224,7 +224,7 @@ func othersWrite(sa *shell.Analysis, ci int) bool {
 func expandShellGlob(st shell.Target, ci int, fsys fs.ReadLinkFS, dirs *int, others bool) ([]Target, string) {
 	target := func(given, abs string) Target {
 		t := newTarget(fsys, "command", given, abs, accessOf(st.Access))
-		t.Cmd, t.Recursive, t.Members = ci, st.Recursive, st.Members
+		t.Cmd, t.Recursive, t.Members, t.Below = ci, st.Recursive, st.Members, st.Below
 		return t
 	}
 	prefix, _ := glob.LiteralPrefix(st.Path)

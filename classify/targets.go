@@ -72,6 +72,10 @@ type Target struct {
 	// below a directory (rm -r): protected paths below it count.
 	Cmd       int
 	Recursive bool
+	// Below: a read that reaches every file below the directory
+	// (shell.Target.Below): the files a deny rule matches there count
+	// when the command will not run confined (decider.secretBelow).
+	Below bool
 	// Members: the recursive write is an archive's members extracted in
 	// place (shell.Target.Members): protected paths below are left to the
 	// kernel sandbox the command runs in.

@@ -112,6 +112,10 @@ type Target struct {
 	// Recursive marks a write that reaches everything below a directory
 	// (rm -r, find -delete, tar -x): protected paths below it count.
 	Recursive bool
+	// Below marks a read that reaches every file below a directory (grep
+	// -r, rg, git grep, diff -r, find . -exec cat {} +): the files a deny
+	// rule matches there count when no kernel hides them.
+	Below bool
 	// Cwd marks the working directory of a program whose own accesses are
 	// not known (Command.Runs): a read of the directory it works in, so
 	// that a program run in a directory outside is an outside read.

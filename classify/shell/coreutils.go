@@ -29,9 +29,10 @@ var coreutils = []cmdSpec{
 	{name: "date", role: roleNone},
 	{name: "dd", role: roleCustom, custom: ddCmd},
 	{name: "df", role: roleNone},
-	{name: "diff", role: roleRead, short: "abBcdeEfHilNnpPqrsStTuwyZ", shortArg: "CUIFxXLSWD", long: []string{"text", "ignore-space-change", "ignore-blank-lines", "ignore-case", "ignore-all-space", "new-file", "brief", "recursive", "report-identical-files", "side-by-side", "unified", "context", "expand-tabs", "initial-tab", "minimal", "speed-large-files", "strip-trailing-cr", "suppress-common-lines", "show-c-function", "no-dereference", "color"}, longArg: []string{"exclude", "exclude-from", "ignore-matching-lines", "label", "starting-file", "width", "unified", "context", "color", "palette", "from-file", "to-file"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"from-file", Read}, {"to-file", Read}}, readOnly: true},
+	{name: "diff", role: roleRead, short: "abBcdeEfHilNnpPqrsStTuwyZ", shortArg: "CUIFxXLSWD", long: []string{"text", "ignore-space-change", "ignore-blank-lines", "ignore-case", "ignore-all-space", "new-file", "brief", "recursive", "report-identical-files", "side-by-side", "unified", "context", "expand-tabs", "initial-tab", "minimal", "speed-large-files", "strip-trailing-cr", "suppress-common-lines", "show-c-function", "no-dereference", "color"}, longArg: []string{"exclude", "exclude-from", "ignore-matching-lines", "label", "starting-file", "width", "unified", "context", "color", "palette", "from-file", "to-file"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"from-file", Read}, {"to-file", Read}}, below: []string{"r", "recursive"}, readOnly: true},
 	{name: "dirname", role: roleNone},
 	{name: "du", role: roleRead, short: "0abcDhHklLmsSPx", shortArg: "BdtX", long: []string{"null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "dereference", "count-links", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system"}, longArg: []string{"block-size", "max-depth", "threshold", "time", "time-style", "exclude", "exclude-from", "files0-from"}, files: []optFile{{"X", Read}, {"exclude-from", Read}, {"files0-from", Read}}, readOnly: true, noOperands: "cwd", listOpts: []string{"files0-from"}},
+	{name: "expand", role: roleRead, short: "i", shortArg: "t", long: []string{"initial"}, longArg: []string{"tabs"}, numeric: true, readOnly: true},
 	{name: "expr", role: roleNone},
 	{name: "file", role: roleRead, short: "bcEhiklLNnprsvzZ0", shortArg: "fFmeP", long: []string{"brief", "mime", "mime-type", "mime-encoding", "keep-going", "dereference", "no-dereference", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "print0"}, longArg: []string{"files-from", "separator", "magic-file", "exclude", "parameter"}, files: []optFile{{"f", Read}, {"files-from", Read}, {"m", Read}, {"magic-file", Read}}, readOnly: true, listOpts: []string{"f", "files-from"}},
 	{name: "fmt", role: roleRead, short: "cstu", shortArg: "pgw", numeric: true, readOnly: true},
@@ -60,6 +61,11 @@ var coreutils = []cmdSpec{
 	{name: "od", role: roleRead, short: "bcdfiloxsv", shortArg: "AjNtwS", readOnly: true},
 	{name: "paste", role: roleRead, short: "sz", shortArg: "d", long: []string{"serial", "zero-terminated"}, longArg: []string{"delimiters"}, readOnly: true},
 	{name: "patch", role: roleCustom, custom: patchCmd},
+	// pr paginates its files (pr(1), coreutils 9.1); -e, -i, -n, -s and -S
+	// take their value attached only, so the letters after them in a
+	// cluster are no options: those forms are refused as unknown options
+	// rather than misread.
+	{name: "pr", role: roleRead, short: "acdfFJmrtTv", shortArg: "DhlNowW", long: []string{"across", "show-control-chars", "double-space", "form-feed", "join-lines", "merge", "omit-header", "omit-pagination", "show-nonprinting", "no-file-warnings"}, longArg: []string{"pages", "columns", "date-format", "header", "length", "first-line-number", "indent", "width", "page-width"}, numeric: true, readOnly: true},
 	{name: "printenv", role: roleNone},
 	{name: "ps", role: roleNone},
 	{name: "readlink", role: roleRead, short: "efmnqsvz", long: []string{"canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"}, readOnly: true},
@@ -78,6 +84,7 @@ var coreutils = []cmdSpec{
 	{name: "split", role: roleCustom, custom: splitCmd},
 	{name: "stat", role: roleRead, short: "LfxtZ", shortArg: "c", long: []string{"dereference", "file-system", "terse"}, longArg: []string{"format", "printf", "cached"}, readOnly: true},
 	{name: "strings", role: roleRead, short: "afwsU", shortArg: "ntTeo", longArg: []string{"bytes", "radix", "target", "encoding", "output-separator"}, numeric: true, readOnly: true},
+	{name: "sum", role: roleRead, short: "rs", long: []string{"sysv"}, readOnly: true},
 	{name: "tac", role: roleRead, short: "br", shortArg: "s", long: []string{"before", "regex"}, longArg: []string{"separator"}, readOnly: true},
 	{name: "tail", role: roleRead, short: "fFqvrz", shortArg: "ncs", long: []string{"follow", "retry", "quiet", "silent", "verbose", "zero-terminated"}, longArg: []string{"lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats", "follow"}, numeric: true, readOnly: true},
 	{name: "tee", role: roleWrite, short: "aip", long: []string{"append", "ignore-interrupts", "output-error"}, longArg: []string{"output-error"}},
@@ -85,7 +92,9 @@ var coreutils = []cmdSpec{
 	{name: "tr", role: roleNone},
 	{name: "tree", role: roleRead, short: "adfilpugsDhFqNrtvxACSnJX", shortArg: "LPIoH", long: []string{"noreport", "dirsfirst", "filesfirst", "prune", "du", "si", "inodes", "device", "gitignore", "matchdirs", "ignore-case"}, longArg: []string{"charset", "filelimit", "timefmt", "sort", "fromfile", "info"}, files: []optFile{{"o", Write}}, readOnly: true, noOperands: "cwd"},
 	{name: "truncate", role: roleWrite, short: "co", shortArg: "sr", long: []string{"no-create", "io-blocks"}, longArg: []string{"size", "reference"}, files: []optFile{{"r", Read}, {"reference", Read}}},
+	{name: "tsort", role: roleRead, readOnly: true},
 	{name: "uname", role: roleNone},
+	{name: "unexpand", role: roleRead, short: "a", shortArg: "t", long: []string{"all", "first-only"}, longArg: []string{"tabs"}, numeric: true, readOnly: true},
 	{name: "uniq", role: roleCustom, custom: uniqCmd, short: "cdDiuz", shortArg: "fsw", long: []string{"count", "repeated", "ignore-case", "unique", "zero-terminated", "all-repeated", "group"}, longArg: []string{"skip-fields", "skip-chars", "check-chars", "all-repeated", "group"}},
 	{name: "unlink", role: roleWrite},
 	{name: "uptime", role: roleNone},

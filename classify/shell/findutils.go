@@ -226,6 +226,9 @@ func (c *cmdCtx) findReached(starts []sword, e *findExpr, reach findReach, acces
 		for _, st := range ts {
 			whole := st
 			whole.Recursive = access == Write && (all || below && e.maySelectStart(reach, st))
+			// A branch without a name or path test hands the action every
+			// file below the start point.
+			whole.Below = access == Read && all
 			if access == Write || all && suffix == "" {
 				out = append(out, whole)
 			}

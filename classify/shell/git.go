@@ -710,14 +710,25 @@ func gitGrep(c *cmdCtx, rest []sword) {
 	if v, ok := c.gitValue(rest, "f", "file"); ok {
 		c.add(v, Read)
 	}
-	if c.gitHas(rest, "--no-index", "--untracked") {
-		ops := gitOperands(rest)
-		if !c.gitHas(rest, "-e", "-f", "--file") && len(ops) > 0 {
-			ops = ops[1:]
-		}
-		c.addAll(ops, pathsRead, false)
+	// It searches the files below its directory, or below each PATH
+	// operand: the tracked ones (a committed .env among them), with
+	// --untracked and --no-index the others too.
+	ops := c.gitOperandsValued(rest, gitGrepValued)
+	if !c.gitHas(rest, "-e", "-f", "--file") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		ops = []sword{{lit: ".", pat: ".", src: "."}}
+	}
+	for _, w := range ops {
+		c.addBelow(w)
 	}
 }
+
+// gitGrepValued are git grep's options whose value is the next word
+// (git-grep(1)).
+var gitGrepValued = []string{"-e", "-f", "--file", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads",
+	"--context", "--after-context", "--before-context"}
 
 // gitArchiveValued are git archive's options whose value is the next word
 // (git-archive(1)).

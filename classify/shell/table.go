@@ -97,6 +97,9 @@ type cmdSpec struct {
 	skipWith []string
 	// recursive: options that make a write recursive (rm -r).
 	recursive []string
+	// below: options that make a read reach every file below a
+	// directory operand (diff -r): Target.Below.
+	below []string
 	// execOpts: options whose value is a command the program runs
 	// (rsync -e, sort --compress-program): inline code, so unknown.
 	execOpts []string
@@ -231,6 +234,16 @@ func (c *cmdCtx) value(names ...string) (sword, bool) {
 // add adds a word as a target.
 func (c *cmdCtx) add(w sword, access Access) {
 	c.addT(w, access, false)
+}
+
+// addBelow adds w as a read that reaches every file below it
+// (Target.Below), when it is a directory.
+func (c *cmdCtx) addBelow(w sword) {
+	n := len(c.cmd.Targets)
+	c.addT(w, Read, false)
+	for i := n; i < len(c.cmd.Targets); i++ {
+		c.cmd.Targets[i].Below = true
+	}
 }
 
 func (c *cmdCtx) addT(w sword, access Access, recursive bool) {
@@ -481,6 +494,7 @@ func (c *cmdCtx) run() {
 		}
 	}
 	recursive := c.has(s.recursive...)
+	below := len(s.below) > 0 && c.has(s.below...)
 	ops := c.ops
 	switch s.role {
 	case roleRead, roleWrite:
@@ -492,6 +506,10 @@ func (c *cmdCtx) run() {
 			c.addCwd(access, recursive)
 		}
 		for _, w := range ops {
+			if below && access == Read {
+				c.addBelow(w)
+				continue
+			}
 			c.addT(w, access, recursive)
 		}
 	case roleFirstRead, roleFirstWrite:

@@ -62,7 +62,11 @@ func grepCmd(c *cmdCtx) {
 		ops = []sword{{lit: ".", pat: ".", src: "."}}
 	}
 	for _, w := range ops {
-		c.add(w, Read)
+		if recursive {
+			c.addBelow(w)
+		} else {
+			c.add(w, Read)
+		}
 		if recursive {
 			for _, o := range c.opts {
 				if o.name == "include" && o.has {
@@ -150,7 +154,7 @@ func rgCmd(c *cmdCtx) {
 		ops = []sword{{lit: ".", pat: ".", src: "."}}
 	}
 	for _, w := range ops {
-		c.add(w, Read)
+		c.addBelow(w)
 		for _, o := range c.opts {
 			if (o.name == "g" || o.name == "glob" || o.name == "iglob") && o.has {
 				c.filter(w, o.val, Read)

@@ -300,7 +300,8 @@ for id, exp, cmd, why in [
 for id, exp, cmd, why, setup in [
     ("git-grep-O", "ask", "git grep -Ocat foo", "git grep -O attached runs a pager", None),
     ("git-grep-nO", "ask", "git grep -nO'cat ~/.ssh/id_rsa' foo", "git grep -O in a cluster runs a pager", None),
-    ("git-grep-n", "allow", "git grep -n foo", "git grep without -O", None),
+    ("git-grep-n", "allow", "git grep -n foo src", "git grep without -O, in a directory without secrets", None),
+    ("git-grep-untracked-env", "ask", "git grep --no-index API", "git grep --no-index reads every file below, .env among them, with no kernel to hide it", None),
     ("git-rebase-exe", "deny", "git rebase --exe='cat ~/.ssh/id_rsa' main", "an abbreviated --exec is --exec: its script reads a key", None),
     ("git-rebase-qx", "deny", "git rebase -qx'cat ~/.ssh/id_rsa' main", "-x in a cluster runs its script", None),
     ("git-maint-register", "deny", "git maintenance register", "git maintenance register writes the global configuration", None),
@@ -385,6 +386,10 @@ for id, exp, cmd, why in [
     ("linked-start", "deny", "find g/ -name config -delete", "a start point linked to the project reaches .git/config", ),
     ("home-idrsa", "deny", "find ~ -name id_rsa -exec cat {} +", "a name search in the home reaches ~/.ssh/id_rsa"),
     ("refused", "allow", "find . --exclude-dir=node_modules -name x -delete", "find refuses an option no find has and runs nothing"),
+    ("catch-all-env", "ask", "find . -type f -exec cat {} +", "a branch without a name test hands cat every file below, .env among them, with no kernel to hide it"),
+    ("catch-all-src", "allow", "find src -type f -exec cat {} +", "the same in src, which holds no secret"),
+    ("pr-env", "deny", "pr -t .env", "pr prints its files: .env"),
+    ("pr-readme", "allow", "pr -t README.md", "pr of README"),
 ]:
     setup = ENVS + (" && ln -s . proj/g" if id == "linked-start" else "")
     bash("find-" + id, exp, why + " (confine off: the analysis alone)", cmd, setup=setup, extra=NOCONF)
