@@ -80,7 +80,7 @@ type Target struct {
 	// are not known runs in (shell.Target.Cwd); reasons name the command.
 	WorkDir bool
 
-	viewCache []string
+	viewCache, placeCache []string
 }
 
 // views returns every absolute path under which t is reached: the lexical
@@ -120,7 +120,15 @@ func (t *Target) computeViews() []string {
 // kernel ends up (final target, and for writes the link location), in both
 // readings.
 func (t *Target) placeViews() []string {
-	vs := []string{t.Res.Path}
+	if t.placeCache == nil {
+		t.placeCache = t.computePlaceViews()
+	}
+	return t.placeCache
+}
+
+func (t *Target) computePlaceViews() []string {
+	vs := make([]string, 1, 4)
+	vs[0] = t.Res.Path
 	if t.Access == policy.Write && t.Res.Location != t.Res.Path {
 		vs = append(vs, t.Res.Location)
 	}
