@@ -22,6 +22,22 @@ type linkResult struct {
 	err    error
 }
 
+// MemoFS returns a view of fsys that asks fsys each Lstat and ReadLink
+// question once and then repeats its answer, errors included; Open and
+// the rest go to fsys. [Decide] uses such a view when it is given one and
+// makes its own otherwise, so that a caller can share one with the checks
+// it makes around a decision ([Resolve] of the same directories). The view
+// is a snapshot: a name created, removed or relinked after it was asked
+// about is not seen, so it must not outlive the work it was made for, nor
+// span a change the caller makes itself. It is not safe for concurrent
+// use.
+func MemoFS(fsys fs.ReadLinkFS) fs.ReadLinkFS {
+	if m, ok := fsys.(*memoFS); ok {
+		return m
+	}
+	return newMemoFS(fsys)
+}
+
 func newMemoFS(fsys fs.ReadLinkFS) *memoFS {
 	return &memoFS{ReadLinkFS: fsys, lstat: make(map[string]lstatResult, 16), link: map[string]linkResult{}}
 }
