@@ -10,6 +10,13 @@ type memoFS struct {
 	fs.ReadLinkFS
 	lstat map[string]lstatResult
 	link  map[string]linkResult
+	// dirs are the directories a resolution through this view reached by
+	// an existing directory that is no symbolic link (walk.step), each
+	// absolute: physical paths, whose every component is such a directory.
+	// The parent of each is there too (or is "/"), so that a later
+	// resolution can start at the deepest one its path begins with
+	// (walk.skipKnown).
+	dirs map[string]struct{}
 }
 
 type lstatResult struct {

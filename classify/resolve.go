@@ -81,6 +81,10 @@ func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
 	}
 	w := walk{fsys: fsys, abs: abs, base: abs, exists: true, n: 1}
 	w.pieces[0] = piece{s: abs}
+	if m, ok := fsys.(*memoFS); ok {
+		w.memo = m
+		w.skipKnown()
+	}
 	for {
 		c, tail, last, ok := w.next()
 		if !ok {
@@ -118,6 +122,7 @@ func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
 // inspects.
 type walk struct {
 	fsys fs.ReadLinkFS
+	memo *memoFS // fsys, when it is a MemoFS view
 	abs  string
 	// pieces[:n] are the paths still to walk: the path given at the
 	// bottom, the target of each link met above it (an array, so that a
@@ -165,6 +170,42 @@ func (w *walk) next() (c, tail string, last, ok bool) {
 		return top.s[start:end], top.s[start:], last, true
 	}
 	return "", "", false, false
+}
+
+// skipKnown starts the walk at the deepest directory the path begins with
+// that an earlier resolution through the same view reached (memoFS.dirs):
+// walking there again would ask the same questions, get the same answers,
+// and learn nothing else (no link, every component an existing
+// directory). The path's prefixes that end at a component boundary are in
+// dirs up to some length and not beyond (dirs holds the parent of each of
+// its directories, and only clean paths: none past a "//", "." or ".."),
+// so a binary search over them finds it.
+func (w *walk) skipKnown() {
+	var buf [64]int
+	ends := buf[:0] // the lengths of the prefixes that end at a boundary
+	for i := 1; i < len(w.abs); i++ {
+		if w.abs[i] == '/' {
+			ends = append(ends, i)
+		}
+	}
+	if !strings.HasSuffix(w.abs, "/") {
+		ends = append(ends, len(w.abs))
+	}
+	lo, hi := 0, len(ends) // ends[:lo] are known, ends[hi:] are not
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if _, ok := w.memo.dirs[w.abs[:ends[mid]]]; ok {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		return
+	}
+	k := ends[lo-1]
+	w.cur, w.pieces[0].i = w.abs[:k], k
+	w.res.Dir = true
 }
 
 // dir returns the directory reached, "/" for the root.
@@ -224,6 +265,12 @@ func (w *walk) step(c, tail string, last bool) error {
 		return w.follow(next)
 	}
 	w.res.Dir = fi.IsDir()
+	if fi.IsDir() && w.memo != nil {
+		if w.memo.dirs == nil {
+			w.memo.dirs = map[string]struct{}{}
+		}
+		w.memo.dirs[next] = struct{}{}
+	}
 	if !fi.IsDir() && w.hasMore() {
 		// "file/x" cannot exist; the kernel fails with ENOTDIR.
 		w.exists = false

@@ -161,9 +161,10 @@ var refNames = []string{"proj", "src", "deep", "main.go", "README.md", "out", "r
 	"ping", "root", "parent", "dang", "dangrel", "slash", "dots", "dd", "file", "fdot", "fdd", "emp", ".", "..", "",
 	"x", "outside", "secret.txt", "etc", "f"}
 
-// sameResolution reports how Resolve and refResolve differ on abs, or "".
-func sameResolution(fsys fs.ReadLinkFS, abs string) string {
-	got, gerr := Resolve(fsys, abs)
+// sameResolution reports how Resolve through view and refResolve through
+// fsys differ on abs, or "". view is fsys or a MemoFS view of it.
+func sameResolution(view, fsys fs.ReadLinkFS, abs string) string {
+	got, gerr := Resolve(view, abs)
 	want, werr := refResolve(fsys, abs)
 	if gerr != nil || werr != nil {
 		for _, e := range []error{ErrNotAbs, ErrTooLong, ErrLoop, ErrUnreadable} {
@@ -186,9 +187,11 @@ func sameResolution(fsys fs.ReadLinkFS, abs string) string {
 }
 
 // TestResolveReference compares Resolve with refResolve on random paths
-// over refFS.
+// over refFS, directly and through one MemoFS view that all of them share
+// (where a resolution starts at the directories earlier ones reached).
 func TestResolveReference(t *testing.T) {
 	fsys := refFS()
+	view := MemoFS(fsys)
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 20000
 	if testing.Short() {
@@ -205,14 +208,19 @@ func TestResolveReference(t *testing.T) {
 		if rng.IntN(5) == 0 {
 			b.WriteString("/")
 		}
-		if diff := sameResolution(fsys, b.String()); diff != "" {
+		if diff := sameResolution(fsys, fsys, b.String()); diff != "" {
 			t.Fatalf("Resolve(%q): %s", b.String(), diff)
+		}
+		if diff := sameResolution(view, fsys, b.String()); diff != "" {
+			t.Fatalf("Resolve(%q) through a MemoFS view: %s", b.String(), diff)
 		}
 	}
 }
 
 // FuzzResolveReference compares Resolve with refResolve on any path, over
-// refFS plus a link proj/f to any target. Run longer with:
+// refFS plus a link proj/f to any target: directly, and through a MemoFS
+// view after each shorter prefix of the path ending at a "/" has been
+// resolved through it. Run longer with:
 //
 //	go test ./classify -run '^$' -fuzz FuzzResolveReference -fuzztime 60s
 func FuzzResolveReference(f *testing.F) {
@@ -230,8 +238,17 @@ func FuzzResolveReference(f *testing.F) {
 		for k, v := range base {
 			fsys[k] = v
 		}
-		if diff := sameResolution(fsys, p); diff != "" {
+		if diff := sameResolution(fsys, fsys, p); diff != "" {
 			t.Fatalf("Resolve(%q) with proj/f => %q: %s", p, target, diff)
+		}
+		view := MemoFS(fsys)
+		for i := range len(p) + 1 {
+			if i < len(p) && p[i] != '/' {
+				continue
+			}
+			if diff := sameResolution(view, fsys, p[:i]); diff != "" {
+				t.Fatalf("Resolve(%q) with proj/f => %q through a view that resolved its shorter prefixes: %s", p[:i], target, diff)
+			}
 		}
 	})
 }
