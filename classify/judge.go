@@ -540,7 +540,7 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 		}
 	})
 	if d.resolved == nil {
-		d.resolved = map[*policy.Pattern][]string{}
+		d.resolved = make(map[*policy.Pattern][]string, len(d.pol.Protected))
 	}
 	d.resolved[p] = out
 	return out

@@ -165,7 +165,9 @@ func absolute(p, dir, home string) (string, error) {
 }
 
 func hasDotDot(p string) bool {
-	for _, c := range strings.Split(p, "/") {
+	for p != "" {
+		var c string
+		c, p, _ = strings.Cut(p, "/")
 		if c == ".." {
 			return true
 		}
