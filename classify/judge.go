@@ -491,9 +491,9 @@ func (d *decider) anyView(p *policy.Pattern, t *Target) (string, bool) {
 		}
 	}
 	if p.Resolve && t.Access == policy.Write {
-		for _, rp := range d.resolvedPattern(p) {
+		for _, g := range d.resolvedPattern(p) {
 			for _, v := range t.views() {
-				if within(rp, v) {
+				if matchPrefixes(g, fold(v), true) {
 					return v, true
 				}
 			}
@@ -523,9 +523,12 @@ func (d *decider) placesOf(p *policy.Pattern, rel string) []string {
 	return out
 }
 
-// resolvedPattern returns where the literal path of a Resolve pattern leads
-// when that differs from the path itself (a symlinked file or directory), for
-// every spelling of its anchor. It is computed once per decision, on the
+// resolvedPattern returns a Resolve pattern as it reads where the literal
+// path it starts with leads, when that differs from the path itself (a
+// symlinked file or directory), for every spelling of its anchor: absolute
+// globs, folded, the resolved path escaped and the pattern's rest after it
+// (~/.claude/plugins/** with ~/.claude a link to /dot/claude is
+// /dot/claude/plugins/**). It is computed once per decision, on the
 // memoised file-system view; a path that cannot be resolved adds nothing
 // (the pattern still matches the path as written).
 func (d *decider) resolvedPattern(p *policy.Pattern) []string {
@@ -533,10 +536,15 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 		return out
 	}
 	var out []string
-	d.eachPlace(p, glob.Unescape(p.Glob), func(c string) {
+	prefix, rest := glob.LiteralPrefix(p.Glob)
+	d.eachPlace(p, prefix, func(c string) {
 		// res.Path is clean: when it is c, c is clean too.
 		if res, err := Resolve(d.fsys, c); err == nil && res.Path != c && res.Path != path.Clean(c) {
-			out = append(out, res.Path)
+			g := glob.Escape(res.Path)
+			if rest != "" {
+				g = strings.TrimSuffix(g, "/") + "/" + rest
+			}
+			out = append(out, fold(g))
 		}
 	})
 	if d.resolved == nil {
