@@ -67,10 +67,15 @@ func relTo(root, p string) (string, bool) {
 func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 	glob := fold(p.Glob)
 	abs = fold(abs)
-	if a.template(glob, abs[strings.LastIndexByte(abs, '/')+1:]) {
-		return false
-	}
-	switch p.Anchor {
+	// The template exception is looked at only for a match: most
+	// patterns match nothing.
+	return matchAnchored(p.Anchor, glob, abs, a) && !a.template(glob, abs[strings.LastIndexByte(abs, '/')+1:])
+}
+
+// matchAnchored is matchPattern without the exception for templates: glob
+// and abs are folded.
+func matchAnchored(anchor policy.Anchor, glob, abs string, a *anchors) bool {
+	switch anchor {
 	case policy.AnyDepth:
 		lit := globLiteral(glob)
 		pre, suf, star := oneStar(glob)
