@@ -239,8 +239,12 @@ type sessionDirs struct {
 // never fails: problems with the call (unresolvable paths, symlink loops,
 // paths over PATH_MAX, "~" without HOME) decide by row 1, on_error; a deny
 // rule that matches another target still wins over on_error: ask.
+//
+// Decide only reads fsys, and asks it each Lstat and ReadLink question
+// once: through a [MemoFS] view, the one it is given if it is one (with
+// the answers that view already holds), else one of its own.
 func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Result {
-	fsys = newMemoFS(fsys)
+	fsys = MemoFS(fsys)
 	d := &decider{call: c, pol: p, env: env, fsys: fsys, globs: glob.Cache{}}
 	r := &Result{}
 	d.modes = modesOf(p, c)

@@ -396,6 +396,45 @@ func TestSelfProtectionFollowsSymlinks(t *testing.T) {
 	}
 }
 
+// TestSelfProtectionFollowsSymlinkedDirectories: a self-protected pattern
+// whose literal directory is a symlink (~/.claude, .codex, .github kept in
+// a dotfiles directory) protects what its rest matches below the
+// directory the link leads to, written there directly; the neighbours it
+// does not match, there or beside it, are written as usual.
+func TestSelfProtectionFollowsSymlinkedDirectories(t *testing.T) {
+	fsys := makefs(append(append([]string{}, baseFS...),
+		"home/.claude => /dot/claude", "dot/claude/plugins/p/", "dot/claude/settings.json",
+		"proj/.codex => /dot/codex", "dot/codex/config.toml", "dot/codex-old/",
+		"proj/.github => ../dot/gh", "dot/gh/hooks/", "dot/gh/workflows/")...)
+	loc := policy.Locations{ProjectRoot: "/proj", Home: "/home"}
+	pol := policy.Merge(mustLayer(t, "ref.yaml", refPolicy), mustLayer(t, "dot.yaml", "version: 1\nsandbox:\n  additional_directories: [\"/dot\"]\n"),
+		policy.SelfProtection(loc, nil))
+	for p, protected := range map[string]bool{
+		"/dot/claude/plugins/p/hook.sh": true,  // ~/.claude/plugins/**
+		"/dot/claude/settings.json":     true,  // ~/.claude/settings.json
+		"/dot/codex/config.toml":        true,  // ./.codex/**
+		"/dot/codex/new/x.toml":         true,  // ./.codex/**, a new directory
+		"/dot/gh/hooks/pre.json":        true,  // ./.github/hooks/*.json
+		"/dot/claude/notes.md":          false, // no pattern below ~/.claude names it
+		"/dot/codex-old/config.toml":    false, // beside the link's target
+		"/dot/gh/hooks/README.md":       false, // not *.json
+		"/dot/gh/workflows/ci.json":     false, // not in hooks/
+	} {
+		in := `{"tool_name":"Write","cwd":"/proj","permission_mode":"bypassPermissions","tool_input":{"file_path":"` + p + `","content":"x"}}`
+		call, err := hookio.DecodeClaude([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Decide(call, pol, Env{ProjectDir: "/proj", Home: "/home"}, fsys)
+		switch {
+		case protected && (r.Decision != policy.Deny || r.Row != RowProtected):
+			t.Errorf("write %s: %s (row %d), want deny (row 3): %s", p, r.Decision, r.Row, r.Reason)
+		case !protected && r.Decision != policy.Allow:
+			t.Errorf("write %s: %s (row %d), want allow: %s", p, r.Decision, r.Row, r.Reason)
+		}
+	}
+}
+
 // TestNoAsk: where no person can answer an ask (Env.NoAsk, a headless
 // Gemini CLI run), an ask is answered deny, its reason kept and the reason
 // for the deny added; deny and allow are left as they are.

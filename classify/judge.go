@@ -492,9 +492,9 @@ func (d *decider) anyView(p *policy.Pattern, t *Target) (string, bool) {
 		}
 	}
 	if p.Resolve && t.Access == policy.Write {
-		for _, rp := range d.resolvedPattern(p) {
+		for _, g := range d.resolvedPattern(p) {
 			for _, v := range t.views() {
-				if within(rp, v) {
+				if matchPrefixes(g, fold(v), true) {
 					return v, true
 				}
 			}
@@ -524,24 +524,32 @@ func (d *decider) placesOf(p *policy.Pattern, rel string) []string {
 	return out
 }
 
-// resolvedPattern returns where the literal path of a Resolve pattern leads
-// when that differs from the path itself (a symlinked file or directory), for
-// every spelling of its anchor. It is computed once per decision, on the
+// resolvedPattern returns a Resolve pattern as it reads where the literal
+// path it starts with leads, when that differs from the path itself (a
+// symlinked file or directory), for every spelling of its anchor: absolute
+// globs, folded, the resolved path escaped and the pattern's rest after it
+// (~/.claude/plugins/** with ~/.claude a link to /dot/claude is
+// /dot/claude/plugins/**). It is computed once per decision, on the
 // memoised file-system view; a path that cannot be resolved adds nothing
 // (the pattern still matches the path as written).
 func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 	if out, ok := d.resolved[p]; ok {
 		return out
 	}
-	cands := d.placesOf(p, glob.Unescape(p.Glob))
 	var out []string
-	for _, c := range cands {
-		if res, err := Resolve(d.fsys, c); err == nil && res.Path != path.Clean(c) {
-			out = append(out, res.Path)
+	prefix, rest := glob.LiteralPrefix(p.Glob)
+	d.eachPlace(p, prefix, func(c string) {
+		// res.Path is clean: when it is c, c is clean too.
+		if res, err := Resolve(d.fsys, c); err == nil && res.Path != c && res.Path != path.Clean(c) {
+			g := glob.Escape(res.Path)
+			if rest != "" {
+				g = strings.TrimSuffix(g, "/") + "/" + rest
+			}
+			out = append(out, fold(g))
 		}
-	}
+	})
 	if d.resolved == nil {
-		d.resolved = map[*policy.Pattern][]string{}
+		d.resolved = make(map[*policy.Pattern][]string, len(d.pol.Protected))
 	}
 	d.resolved[p] = out
 	return out
@@ -641,19 +649,75 @@ func (d *decider) protectedHome(p *policy.Pattern, t *Target) (string, bool) {
 	if prefix == "" || rest == "" || rest == "**" {
 		return "", false
 	}
-	cands := d.placesOf(p, prefix)
 	for _, v := range t.placeViews() {
-		for _, c := range cands {
-			if c != v {
-				continue
-			}
-			fi, err := d.fsys.Lstat(strings.TrimPrefix(c, "/"))
-			if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
-				return c, true
-			}
+		if !d.isPlace(p, prefix, v) {
+			continue
+		}
+		fi, err := d.fsys.Lstat(strings.TrimPrefix(v, "/"))
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return v, true
 		}
 	}
 	return "", false
+}
+
+// isPlace reports whether v is one of placesOf(p, rel), without building
+// them when rel is a clean relative path (as a pattern's literal part
+// is).
+func (d *decider) isPlace(p *policy.Pattern, rel, v string) bool {
+	bases := d.anchorBases(p)
+	if bases == nil || !cleanRel(rel) {
+		return slices.Contains(d.placesOf(p, rel), v)
+	}
+	for _, b := range bases {
+		// v == path.Join(b, rel): b is clean and absolute, rel clean and
+		// relative.
+		if b == "/" {
+			b = ""
+		}
+		if len(v) == len(b)+1+len(rel) && v[:len(b)] == b && v[len(b)] == '/' && v[len(b)+1:] == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// eachPlace calls f with each of placesOf(p, rel), building each with one
+// concatenation when rel is a clean relative path.
+func (d *decider) eachPlace(p *policy.Pattern, rel string, f func(string)) {
+	bases := d.anchorBases(p)
+	if bases == nil || !cleanRel(rel) {
+		for _, c := range d.placesOf(p, rel) {
+			f(c)
+		}
+		return
+	}
+	for _, b := range bases {
+		if b == "/" {
+			b = ""
+		}
+		f(b + "/" + rel) // path.Join(b, rel)
+	}
+}
+
+// anchorBases returns the spellings of the directory a pattern anchored at
+// the project root or the home directory is relative to; nil for other
+// anchors.
+func (d *decider) anchorBases(p *policy.Pattern) []string {
+	switch p.Anchor {
+	case policy.ProjectRoot:
+		return d.anchors.project
+	case policy.Home:
+		return d.anchors.home
+	}
+	return nil
+}
+
+// cleanRel reports whether rel is a relative path that path.Join(b, rel)
+// appends to a clean absolute b unchanged: not empty, no "." or ".."
+// element, no repeated or trailing slash.
+func cleanRel(rel string) bool {
+	return rel != "" && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") && !strings.HasPrefix(rel, "/") && path.Clean(rel) == rel
 }
 
 // someMatch returns an existing path below dir that the glob rest matches,

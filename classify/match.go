@@ -67,12 +67,18 @@ func relTo(root, p string) (string, bool) {
 func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 	glob := fold(p.Glob)
 	abs = fold(abs)
-	if a.template(glob, abs[strings.LastIndexByte(abs, '/')+1:]) {
-		return false
-	}
-	switch p.Anchor {
+	// The template exception is looked at only for a match: most
+	// patterns match nothing.
+	return matchAnchored(p.Anchor, glob, abs, a) && !a.template(glob, abs[strings.LastIndexByte(abs, '/')+1:])
+}
+
+// matchAnchored is matchPattern without the exception for templates: glob
+// and abs are folded.
+func matchAnchored(anchor policy.Anchor, glob, abs string, a *anchors) bool {
+	switch anchor {
 	case policy.AnyDepth:
 		lit := globLiteral(glob)
+		pre, suf, star := oneStar(glob)
 		for p := abs; p != ""; {
 			c := p
 			if i := strings.IndexByte(p, '/'); i >= 0 {
@@ -89,6 +95,12 @@ func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 				}
 				continue
 			}
+			if star {
+				if len(c) >= len(pre)+len(suf) && strings.HasSuffix(c, suf) {
+					return true // c starts with lit, which is pre
+				}
+				continue
+			}
 			if doublestar.MatchUnvalidated(glob, c) {
 				return true
 			}
@@ -102,6 +114,19 @@ func matchPattern(p *policy.Pattern, abs string, a *anchors) bool {
 		return matchRelative(glob, abs, a.home)
 	}
 	return false
+}
+
+// oneStar splits a one-element glob whose only metacharacter is one "*"
+// ("*.pem", ".env*", "id_*.pub") into the text before and after it: a name
+// matches it exactly when it is long enough for both, starts with pre and
+// ends with suf, without a call to the general matcher for each path
+// component. ok is false for any other glob.
+func oneStar(glob string) (pre, suf string, ok bool) {
+	i := strings.IndexByte(glob, '*')
+	if i < 0 || strings.ContainsAny(glob, "?[{\\/") || strings.IndexByte(glob[i+1:], '*') >= 0 {
+		return "", "", false
+	}
+	return glob[:i], glob[i+1:], true
 }
 
 // globLiteral returns the text every match of glob starts with: glob up to

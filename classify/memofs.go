@@ -10,6 +10,13 @@ type memoFS struct {
 	fs.ReadLinkFS
 	lstat map[string]lstatResult
 	link  map[string]linkResult
+	// dirs are the directories a resolution through this view reached by
+	// an existing directory that is no symbolic link (walk.step), each
+	// absolute: physical paths, whose every component is such a directory.
+	// The parent of each is there too (or is "/"), so that a later
+	// resolution can start at the deepest one its path begins with
+	// (walk.skipKnown).
+	dirs map[string]struct{}
 }
 
 type lstatResult struct {
@@ -20,6 +27,22 @@ type lstatResult struct {
 type linkResult struct {
 	target string
 	err    error
+}
+
+// MemoFS returns a view of fsys that asks fsys each Lstat and ReadLink
+// question once and then repeats its answer, errors included; Open and
+// the rest go to fsys. [Decide] uses such a view when it is given one and
+// makes its own otherwise, so that a caller can share one with the checks
+// it makes around a decision ([Resolve] of the same directories). The view
+// is a snapshot: a name created, removed or relinked after it was asked
+// about is not seen, so it must not outlive the work it was made for, nor
+// span a change the caller makes itself. It is not safe for concurrent
+// use.
+func MemoFS(fsys fs.ReadLinkFS) fs.ReadLinkFS {
+	if m, ok := fsys.(*memoFS); ok {
+		return m
+	}
+	return newMemoFS(fsys)
 }
 
 func newMemoFS(fsys fs.ReadLinkFS) *memoFS {

@@ -3,6 +3,7 @@ package classify
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/safezonehq/safezone/policy"
@@ -126,11 +127,11 @@ func (d *decider) what(r *Result, x Reason) string {
 		// "Bash "npm test" (run in /proj)", not "Bash read ".""
 		return fmt.Sprintf("%s %q (run in %s)", d.call.Tool, clip(d.call.Command, 200), t.Res.Path)
 	}
-	s := fmt.Sprintf("%s %s %q", d.call.Tool, t.Access, t.Given)
-	if d.call.Kind.Builtin() {
-		// "Read .env", not "Read read .env": a built-in tool's name says
-		// whether it reads or writes.
-		s = fmt.Sprintf("%s %q", d.call.Tool, t.Given)
+	// "Read .env", not "Read read .env": a built-in tool's name says
+	// whether it reads or writes.
+	s := d.call.Tool + " " + strconv.Quote(t.Given)
+	if !d.call.Kind.Builtin() {
+		s = d.call.Tool + " " + t.Access.String() + " " + strconv.Quote(t.Given)
 	}
 	if len(t.Globs) > 0 {
 		return s + fmt.Sprintf(" (files matching %s)", t.Globs[0])

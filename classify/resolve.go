@@ -79,16 +79,23 @@ func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
 	if len(abs) > MaxPath {
 		return Resolution{}, fmt.Errorf("%w: %d bytes, over PATH_MAX (%d)", ErrTooLong, len(abs), MaxPath)
 	}
-	w := walk{fsys: fsys, abs: abs, rest: splitPath(abs), exists: true}
-	w.nOrig = len(w.rest)
-	w.cur = make([]string, 0, len(w.rest))
-	for len(w.rest) > 0 {
-		if err := w.step(); err != nil {
+	w := walk{fsys: fsys, abs: abs, base: abs, exists: true, n: 1}
+	w.pieces[0] = piece{s: abs}
+	if m, ok := fsys.(*memoFS); ok {
+		w.memo = m
+		w.skipKnown()
+	}
+	for {
+		c, tail, last, ok := w.next()
+		if !ok {
+			break
+		}
+		if err := w.step(c, tail, last); err != nil {
 			return w.res, err
 		}
 	}
 	res := w.res
-	res.Path = joinAbs(w.cur)
+	res.Path = w.dir()
 	res.Exists = w.exists
 	if !w.located {
 		res.Location = res.Path
@@ -105,130 +112,222 @@ func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
 }
 
 // walk is the state of one resolution: the components still to walk (the
-// path's own, after those of the links met), the physical directory
+// path's own, under the targets of the links met), the physical directory
 // reached, and what is known of the result so far.
+//
+// The directory reached, cur, is kept as a prefix of one string, base,
+// so that descending into the next component is a slice of base whenever
+// base spells it (always, along the path as given, until a link or a ".."
+// turns off it): a resolution then builds no string for the names it
+// inspects.
 type walk struct {
-	fsys    fs.ReadLinkFS
-	abs     string
-	rest    []string // components still to walk
-	nOrig   int      // the path's own components still in rest (always its tail)
-	cur     []string // the physical directory reached
-	exists  bool     // every component so far exists
-	located bool     // res.Location is set (the path's last component was met)
-	hops    int      // symbolic links followed
+	fsys fs.ReadLinkFS
+	memo *memoFS // fsys, when it is a MemoFS view
+	abs  string
+	// pieces[:n] are the paths still to walk: the path given at the
+	// bottom, the target of each link met above it (an array, so that a
+	// resolution allocates nothing for them).
+	pieces [MaxSymlinks + 1]piece
+	n      int
+	cur    string // the physical directory reached: "" for "/", else "/a/b"
+	base   string // cur == base[:len(cur)]
+	exists bool   // every component so far exists
+	// located: res.Location is set (the path's last component was met).
+	located bool
+	hops    int // symbolic links followed
 	res     Resolution
 }
 
-// step walks one component.
-func (w *walk) step() error {
-	c := w.rest[0]
-	orig := len(w.rest) == w.nOrig
-	w.rest = w.rest[1:]
-	if orig {
-		w.nOrig--
+// piece is a path still to walk: s from byte i on.
+type piece struct {
+	s string
+	i int
+}
+
+// next returns the next component to walk, what follows it in its piece
+// (tail starts with it), and whether it is the last component of the path
+// as given (no link's components are pending and none of the path's own
+// follow); ok is false when nothing is left.
+func (w *walk) next() (c, tail string, last, ok bool) {
+	for w.n > 0 {
+		top := &w.pieces[w.n-1]
+		for top.i < len(top.s) && top.s[top.i] == '/' {
+			top.i++
+		}
+		if top.i == len(top.s) {
+			w.n--
+			continue
+		}
+		start := top.i
+		end := strings.IndexByte(top.s[start:], '/')
+		if end < 0 {
+			end = len(top.s)
+		} else {
+			end += start
+		}
+		top.i = end
+		last = w.n == 1 && strings.Trim(top.s[end:], "/") == ""
+		return top.s[start:end], top.s[start:], last, true
 	}
-	last := orig && w.nOrig == 0
+	return "", "", false, false
+}
+
+// skipKnown starts the walk at the deepest directory the path begins with
+// that an earlier resolution through the same view reached (memoFS.dirs):
+// walking there again would ask the same questions, get the same answers,
+// and learn nothing else (no link, every component an existing
+// directory). The path's prefixes that end at a component boundary are in
+// dirs up to some length and not beyond (dirs holds the parent of each of
+// its directories, and only clean paths: none past a "//", "." or ".."),
+// so a binary search over them finds it.
+func (w *walk) skipKnown() {
+	var buf [64]int
+	ends := buf[:0] // the lengths of the prefixes that end at a boundary
+	for i := 1; i < len(w.abs); i++ {
+		if w.abs[i] == '/' {
+			ends = append(ends, i)
+		}
+	}
+	if !strings.HasSuffix(w.abs, "/") {
+		ends = append(ends, len(w.abs))
+	}
+	lo, hi := 0, len(ends) // ends[:lo] are known, ends[hi:] are not
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if _, ok := w.memo.dirs[w.abs[:ends[mid]]]; ok {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		return
+	}
+	k := ends[lo-1]
+	w.cur, w.pieces[0].i = w.abs[:k], k
+	w.res.Dir = true
+}
+
+// dir returns the directory reached, "/" for the root.
+func (w *walk) dir() string {
+	if w.cur == "" {
+		return "/"
+	}
+	return w.cur
+}
+
+// child returns cur + "/" + c, where tail (from the piece being walked)
+// starts with c: a slice of base when base spells it, else a new base
+// made of cur and all of tail, which the next components of the piece
+// will slice in turn.
+func (w *walk) child(c, tail string) string {
+	n := len(w.cur)
+	if len(w.base) >= n+1+len(c) && w.base[n] == '/' && w.base[n+1:n+1+len(c)] == c {
+		return w.base[:n+1+len(c)]
+	}
+	w.base = w.cur + "/" + tail
+	return w.base[:n+1+len(c)]
+}
+
+// step walks one component, c; tail is c and what follows it in its
+// piece; last marks the last component of the path as given.
+func (w *walk) step(c, tail string, last bool) error {
 	switch c {
 	case ".", "..":
-		if c == ".." && len(w.cur) > 0 {
-			w.cur = w.cur[:len(w.cur)-1]
+		if c == ".." && w.cur != "" {
+			w.cur = w.cur[:strings.LastIndexByte(w.cur, '/')]
 		}
 		if last {
-			w.res.Location, w.located = joinAbs(w.cur), true
+			w.res.Location, w.located = w.dir(), true
 		}
 		return nil
 	}
 	if len(c) > MaxName {
 		return fmt.Errorf("%w: component %.40q... is %d bytes, over NAME_MAX (%d)", ErrTooLong, c, len(c), MaxName)
 	}
+	next := w.child(c, tail)
 	if last {
-		w.res.Location, w.located = joinAbs(append(w.cur, c)), true
+		w.res.Location, w.located = next, true
 	}
 	if !w.exists {
-		w.cur = append(w.cur, c)
+		w.cur = next
 		return nil
 	}
-	name := strings.Join(append(w.cur, c), "/")
+	name := next[1:]
 	fi, err := w.fsys.Lstat(name)
 	switch {
 	case err != nil && notExist(err):
-		w.missing(c)
+		w.missing(next)
 		return nil
 	case err != nil:
-		return fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
+		return fmt.Errorf("%w: %s: %v", ErrUnreadable, next, unwrapPathError(err))
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return w.follow(c, name)
+		return w.follow(next)
 	}
-	w.cur = append(w.cur, c)
 	w.res.Dir = fi.IsDir()
-	if !fi.IsDir() && hasMore(w.rest) {
+	if fi.IsDir() && w.memo != nil {
+		if w.memo.dirs == nil {
+			w.memo.dirs = map[string]struct{}{}
+		}
+		w.memo.dirs[next] = struct{}{}
+	}
+	if !fi.IsDir() && w.hasMore() {
 		// "file/x" cannot exist; the kernel fails with ENOTDIR.
 		w.exists = false
-		w.res.Ancestor = joinAbs(w.cur[:len(w.cur)-1])
+		w.res.Ancestor = w.dir()
 	}
+	w.cur = next
 	return nil
 }
 
-// missing records that component c of the current directory does not
-// exist: the rest of the path is applied lexically.
-func (w *walk) missing(c string) {
+// missing records that next, a component of the current directory, does
+// not exist: the rest of the path is applied lexically.
+func (w *walk) missing(next string) {
 	w.exists = false
-	w.res.Ancestor = joinAbs(w.cur)
-	w.cur = append(w.cur, c)
+	w.res.Ancestor = w.dir()
+	w.cur = next
 }
 
-// follow follows the symbolic link c (at name): its target's components
-// are walked before the rest, from the root for an absolute target.
-func (w *walk) follow(c, name string) error {
+// follow follows the symbolic link at next (absolute): its target's
+// components are walked before the rest, from the root for an absolute
+// target.
+func (w *walk) follow(next string) error {
 	w.hops++
 	if w.hops > MaxSymlinks {
 		return fmt.Errorf("%w: more than %d links from %s (a symlink loop?)", ErrLoop, MaxSymlinks, w.abs)
 	}
-	target, err := w.fsys.ReadLink(name)
+	target, err := w.fsys.ReadLink(next[1:])
 	switch {
 	case err != nil && notExist(err): // removed while we looked: treat as missing
-		w.missing(c)
+		w.missing(next)
 		return nil
 	case err != nil:
-		return fmt.Errorf("%w: %s: %v", ErrUnreadable, "/"+name, unwrapPathError(err))
+		return fmt.Errorf("%w: %s: %v", ErrUnreadable, next, unwrapPathError(err))
 	case target == "":
-		return fmt.Errorf("%w: %s: empty symbolic link", ErrUnreadable, "/"+name)
+		return fmt.Errorf("%w: %s: empty symbolic link", ErrUnreadable, next)
 	}
-	w.res.Hops = append(w.res.Hops, Hop{Link: "/" + name, Target: target})
+	w.res.Hops = append(w.res.Hops, Hop{Link: next, Target: target})
 	if strings.HasPrefix(target, "/") {
-		w.cur = w.cur[:0]
+		w.cur = ""
 	}
-	w.rest = append(splitPath(target), w.rest...)
+	w.pieces[w.n] = piece{s: target}
+	w.n++
 	return nil
 }
 
-// hasMore reports whether rest names another component ("." and "" do not).
-func hasMore(rest []string) bool {
-	for _, c := range rest {
-		if c != "." && c != "" {
-			return true
+// hasMore reports whether another component is still to walk ("." does
+// not count).
+func (w *walk) hasMore() bool {
+	for k := w.n - 1; k >= 0; k-- {
+		for rest := w.pieces[k].s[w.pieces[k].i:]; rest != ""; {
+			c, after, _ := strings.Cut(rest, "/")
+			if c != "." && c != "" {
+				return true
+			}
+			rest = after
 		}
 	}
 	return false
-}
-
-// splitPath splits a slash path into its non-empty components.
-func splitPath(p string) []string {
-	parts := strings.Split(p, "/")
-	out := parts[:0]
-	for _, c := range parts {
-		if c != "" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func joinAbs(cur []string) string {
-	if len(cur) == 0 {
-		return "/"
-	}
-	return "/" + strings.Join(cur, "/")
 }
 
 // notExist reports whether err means the component is not there: ENOENT, or

@@ -84,7 +84,7 @@ type Target struct {
 	// are not known runs in (shell.Target.Cwd); reasons name the command.
 	WorkDir bool
 
-	viewCache []string
+	viewCache, placeCache []string
 }
 
 // views returns every absolute path under which t is reached: the lexical
@@ -124,7 +124,15 @@ func (t *Target) computeViews() []string {
 // kernel ends up (final target, and for writes the link location), in both
 // readings.
 func (t *Target) placeViews() []string {
-	vs := []string{t.Res.Path}
+	if t.placeCache == nil {
+		t.placeCache = t.computePlaceViews()
+	}
+	return t.placeCache
+}
+
+func (t *Target) computePlaceViews() []string {
+	vs := make([]string, 1, 4)
+	vs[0] = t.Res.Path
 	if t.Access == policy.Write && t.Res.Location != t.Res.Path {
 		vs = append(vs, t.Res.Location)
 	}
@@ -161,7 +169,9 @@ func absolute(p, dir, home string) (string, error) {
 }
 
 func hasDotDot(p string) bool {
-	for _, c := range strings.Split(p, "/") {
+	for p != "" {
+		var c string
+		c, p, _ = strings.Cut(p, "/")
 		if c == ".." {
 			return true
 		}

@@ -242,20 +242,21 @@ func shortHome(p, home string) string {
 }
 
 // kernelWrite returns what a confined command of a call with these roots
-// may write besides the writable sandbox roots, resolved: the temporary
-// directories, the devices and confine.write (classify.Env.KernelWrite).
-func (j *Judger) kernelWrite(pol *policy.Policy, project string) []string {
+// may write besides the writable sandbox roots, resolved through fsys: the
+// temporary directories, the devices and confine.write
+// (classify.Env.KernelWrite).
+func (j *Judger) kernelWrite(pol *policy.Policy, project string, fsys fs.ReadLinkFS) []string {
 	var out []string
 	for _, tmp := range []string{j.Sys.Getenv("TMPDIR"), "/tmp", "/var/tmp", "/dev/shm"} {
 		if filepath.IsAbs(tmp) {
-			if r, ok := j.resolvedDir(tmp); ok {
+			if r, ok := resolvedDirIn(fsys, tmp); ok {
 				out = append(out, r)
 			}
 		}
 	}
 	out = append(out, confine.Devices()...)
 	for _, d := range j.cacheDirs(pol, project) {
-		if r, ok := j.resolvedDir(d); ok {
+		if r, ok := resolvedDirIn(fsys, d); ok {
 			out = append(out, r)
 		}
 	}
@@ -593,8 +594,12 @@ func (j *Judger) madeDir(p string, would map[string]string) (string, bool) {
 }
 
 // resolvedDir returns p with symlinks resolved, if it exists.
-func (j *Judger) resolvedDir(p string) (string, bool) {
-	r, err := classify.Resolve(j.Sys.FS, p)
+func (j *Judger) resolvedDir(p string) (string, bool) { return resolvedDirIn(j.Sys.FS, p) }
+
+// resolvedDirIn returns p with symlinks resolved through fsys, if it
+// exists.
+func resolvedDirIn(fsys fs.ReadLinkFS, p string) (string, bool) {
+	r, err := classify.Resolve(fsys, p)
 	if err != nil || !r.Exists {
 		return "", false
 	}

@@ -232,8 +232,15 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	if j.Loaded != nil {
 		j.Loaded(pol, root) // the hook's deadline follows the registration found
 	}
+	// One view of the disk for the watch check, what a confined command
+	// may write and each decision, which look at the same directories
+	// (the project's, the home directory's): each name is inspected once.
+	// Confining a command makes directories, so its own look, and the
+	// decision that follows it, go to the disk again.
+	view := *j.Sys
+	view.FS = classify.MemoFS(j.Sys.FS)
 	if j.Cache == nil { // a live call, not a replay
-		if err := j.Sys.CheckWatch(root); err != nil {
+		if err := view.CheckWatch(root); err != nil {
 			return Verdict{Err: err, OnError: policy.Deny, input: data, host: host}
 		}
 	}
@@ -263,14 +270,14 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 		env.Confinable, why = j.Sys.confinableHere(call, host)
 	}
 	if env.Confinable {
-		env.KernelWrite = j.kernelWrite(pol, root)
+		env.KernelWrite = j.kernelWrite(pol, root, view.FS)
 		env.RunsUnasked = classify.UnaskedBy(host)
 	}
-	v.Res = classify.Decide(call, pol, env, j.Sys.FS)
+	v.Res = classify.Decide(call, pol, env, view.FS)
 	if env.Confinable && !j.Opts.explain && confineMatters(v.Res, pol) {
 		if ok, kwhy := j.Sys.kernelConfines(); !ok {
 			env.Confinable, why = false, kwhy
-			v.Res = classify.Decide(call, pol, env, j.Sys.FS)
+			v.Res = classify.Decide(call, pol, env, view.FS)
 		}
 	}
 	if v.Res.Confine {

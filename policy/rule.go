@@ -69,12 +69,28 @@ func (r Rule) String() string { return r.Text }
 // tool. "mcp__server" also names every tool of that server, as in Claude
 // Code's permission rules ("MCP"). It says nothing about AnyAccess, which
 // package classify applies to targets of every tool.
-func (r Rule) NamesTool(tool string) bool {
-	if ok, err := path.Match(r.Tool, tool); err == nil && ok {
+func (r *Rule) NamesTool(tool string) bool {
+	if !hasMatchMeta(r.Tool) {
+		// No metacharacter: path.Match is equality.
+		if r.Tool == tool {
+			return true
+		}
+	} else if ok, err := path.Match(r.Tool, tool); err == nil && ok {
 		return true
 	}
 	if server, ok := strings.CutPrefix(r.Tool, "mcp__"); ok && server != "" && !strings.Contains(server, "__") && !strings.ContainsAny(server, "*?[") {
 		return strings.HasPrefix(tool, r.Tool+"__")
+	}
+	return false
+}
+
+// hasMatchMeta reports whether s holds a metacharacter of path.Match.
+func hasMatchMeta(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '?', '[', '\\':
+			return true
+		}
 	}
 	return false
 }

@@ -553,7 +553,34 @@ func splitAlternatives(s string) []string {
 // LiteralPrefix returns the leading elements of a brace-free pattern that
 // hold no glob metacharacter, unescaped, joined with "/" (absolute patterns
 // keep their leading "/"), and the rest of the pattern.
+//
+// A pattern without a backslash needs no unescaping: both are then slices
+// of p, and nothing is allocated (classify calls this for every protected
+// pattern and write target).
 func LiteralPrefix(p string) (prefix, rest string) {
+	if !strings.Contains(p, `\`) {
+		for start := 0; ; {
+			end := strings.IndexByte(p[start:], '/')
+			if end < 0 {
+				end = len(p)
+			} else {
+				end += start
+			}
+			if HasMeta(p[start:end]) {
+				if start > 0 {
+					prefix = p[:start-1]
+				}
+				if prefix == "" && strings.HasPrefix(p, "/") {
+					prefix = "/"
+				}
+				return prefix, p[start:]
+			}
+			if end == len(p) {
+				return p, ""
+			}
+			start = end + 1
+		}
+	}
 	els := strings.Split(p, "/")
 	i := 0
 	for ; i < len(els); i++ {

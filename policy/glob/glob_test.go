@@ -125,6 +125,13 @@ func TestLiteralPrefix(t *testing.T) {
 		{"/*", "/", "*"},
 		{"src/a.go", "src/a.go", ""},
 		{`we\*ird/x*`, "we*ird", "x*"},
+		{"a//b*/c", "a/", "b*/c"},
+		{"/", "/", ""},
+		{"a/", "a/", ""},
+		{"", "", ""},
+		{"//x/*", "//x", "*"},
+		{".claude/settings*.json", ".claude", "settings*.json"},
+		{`a/b\/c*`, `a/b\`, "c*"},
 	}
 	for _, tt := range tests {
 		p, r := LiteralPrefix(tt.in)
