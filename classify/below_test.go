@@ -35,6 +35,12 @@ func TestSecretBelow(t *testing.T) {
 		{"diff -r src docs", "bypassPermissions", policy.Allow, ""},
 		{"find . -type f -exec cat {} +", "bypassPermissions", policy.Ask, "among them"},
 		{"find src -type f -exec cat {} +", "bypassPermissions", policy.Allow, ""},
+		{"find . -type f -exec ls -la {} +", "bypassPermissions", policy.Allow, ""},
+		{"grep -r API . --include='*.go'", "bypassPermissions", policy.Allow, ""},
+		{"grep -r API . --include='.env*'", "bypassPermissions", policy.Deny, ""},
+		{"rg -g '*.go' API", "bypassPermissions", policy.Allow, ""},
+		{"rg -t go API", "bypassPermissions", policy.Allow, ""},
+		{"rg -g '!*.md' API", "bypassPermissions", policy.Ask, "among them"},
 		// node_modules is program-writable: a package's fixture key is not
 		// the user's secret (the kernel leaves it too).
 		{"grep -r x node_modules", "bypassPermissions", policy.Allow, ""},

@@ -153,7 +153,13 @@ func (c *cmdCtx) findSelect(cmd *Command, starts []sword, e *findExpr, a *findAc
 			// recursive write that may create files (cp -r x {}) reaches
 			// the whole start point.
 			removes := t.Recursive && t.Access == Write && len(cmd.Argv) > 0 && path.Base(cmd.Argv[0]) == "rm"
-			out = append(out, c.findReached(starts, e, a.reach, t.Access, t.Recursive && !removes, removes, suffix)...)
+			ts := c.findReached(starts, e, a.reach, t.Access, t.Recursive && !removes, removes, suffix)
+			if len(cmd.Argv) > 0 && slices.Contains(metadataReaders, path.Base(cmd.Argv[0])) {
+				for i := range ts {
+					ts[i].Below = false // ls {} reads no file's contents
+				}
+			}
+			out = append(out, ts...)
 		case strings.Contains(t.Given, "{}") && !strings.Contains(t.Given, "/{}"):
 			// ".{}" is "../x" for the file "./x".
 			if cmd.Unknown == "" {
@@ -606,3 +612,7 @@ func (c *cmdCtx) xargsValue(name string, v sword) {
 		c.unknown("xargs -I: the replacement string is not static")
 	}
 }
+
+// metadataReaders are programs that, given a file, read its name and
+// metadata but not its contents: find -exec ls {} + reads no secret.
+var metadataReaders = []string{"ls", "stat", "du", "readlink", "realpath", "basename", "dirname", "echo", "printf", "test", "["}

@@ -61,8 +61,11 @@ func grepCmd(c *cmdCtx) {
 	if len(ops) == 0 && recursive {
 		ops = []sword{{lit: ".", pat: ".", src: "."}}
 	}
+	// --include keeps the files read to the names it matches: its
+	// pattern target is judged instead.
+	below := recursive && !c.has("include")
 	for _, w := range ops {
-		if recursive {
+		if below {
 			c.addBelow(w)
 		} else {
 			c.add(w, Read)
@@ -153,8 +156,21 @@ func rgCmd(c *cmdCtx) {
 	if len(ops) == 0 {
 		ops = []sword{{lit: ".", pat: ".", src: "."}}
 	}
+	// A positive -g glob or a -t type keeps the files read to the names
+	// it matches (its pattern target is judged instead); "-g !x" leaves
+	// names out only.
+	below := !c.has("t", "type")
+	for _, o := range c.opts {
+		if (o.name == "g" || o.name == "glob" || o.name == "iglob") && o.has && !strings.HasPrefix(o.val.lit, "!") {
+			below = false
+		}
+	}
 	for _, w := range ops {
-		c.addBelow(w)
+		if below {
+			c.addBelow(w)
+		} else {
+			c.add(w, Read)
+		}
 		for _, o := range c.opts {
 			if (o.name == "g" || o.name == "glob" || o.name == "iglob") && o.has {
 				c.filter(w, o.val, Read)
