@@ -751,9 +751,11 @@ const maxBelowDirs = 256
 // secretBelow adds an ask when t is a read that reaches every file below a
 // directory (grep -r, rg, git grep, diff -r, find . -exec cat {} +) and a
 // file there matches a deny rule for reads, unless the command will run
-// confined, where the kernel hides such files (README, "What the kernel
-// enforces"): where no kernel stands behind the analysis, a recursive
-// search that the host may run without asking would print the secret.
+// confined and the directory lies inside the sandbox roots, where the
+// kernel hides such files (README, "What the kernel enforces"): where no
+// kernel stands behind the analysis, a recursive search that the host may
+// run without asking would print the secret, and outside the roots the
+// kernel does not look for a name pattern's matches.
 // The directories below are read breadth first, at most maxBelowDirs of
 // them, not following symbolic links (grep -r, rg and git grep do not;
 // grep -R makes the command unknown) and skipping confine.program_writable
@@ -762,7 +764,13 @@ const maxBelowDirs = 256
 // search prints of the file is not known.
 func (j *judgement) secretBelow() {
 	d, t := j.d, j.t
-	if t.Access != policy.Read || !t.Below || !t.Res.Dir || (d.confinable() && d.willRunUnasked()) {
+	if t.Access != policy.Read || !t.Below || !t.Res.Dir {
+		return
+	}
+	// The kernel hides what a deny rule matches inside the sandbox roots
+	// only: a name pattern's matches elsewhere (~/other/.env) are not
+	// searched for.
+	if d.confinable() && d.willRunUnasked() && d.inside(t.Res.Path, policy.Read) {
 		return
 	}
 	var rules []*policy.Rule
