@@ -17,8 +17,7 @@ import (
 const UnaskedVersion = "2.1.330"
 
 // maxUnaskedCommand bounds the command lines RunsUnasked parses; longer ones
-// are asked about (false). Claude Code's own read-only analysis also gives up
-// on long commands, and nothing this table allows is that long.
+// get false. No form measured comes near it.
 const maxUnaskedCommand = 10 << 10
 
 // UnaskedRunner is a Host whose own permission check runs some shell
@@ -58,10 +57,12 @@ type UnaskedEnv struct {
 // false, so the function errs towards "the host asks". True needs:
 //
 //   - mode default, plan or acceptEdits (the others were not measured);
-//   - a line of simple commands joined by ";", "&&", "||", "|" or in an
-//     if clause, with no subshell, braces, background job, loop, function,
-//     assignment, here-document, command or process substitution,
-//     arithmetic, variable expansion or brace expansion;
+//   - a line of printable ASCII, of simple commands joined by ";", a
+//     newline, "&&", "||", "|" or in an if clause, with no subshell,
+//     braces, background job, loop, function, assignment, here-document,
+//     command or process substitution, arithmetic, variable expansion or
+//     brace expansion, and each program named by a plain word ("ls", not
+//     "'ls'" or "\ls");
 //   - every simple command allowed by its rule in the mode: a read-only
 //     program with the options seen to run and its paths inside the
 //     working directories (every mode); or, in acceptEdits, touch, mkdir,
@@ -79,7 +80,7 @@ func (Claude) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) b
 	default:
 		return false
 	}
-	if env.Inside == nil || !strings.HasPrefix(env.Cwd, "/") || len(command) > maxUnaskedCommand || strings.ContainsRune(command, 0) {
+	if env.Inside == nil || !strings.HasPrefix(env.Cwd, "/") || len(command) > maxUnaskedCommand || !plainText(command) {
 		return false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
@@ -97,6 +98,20 @@ func (Claude) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) b
 		return false
 	}
 	return !w.git || w.gitRepoSafe()
+}
+
+// plainText reports whether command is printable ASCII, spaces, tabs and
+// newlines (a newline may only separate statements: staticWord refuses
+// one in a word). Claude Code runs "cat é.txt" unasked, but control
+// characters and other characters were not measured, and it treats some
+// of them apart.
+func plainText(command string) bool {
+	for i := 0; i < len(command); i++ {
+		if c := command[i]; c < ' ' && c != '\t' && c != '\n' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // unaskedWalk walks one command line.
@@ -166,6 +181,11 @@ type uword struct {
 	tilde bool   // starts with ~, quoted or not
 	// globAt is the index in lit of the first unquoted glob character.
 	globAt int
+	// plain: the word is one unquoted literal without a backslash. A
+	// program name must be plain: Claude Code matches some programs on
+	// the text as written, and quoted names were measured only for cat
+	// and git ("'cat' a.txt", "\cat a.txt" and "git 'status'" run).
+	plain bool
 }
 
 // errDynamic is a word that is not static.
@@ -185,7 +205,9 @@ func staticWord(w *syntax.Word) (uword, error) {
 		switch p := part.(type) {
 		case *syntax.Lit:
 			v := p.Value
-			if strings.Contains(v, "{") && (strings.Contains(v, ",") || strings.Contains(v, "..")) {
+			// Any unquoted brace: brace expansion may span the
+			// word's parts ({"a",b}).
+			if strings.ContainsAny(v, "{}") {
 				return u, errDynamic
 			}
 			for j := 0; j < len(v); j++ {
@@ -224,6 +246,13 @@ func staticWord(w *syntax.Word) (uword, error) {
 		}
 	}
 	u.lit = b.String()
+	if strings.Contains(u.lit, "\n") {
+		return u, errDynamic
+	}
+	if len(w.Parts) == 1 {
+		l, ok := w.Parts[0].(*syntax.Lit)
+		u.plain = ok && !strings.Contains(l.Value, "\\")
+	}
 	// Claude Code takes a leading "~" for the home directory even when
 	// it is quoted or escaped: cat '~/h.txt', cat "~/h.txt" and
 	// cat \~/h.txt are judged as cat ~/h.txt.
@@ -256,7 +285,7 @@ func (w *unaskedWalk) call(c *syntax.CallExpr, redirs []*syntax.Redirect) bool {
 		}
 	}
 	args = stripped
-	if len(args) == 0 || args[0].glob || args[0].tilde {
+	if len(args) == 0 || !args[0].plain || args[0].glob || args[0].tilde {
 		return false
 	}
 	name := args[0].lit
@@ -343,7 +372,7 @@ func (w *unaskedWalk) redirect(r *syntax.Redirect) bool {
 // glob its directory before the first glob character ("cat *" and
 // "cat l*/o.txt" run, "cat link/*" and "cat ../*" are asked).
 func (w *unaskedWalk) readPath(u uword) bool {
-	if u.tilde || u.lit == "" {
+	if u.tilde || strings.HasPrefix(u.lit, "~") || u.lit == "" || u.lit == "-" {
 		return false
 	}
 	p := u.lit
@@ -369,15 +398,18 @@ func (w *unaskedWalk) readPath(u uword) bool {
 // are asked; ".env" and ".gitignore" run, this table stays on the safe
 // side) and no name Claude Code protects anywhere in the path.
 func (w *unaskedWalk) writePath(u uword) bool {
-	if w.mode != PermAcceptEdits || w.wrapped || u.glob || u.tilde || u.lit == "" || path.Clean(u.lit) == "." {
+	if w.mode != PermAcceptEdits || w.wrapped || u.glob || u.tilde || strings.HasPrefix(u.lit, "~") ||
+		u.lit == "" || u.lit == "-" || path.Clean(u.lit) == "." {
 		return false
 	}
 	rel := u.lit
 	if path.IsAbs(rel) {
 		rel = ""
 	}
-	for _, name := range strings.Split(rel, "/") {
-		if strings.HasPrefix(name, ".") && name != "." {
+	// No name starting with "." (".." included), and no "." but a
+	// leading one ("./dir" runs; "dir/." was not measured).
+	for i, name := range strings.Split(rel, "/") {
+		if strings.HasPrefix(name, ".") && (name != "." || i > 0) {
 			return false
 		}
 	}

@@ -682,7 +682,7 @@ func (w *unaskedWalk) gitCall(args []uword) bool {
 			return false
 		}
 	}
-	if len(args) == 0 {
+	if len(args) == 0 || !args[0].plain || len(args) > 1 && !args[1].plain && gitPair(args) {
 		return false
 	}
 	w.git = true

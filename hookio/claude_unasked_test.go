@@ -83,6 +83,9 @@ var unaskedCases = []unaskedCase{
 	{"cat ../p/a.txt", "DPA"}, {"cat ./../p/a.txt", "DPA"},
 	{"cat ../secret", ""}, {`cat "../secret"`, ""}, {"cat ../other/o.txt", ""},
 	{"cat '~/h.txt'", ""}, {`cat "~/h.txt"`, ""}, {`cat \~/h.txt`, ""}, // a quoted ~ is home too
+	{"cat {\"/etc/passwd\",x}", ""}, {"grep -f ~/h.txt a.txt", ""}, {"ls\nls", "DPA"}, {"ls\n", "DPA"},
+	{"cat a.txt\tb.txt", "DPA"}, {"echo 'a\nb'", ""}, // a newline in a word: not measured
+	{"'cat' a.txt", ""}, {"\\cat a.txt", ""}, {"git 'status'", ""}, {"cat -", ""}, {"cat é.txt", ""}, // host runs
 	{"cat -- a.txt", "DPA"}, {"cat .env", "DPA"}, {`cat "a b"`, "DPA"}, {"cat a'.txt'", "DPA"}, {"ls '*'", "DPA"}, {"cat /etc/passwd", ""}, {"cat ~/h.txt", ""},
 	{"cat $HOME/h.txt", ""}, {`cat "$HOME/h.txt"`, ""}, {"cat link/o.txt", ""}, {"cat src/../a.txt", ""},
 	{"cat proj-nothing/../a.txt", ""}, {"cat a.txt ~/h.txt", ""}, {"cat ~", ""},
@@ -303,7 +306,7 @@ var unaskedCases = []unaskedCase{
 	{"rm -rf .", ""}, {"rm -rf ..", ""}, {"rm -rf ~", ""}, {"rm -rf /", ""}, {"rm -rf /p", ""}, {"rm -rf src/..", ""},
 	{"rm -rf /tmp/hostlist-nothing", ""}, {"rm ../secret", ""}, {"rm *.txt", ""}, {"rm -rf src/*", ""},
 	{"rm .git/config", ""}, {"rm -rf .git", ""}, {"rm -r .claude", ""}, {"rm -r src/../dir", ""}, {"rm", ""},
-	{"rm --no-preserve-root -rf dir", ""},
+	{"rm --no-preserve-root -rf dir", ""}, {"rm -rf dir/.", ""}, // host runs rm -rf dir/. in acceptEdits
 	{"rmdir empty", "A"}, {"rmdir dir", "A"}, {"rmdir empty dir", "A"},
 	{"rmdir ../other", ""}, {"rmdir .git/refs/heads", ""},
 	{"rmdir -p empty", "A"}, {"rmdir --ignore-fail-on-non-empty empty", "A"},
