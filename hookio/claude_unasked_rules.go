@@ -18,9 +18,15 @@ type optKind uint8
 
 const (
 	optFlag  optKind = iota // no value
-	optValue                // a value (the next word, or attached), not a path
-	optPath                 // a value that is a path the program reads
+	optValue                // a value: the next word, or attached
+	optPath                 // a value that names a file the program reads
 )
+
+// Every option value, optValue or optPath, must pass readPath: Claude
+// Code takes the words of most programs for paths whether or not an
+// option consumes them ("ls -I ../x", "sort -t / -k 1 a.txt",
+// "stat -c /%s a.txt" and "head -n ~1 a.txt" are asked). That refuses
+// some values the host lets through ("grep -e ../x", "ls --hide=../x").
 
 // operands is how a rule judges the words that are not options.
 type operands uint8
@@ -144,14 +150,14 @@ var unaskedRules = map[string]*unaskedRule{
 	"printf": {modes: readModes, ops: opsFree, judge: judgePrintf,
 		evidence: "printf 'x\\n', printf '%s\\n' a b, printf '%q' x run; printf -v v x, printf '%n' x asked"},
 	"pwd": {modes: readModes, ops: opsNone, evidence: "pwd runs; pwd -P asked"},
-	"tr": {modes: readModes, opts: opts("-d -s"), ops: opsFree,
-		evidence: "tr a b < a.txt, tr -d a < a.txt, tr -s a < a.txt, tr a-z A-Z run (tr names no file; its input is a redirection, judged as such)"},
+	"tr": {modes: readModes, opts: opts("-d -s"), judge: judgeTr,
+		evidence: "tr a b < a.txt, tr -d a < a.txt, tr -s a < a.txt, tr a-z A-Z, tr a b a.txt run; tr a b ../secret, tr -d a ../secret asked (the words after the sets are paths to Claude Code)"},
 	"uniq": {modes: readModes, opts: opts("-c -u"), ops: opsNone,
 		evidence: "cat a.txt | sort | uniq, uniq -c, uniq -u run; uniq a.txt, uniq -c a.txt, uniq a.txt out.txt asked"},
 	"pgrep":   {modes: readModes, opts: opts("-f -x"), ops: opsFree, evidence: "pgrep bash, pgrep -f bash, pgrep -x bash run; pgrep $FOO asked (pgrep -F ../secret runs; not allowed here)"},
 	"history": {modes: readModes, judge: judgeHistory, evidence: "history, history 5 run; history -c asked"},
 	"help":    {modes: readModes, ops: opsFree, judge: judgeNoSlash, evidence: "help cd runs"},
-	"man":     {modes: readModes, opts: opts("-k"), ops: opsFree, judge: judgeNoSlash, evidence: "man ls, man -k ls run (a page named by a path is not allowed here)"},
+	"man":     {modes: readModes, opts: opts("-k"), ops: opsRead, judge: judgeNoSlash, evidence: "man ls, man -k ls run; man .., man ./x.1, man -P cat ls asked"},
 	"tput":    {modes: readModes, judge: judgeTput, evidence: "tput cols runs"},
 	"ps": {modes: readModes, judge: judgePs,
 		evidence: "ps, ps aux, ps -ef, ps -p 1 run (ps e and -e with other letters show environments; not allowed here)"},
@@ -175,7 +181,8 @@ var unaskedRules = map[string]*unaskedRule{
 	"expr":     {modes: readModes, anyArgs: true, evidence: "\"expr 1 + 1\", \"expr 2 '*' 3\", \"expr length abc\" run; expr $FOO asked"},
 	"basename": {modes: readModes, anyArgs: true, evidence: "\"basename /x/y.txt\", \"basename ../secret\", \"basename -a /x/y\" run; basename $FOO asked"},
 	"dirname":  {modes: readModes, anyArgs: true, evidence: "\"dirname /x/y.txt\", \"dirname ../secret\", \"dirname -z a\" run; dirname $FOO asked"},
-	"numfmt":   {modes: readModes, anyArgs: true, evidence: "\"numfmt --to=si 1000\", \"numfmt --from=auto 1K\" run; numfmt $FOO asked"},
+	"numfmt": {modes: readModes, opts: opts("--to= --from="), ops: opsRead,
+		evidence: "numfmt --to=si 1000, numfmt --from=auto 1K run; numfmt ../1, numfmt $FOO asked (its operands are paths to Claude Code)"},
 	"which":    {modes: readModes, opts: opts("-a -s"), ops: opsFree, evidence: "which ls, which -a ls, which -s ls run; which $FOO asked"},
 	"type":     {modes: readModes, opts: opts("-a -p"), ops: opsFree, evidence: "type ls, type -a ls, type -p ls run; type $FOO, command -v ls asked"},
 	"realpath": {modes: readModes, ops: opsRead, evidence: "realpath a.txt runs; realpath .., realpath ../secret run too (not checked; this table asks for them)"},
@@ -293,7 +300,7 @@ func (w *unaskedWalk) splitOpts(r *unaskedRule, args []uword) (ops []uword, patt
 					return nil, false, false
 				}
 			}
-			if kind == optPath && (a.glob || !w.readPath(uword{lit: val, globAt: -1})) {
+			if kind != optFlag && (a.glob && kind == optPath || !w.readPath(uword{lit: val, globAt: -1})) {
 				return nil, false, false
 			}
 			patternGiven = patternGiven || kind != optFlag && contains(r.patternOpts, name)
@@ -322,7 +329,7 @@ func (w *unaskedWalk) splitOpts(r *unaskedRule, args []uword) (ops []uword, patt
 				}
 				val = args[i].lit
 			}
-			if kind == optPath && !w.readPath(uword{lit: val, globAt: -1}) {
+			if !w.readPath(uword{lit: val, globAt: -1}) {
 				return nil, false, false
 			}
 			patternGiven = patternGiven || contains(r.patternOpts, name)
@@ -371,7 +378,7 @@ func judgeCd(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 }
 
 // findPrimaries are find's expression words seen to run, with the number
-// of arguments each takes; -newer's argument is a path read.
+// of arguments each takes.
 var findPrimaries = map[string]int{
 	"-name": 1, "-iname": 1, "-path": 1, "-type": 1, "-maxdepth": 1, "-mindepth": 1, "-size": 1,
 	"-mtime": 1, "-regex": 1, "-printf": 1, "-newer": 1,
@@ -396,7 +403,10 @@ func judgeFind(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 		if !ok || args[i].glob || i+n >= len(args) {
 			return false
 		}
-		if args[i].lit == "-newer" && !w.readPath(args[i+1]) {
+		// Claude Code takes the argument of -newer, -path and the like
+		// for a path ("find . -path '../*'" is asked); here every
+		// argument of a primary must pass readPath.
+		if n > 0 && !w.readPath(uword{lit: args[i+1].lit, globAt: -1}) {
 			return false
 		}
 		i += 1 + n
@@ -485,6 +495,7 @@ var jqIdent = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 // --slurpfile, --rawfile and -n are asked or not allowed here.
 func judgeJq(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 	var ops []uword
+	withArg := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -492,9 +503,14 @@ func judgeJq(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 			return false
 		case a.lit == "-r" || a.lit == "-c" || a.lit == "-s":
 		case a.lit == "--arg":
-			if i+2 >= len(args) {
+			// Claude Code skips one word after --arg, not two, and
+			// then takes the filter for a file ("jq --arg x 1 '../..'
+			// data.json" is asked): with --arg, every word here must
+			// pass readPath.
+			if i+2 >= len(args) || !w.readPath(args[i+1]) || !w.readPath(args[i+2]) {
 				return false
 			}
+			withArg = true
 			i += 2
 		case strings.HasPrefix(a.lit, "-"):
 			return false
@@ -506,7 +522,7 @@ func judgeJq(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 		return false
 	}
 	filter := ops[0].lit
-	if strings.ContainsAny(filter, "$@#\\;") {
+	if strings.ContainsAny(filter, "$@#\\;") || withArg && !w.readPath(ops[0]) {
 		return false
 	}
 	for _, m := range jqIdent.FindAllStringIndex(filter, -1) {
@@ -567,6 +583,23 @@ func judgeDate(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
 		}
 	}
 	return true
+}
+
+// judgeTr: tr [-d|-s] SET [SET]: Claude Code takes the words after the
+// sets (one with -d, else two) for files; here there may be none, and the
+// input comes from a redirection or a pipe.
+func judgeTr(w *unaskedWalk, r *unaskedRule, args []uword) bool {
+	ops, _, ok := w.splitOpts(r, args)
+	if !ok || len(ops) == 0 {
+		return false
+	}
+	sets := 2
+	for _, a := range args {
+		if a.lit == "-d" {
+			sets = 1
+		}
+	}
+	return len(ops) <= sets
 }
 
 // judgeHistory: history, or history N (history -c clears it: asked).

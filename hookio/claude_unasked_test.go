@@ -86,6 +86,17 @@ var unaskedCases = []unaskedCase{
 	{"cat {\"/etc/passwd\",x}", ""}, {"grep -f ~/h.txt a.txt", ""}, {"ls\nls", "DPA"}, {"ls\n", "DPA"},
 	{"cat a.txt\tb.txt", "DPA"}, {"echo 'a\nb'", ""}, // a newline in a word: not measured
 	{"'cat' a.txt", ""}, {"\\cat a.txt", ""}, {"git 'status'", ""}, {"cat -", ""}, {"cat é.txt", ""}, // host runs
+	// Option values are judged as paths, as Claude Code takes most words
+	// for paths.
+	{"ls -I ../x", ""}, {"sort -t / -k 1 a.txt", ""}, {"stat -c /%s a.txt", ""}, {"head -n ~1 a.txt", ""},
+	{"cut -c1-3 -- ../secret", ""}, {"git log --since=2020/01/01", "DPA"}, {"rg ../x a.txt", "DPA"},
+	{"grep -e ../x a.txt", ""}, {"ls --hide=../x", ""}, {"tree -I ../x", ""}, {"rg -g '../*' alpha", ""}, // host runs
+	{"grep --include=../x -r alpha .", ""}, {"grep --exclude-dir=/etc -r alpha .", ""}, {"cut -d / -f 1 a.txt", ""}, // host runs
+	{"git log -S ../x", ""}, {"git log --format=../%H", ""}, {"git blame -L /alpha/,+1 a.txt", ""}, // host runs
+	{"find . -name '../x'", ""}, {"find . -regex '/etc.*'", ""}, {"jq --arg x ../y .k data.json", ""}, // host runs
+	{"tr a b ../secret", ""}, {"tr -d a ../secret", ""}, {"numfmt ../1", ""}, {"man ..", ""}, {"find . -path '../*'", ""},
+	{"jq --arg x 1 '../..' data.json", ""},
+	{"tr a b a.txt", ""}, // host runs
 	{"cat -- a.txt", "DPA"}, {"cat .env", "DPA"}, {`cat "a b"`, "DPA"}, {"cat a'.txt'", "DPA"}, {"ls '*'", "DPA"}, {"cat /etc/passwd", ""}, {"cat ~/h.txt", ""},
 	{"cat $HOME/h.txt", ""}, {`cat "$HOME/h.txt"`, ""}, {"cat link/o.txt", ""}, {"cat src/../a.txt", ""},
 	{"cat proj-nothing/../a.txt", ""}, {"cat a.txt ~/h.txt", ""}, {"cat ~", ""},
