@@ -288,21 +288,17 @@ func (d *decider) hostRunsUnasked() bool {
 // unaskedEnv is what the host's own check needs besides the command line:
 // the call's cwd, the host's working directories (d.hostRoots), and the
 // file system as this decision sees it, links resolved as the kernel
-// would (Resolve).
+// would (Resolve; a path it cannot resolve is inside no root).
 func (d *decider) unaskedEnv() hookio.UnaskedEnv {
 	return hookio.UnaskedEnv{
-		Cwd: d.call.Cwd,
-		Inside: func(p string) bool {
+		Cwd:   d.call.Cwd,
+		Roots: d.hostRoots,
+		Resolve: func(p string) string {
 			res, err := Resolve(d.fsys, p)
 			if err != nil {
-				return false
+				return ""
 			}
-			for _, root := range d.hostRoots {
-				if res.Path == root || strings.HasPrefix(res.Path, root+"/") {
-					return true
-				}
-			}
-			return false
+			return res.Path
 		},
 		Lstat: func(p string) (fs.FileInfo, error) {
 			name := strings.TrimPrefix(path.Clean(p), "/")

@@ -266,7 +266,7 @@ func runUnaskedSession(t *testing.T, mode string, cases []unaskedE2E) (calls, fa
 		t.Errorf("claude did not finish within %v; the calls without a tool_result follow", claudeTimeout)
 	}
 	table := hookio.Claude{}
-	uenv := hookio.UnaskedEnv{Cwd: w.proj, Inside: insideOf(w.proj), Lstat: os.Lstat}
+	uenv := hookio.UnaskedEnv{Cwd: w.proj, Roots: []string{w.proj}, Resolve: resolve, Lstat: os.Lstat}
 	letter := map[string]string{"default": "D", "plan": "P", "acceptEdits": "A"}[mode]
 	for i, c := range cases {
 		id := toolUseID(i)
@@ -295,23 +295,19 @@ func runUnaskedSession(t *testing.T, mode string, cases []unaskedE2E) (calls, fa
 	return calls, failed
 }
 
-// insideOf returns an UnaskedEnv.Inside for the single working directory
-// dir: the path's deepest existing ancestor is resolved with EvalSymlinks.
-func insideOf(dir string) func(string) bool {
-	return func(p string) bool {
-		rest := ""
-		for {
-			r, err := filepath.EvalSymlinks(p)
-			if err == nil {
-				p = filepath.Join(r, rest)
-				break
-			}
-			if !errors.Is(err, fs.ErrNotExist) || p == "/" {
-				return false
-			}
-			rest = filepath.Join(filepath.Base(p), rest)
-			p = filepath.Dir(p)
+// resolve follows symbolic links in p as the kernel would: the deepest
+// existing ancestor is resolved with EvalSymlinks, the rest joined to it.
+func resolve(p string) string {
+	rest := ""
+	for {
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(r, rest)
 		}
-		return p == dir || strings.HasPrefix(p, dir+"/")
+		if !errors.Is(err, fs.ErrNotExist) || p == "/" {
+			return "" // cannot be resolved: inside no root
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = filepath.Dir(p)
 	}
 }

@@ -35,14 +35,19 @@ type UnaskedEnv struct {
 	// Cwd is the call's cwd (absolute): relative paths in the command
 	// are joined to it.
 	Cwd string
-	// Inside reports whether an absolute, lexically clean path is inside
-	// the session's working directories (the project directory and its
-	// additionalDirectories), after following symbolic links as the
-	// kernel would; a path that does not exist resolves through its
-	// deepest existing ancestor. Claude Code 2.1.330 follows links: with
-	// proj/link -> ../other, "cat link/o.txt" and "ls link" are asked.
-	// Nil makes every answer false.
-	Inside func(path string) bool
+	// Roots are the session's working directories: the project directory
+	// (not the call's cwd, which follows the agent's cd) and its
+	// additionalDirectories, absolute, clean, with symbolic links
+	// resolved. None makes every answer false.
+	Roots []string
+	// Resolve returns where an absolute, clean path leads, following
+	// symbolic links as the kernel would; a path that does not exist
+	// resolves through its deepest existing ancestor. Claude Code 2.1.330
+	// follows links: with proj/link -> ../other, "cat link/o.txt",
+	// "ls link" and "echo x > link/o.txt" are asked. A path it cannot
+	// resolve (a loop, no permission) must come back as "", inside no
+	// root. Nil makes every answer false.
+	Resolve func(path string) string
 	// Lstat is os.Lstat, or a view of the file system like it; git
 	// commands need it (see gitRepoSafe). Nil makes every git command
 	// false.
@@ -80,7 +85,7 @@ func (Claude) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) b
 	default:
 		return false
 	}
-	if env.Inside == nil || !strings.HasPrefix(env.Cwd, "/") || len(command) > maxUnaskedCommand || !plainText(command) {
+	if env.Resolve == nil || len(env.Roots) == 0 || !strings.HasPrefix(env.Cwd, "/") || len(command) > maxUnaskedCommand || !plainText(command) {
 		return false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
@@ -392,52 +397,75 @@ func (w *unaskedWalk) readPath(u uword) bool {
 
 // writePath reports whether a path a command writes is one Claude Code lets
 // it write unasked: only in acceptEdits, inside (from every cwd), neither a
-// cwd nor above one ("rm -rf /abs/proj" is asked), static (no glob:
-// "rm *.txt" is asked; no "~"), with no name starting with "."
-// in the part given (".git", ".claude", ".bashrc", ".npmrc" and the like
-// are asked; ".env" and ".gitignore" run, this table stays on the safe
-// side) and no name Claude Code protects anywhere in the path.
+// cwd nor a root nor above one ("rm -rf /abs/proj" is asked), static (no
+// glob: "rm *.txt" is asked; no "~"), without ".." or a "." but a leading
+// one, with no name starting with "." below its root, where it leads
+// (".git", ".claude", ".bashrc", ".npmrc" and the like are asked; ".env"
+// and ".gitignore" run, this table stays on the safe side), and no name
+// Claude Code protects anywhere in the path as written or where it leads.
 func (w *unaskedWalk) writePath(u uword) bool {
 	if w.mode != PermAcceptEdits || w.wrapped || u.glob || u.tilde || strings.HasPrefix(u.lit, "~") ||
 		u.lit == "" || u.lit == "-" || path.Clean(u.lit) == "." {
 		return false
 	}
-	rel := u.lit
-	if path.IsAbs(rel) {
-		rel = ""
-	}
-	// No name starting with "." (".." included), and no "." but a
-	// leading one ("./dir" runs; "dir/." was not measured).
-	for i, name := range strings.Split(rel, "/") {
-		if strings.HasPrefix(name, ".") && (name != "." || i > 0) {
+	// No ".." and no "." but a leading one ("./dir" runs; "dir/." was
+	// not measured).
+	for i, name := range strings.Split(u.lit, "/") {
+		if name == ".." || name == "." && i > 0 {
 			return false
 		}
 	}
 	for _, cwd := range w.cwds {
 		abs := join(cwd, u.lit)
-		if protectedPath(abs) || !w.env.Inside(abs) || w.containsCwd(abs) {
+		r := w.env.Resolve(abs)
+		root, ok := w.rootOf(r)
+		if !ok || protectedPath(abs) || protectedPath(r) || w.containsCwd(abs) || w.containsCwd(r) {
 			return false
+		}
+		for _, name := range strings.Split(strings.TrimPrefix(r, root), "/") {
+			if strings.HasPrefix(name, ".") {
+				return false
+			}
 		}
 	}
 	w.writes = true
 	return true
 }
 
-// containsCwd reports whether abs is a cwd of the line or above one:
-// "rm -rf ." and "rm -rf /abs/proj" are asked as dangerous removals.
+// containsCwd reports whether abs is a cwd of the line or a root, or above
+// one: "rm -rf ." and "rm -rf /abs/proj" are asked as dangerous removals.
 func (w *unaskedWalk) containsCwd(abs string) bool {
+	above := func(d string) bool {
+		return d == abs || abs == "/" || strings.HasPrefix(d, abs+"/")
+	}
 	for _, cwd := range w.cwds {
-		if cwd == abs || abs == "/" || strings.HasPrefix(cwd, abs+"/") {
+		if above(cwd) || above(w.env.Resolve(cwd)) {
+			return true
+		}
+	}
+	for _, root := range w.env.Roots {
+		if above(root) {
 			return true
 		}
 	}
 	return false
 }
 
-// inside reports whether p, joined to every cwd of the line, is inside.
+// rootOf returns the root that resolved path r is in.
+func (w *unaskedWalk) rootOf(r string) (string, bool) {
+	for _, root := range w.env.Roots {
+		if r == root || strings.HasPrefix(r, root+"/") {
+			return root, true
+		}
+	}
+	return "", false
+}
+
+// inside reports whether p, joined to every cwd of the line, leads inside
+// a root.
 func (w *unaskedWalk) inside(p string) bool {
 	for _, cwd := range w.cwds {
-		if !w.env.Inside(join(cwd, p)) {
+		if _, ok := w.rootOf(w.env.Resolve(join(cwd, p))); !ok {
 			return false
 		}
 	}

@@ -12,14 +12,15 @@ import (
 
 // unaskedWorld is the project of the measurements
 // (testdata/hosts/claude/unasked.md), as RunsUnasked sees it: the working
-// directory /p, a link /p/link -> /o outside, a repository in /p/.git.
+// directory /p, a link /p/link -> /o outside, a repository in /p/.git,
+// links inside to it (/p/gitlink) and to /p itself (/p/self).
 type unaskedWorld struct {
 	links map[string]string // absolute link -> absolute target
 	files map[string]fs.FileMode
 }
 
 var testWorld = unaskedWorld{
-	links: map[string]string{"/p/link": "/o"},
+	links: map[string]string{"/p/link": "/o", "/p/gitlink": "/p/.git", "/p/self": "/p"},
 	files: map[string]fs.FileMode{"/p/.git": fs.ModeDir, "/p/a.txt": 0, "/p/src": fs.ModeDir,
 		"/bare/HEAD": 0, "/wt/.git": 0, "/lnk/.git": fs.ModeSymlink},
 }
@@ -38,11 +39,9 @@ func (u unaskedWorld) resolve(p string) string {
 
 func (u unaskedWorld) env(cwd string) UnaskedEnv {
 	return UnaskedEnv{
-		Cwd: cwd,
-		Inside: func(p string) bool {
-			r := u.resolve(p)
-			return r == "/p" || strings.HasPrefix(r, "/p/") || r == "/bare" || r == "/wt" || r == "/lnk"
-		},
+		Cwd:     cwd,
+		Roots:   []string{"/p", "/bare", "/wt", "/lnk"},
+		Resolve: u.resolve,
 		Lstat: func(p string) (fs.FileInfo, error) {
 			m, ok := u.files[p]
 			if !ok {
@@ -306,6 +305,7 @@ var unaskedCases = []unaskedCase{
 	{"touch .bashrc", ""}, {"touch lefthook.yml", ""}, {"touch bunfig.toml", ""}, {"touch pyrightconfig.json", ""},
 	{"touch Lefthook.YML", ""}, {"touch link/x", ""}, {"touch", ""},
 	{"touch .env", ""}, {"touch .gitignore", ""}, {"touch src/.hidden", ""}, // host runs in acceptEdits
+	{"touch gitlink/x", ""}, {"echo x > gitlink/y", ""}, {"rm -rf self", ""}, {"rm -rf self/", ""}, // links inside (the host runs the rm forms)
 	{"mkdir newd", "A"}, {"mkdir -p a/b/c", "A"}, {"mkdir -v nd", "A"}, {"mkdir --parents a/b", "A"}, {"mkdir -pv a/b", "A"},
 	{"mkdir nd1 nd2", "A"}, {"mkdir ./nd", "A"},
 	{"mkdir ../outd", ""}, {"mkdir ~/d", ""}, {"mkdir /tmp/hostlist-d", ""}, {"mkdir .idea", ""},
@@ -430,10 +430,11 @@ func TestClaudeRunsUnaskedEnv(t *testing.T) {
 		want bool
 	}{
 		{"full env", full, "cat a.txt", true},
-		{"no Inside", UnaskedEnv{Cwd: "/p", Lstat: full.Lstat}, "cat a.txt", false},
-		{"relative cwd", UnaskedEnv{Cwd: "p", Inside: full.Inside, Lstat: full.Lstat}, "ls", false},
-		{"no Lstat: git is asked", UnaskedEnv{Cwd: "/p", Inside: full.Inside}, "git status", false},
-		{"no Lstat: the rest is not", UnaskedEnv{Cwd: "/p", Inside: full.Inside}, "ls", true},
+		{"no Resolve", UnaskedEnv{Cwd: "/p", Roots: full.Roots, Lstat: full.Lstat}, "cat a.txt", false},
+		{"no Roots", UnaskedEnv{Cwd: "/p", Resolve: full.Resolve, Lstat: full.Lstat}, "cat a.txt", false},
+		{"relative cwd", UnaskedEnv{Cwd: "p", Roots: full.Roots, Resolve: full.Resolve, Lstat: full.Lstat}, "ls", false},
+		{"no Lstat: git is asked", UnaskedEnv{Cwd: "/p", Roots: full.Roots, Resolve: full.Resolve}, "git status", false},
+		{"no Lstat: the rest is not", UnaskedEnv{Cwd: "/p", Roots: full.Roots, Resolve: full.Resolve}, "ls", true},
 		{"cwd in a subdirectory", testWorld.env("/p/src"), "cat ../a.txt", true},
 		{"cwd in a subdirectory, outside", testWorld.env("/p/src"), "cat ../../secret", false},
 		{"bare repository indicators", testWorld.env("/bare"), "git status", false},
@@ -465,19 +466,14 @@ func TestClaudeRunsUnaskedMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The fixture: ROOT=/r, the project /r/proj, proj/link -> ../other.
+	// The fixture: ROOT=/r, the project /r/proj, proj/link -> ../other,
+	// proj/gitlink -> .git and proj/self -> . (the last two in the later
+	// batches only; no form of the earlier ones names them).
 	world := unaskedWorld{
-		links: map[string]string{"/r/proj/link": "/r/other"},
+		links: map[string]string{"/r/proj/link": "/r/other", "/r/proj/gitlink": "/r/proj/.git", "/r/proj/self": "/r/proj"},
 		files: map[string]fs.FileMode{"/r/proj/.git": fs.ModeDir},
 	}
-	env := UnaskedEnv{
-		Cwd: "/r/proj",
-		Inside: func(p string) bool {
-			r := world.resolve(p)
-			return r == "/r/proj" || strings.HasPrefix(r, "/r/proj/")
-		},
-		Lstat: world.env("/r/proj").Lstat,
-	}
+	env := UnaskedEnv{Cwd: "/r/proj", Roots: []string{"/r/proj"}, Resolve: world.resolve, Lstat: world.env("/r/proj").Lstat}
 	modes := []PermissionMode{PermDefault, PermPlan, PermAcceptEdits}
 	rows, pairs, stricter := 0, 0, 0
 	for _, line := range strings.Split(string(data), "\n") {
