@@ -73,6 +73,7 @@ type UnaskedEnv struct {
 //     working directories (every mode); or, in acceptEdits, touch, mkdir,
 //     rm, rmdir, cp, mv, sed -i and output redirections whose paths are
 //     inside and not among the files Claude Code protects;
+//   - no word after a redirection ("echo x > out.txt ../secret" is asked);
 //   - no cd in a line that writes or runs git.
 //
 // The question is asked of the whole line, not of each simple command: the
@@ -278,6 +279,13 @@ func (w *unaskedWalk) call(c *syntax.CallExpr, redirs []*syntax.Redirect) bool {
 			return false
 		}
 		args[i] = u
+	}
+	// A word after a redirection is asked ("echo x > out.txt ../secret":
+	// "Redirect has multiple targets").
+	for _, r := range redirs {
+		if !r.Pos().After(c.Args[len(c.Args)-1].Pos()) {
+			return false
+		}
 	}
 	stripped := stripUnaskedWrappers(args)
 	// Claude Code looks through the wrappers for reading only:

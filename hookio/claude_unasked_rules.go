@@ -183,7 +183,8 @@ var unaskedRules = map[string]*unaskedRule{
 	"dirname":  {modes: readModes, anyArgs: true, evidence: "\"dirname /x/y.txt\", \"dirname ../secret\", \"dirname -z a\" run; dirname $FOO asked"},
 	"numfmt": {modes: readModes, opts: opts("--to= --from="), ops: opsRead,
 		evidence: "numfmt --to=si 1000, numfmt --from=auto 1K run; numfmt ../1, numfmt $FOO asked (its operands are paths to Claude Code)"},
-	"which":    {modes: readModes, opts: opts("-a -s"), ops: opsFree, evidence: "which ls, which -a ls, which -s ls run; which $FOO asked"},
+	"which": {modes: readModes, opts: opts("-a -s"), ops: opsFree, judge: judgeWhich,
+		evidence: "which ls, which -a ls, which -s ls, which ../secret /bin/ls run; which $FOO, which -, which - ls, which -a - asked"},
 	"type":     {modes: readModes, opts: opts("-a -p"), ops: opsFree, evidence: "type ls, type -a ls, type -p ls run; type $FOO, command -v ls asked"},
 	"realpath": {modes: readModes, ops: opsRead, evidence: "realpath a.txt runs; realpath .., realpath ../secret run too (not checked; this table asks for them)"},
 	"readlink": {modes: readModes, opts: opts("-f"), ops: opsRead, evidence: "readlink link, readlink -f link run (link -> ../other: the link itself is inside)"},
@@ -266,6 +267,8 @@ func (w *unaskedWalk) splitOpts(r *unaskedRule, args []uword) (ops []uword, patt
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		s := a.lit
+		// "-" is an operand: stdin for cat and grep (readPath refuses
+		// it), a word for echo, a pattern for grep.
 		if ended || s == "-" || !strings.HasPrefix(s, "-") {
 			ops = append(ops, a)
 			continue
@@ -563,6 +566,17 @@ func judgeXargs(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 	return ok && len(ops) == 0
 }
 
+// judgeWhich: which's operands are names, but "-" among them is asked
+// ("which -", "which -a - ls"; "echo -", "type -" and "grep - a.txt" run).
+func judgeWhich(w *unaskedWalk, r *unaskedRule, args []uword) bool {
+	for _, a := range args {
+		if a.lit == "-" {
+			return false
+		}
+	}
+	return judgeArgs(w, r, args)
+}
+
 // judgePrintf: no -v (it assigns a variable), and no %n in the format.
 func judgePrintf(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
 	if len(args) == 0 || strings.HasPrefix(args[0].lit, "-") {
@@ -576,7 +590,9 @@ func judgePrintf(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
 func judgeDate(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
 	for i := 0; i < len(args); i++ {
 		switch a := args[i].lit; {
-		case a == "-d" && i+1 < len(args):
+		case a == "-d" && i+1 < len(args) && !strings.HasPrefix(args[i+1].lit, "-"):
+			// "date -d -" is asked; other values starting with "-"
+			// were not measured.
 			i++
 		case a != "-u" && !strings.HasPrefix(a, "+"):
 			return false
@@ -646,9 +662,11 @@ func judgePs(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
 var testUnary = map[string]bool{"-f": true, "-e": true, "-d": true}
 
 // judgeTest: test with one unary file test; the operand is only stat()ed
-// and Claude Code does not check it ("[ -f ../secret ]" runs).
+// and Claude Code does not check it ("[ -f ../secret ]" runs). An operand
+// starting with "-" is asked here: "test -f -", "test -e -" and
+// "test -d - && ls" are asked ("[ -f - ]" and "[ -f -x ]" run).
 func judgeTest(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
-	return len(args) == 2 && testUnary[args[0].lit] && !args[1].glob && !args[1].tilde
+	return len(args) == 2 && testUnary[args[0].lit] && !args[1].glob && !args[1].tilde && !strings.HasPrefix(args[1].lit, "-")
 }
 
 // judgeBracket: "[ -f FILE ]", as judgeTest.

@@ -222,7 +222,9 @@ var unaskedCases = []unaskedCase{
 	{"uptime", "DPA"}, {"nproc", "DPA"}, {"nproc --all", "DPA"}, {"groups", "DPA"}, {"locale", "DPA"}, {"free -h", "DPA"},
 	{"cal", "DPA"}, {"seq 3", "DPA"}, {"sleep 0", "DPA"}, {"expr 1 + 1", "DPA"}, {"basename /x/y.txt", "DPA"},
 	{"dirname ../secret", "DPA"}, {"numfmt --to=si 1000", "DPA"},
-	{"date", "DPA"}, {"date +%s", "DPA"}, {"date -u", "DPA"}, {"date -s 2020-01-01", ""},
+	{"date", "DPA"}, {"date +%s", "DPA"}, {"date -u", "DPA"}, {"date -s 2020-01-01", ""}, {"date -d -", ""},
+	{"which -", ""}, {"which -a - ls", ""}, {"test -f -", ""}, {"test -d - && ls", ""}, {"[ -f -x ]", ""}, {"[ -f - ]", ""}, // the last two: host runs
+	{"echo -", "DPA"}, {"true -", "DPA"}, {"type -", "DPA"}, {"grep - a.txt", "DPA"}, {"which ../secret /bin/ls", "DPA"}, // measured in default
 	{"which ls", "DPA"}, {"which -a ls", "DPA"}, {"which -s ls", "DPA"}, {"type -p ls", "DPA"}, {"type ls", "DPA"}, {"command -v ls", ""},
 	{"realpath a.txt", "DPA"}, {"realpath ..", ""}, // host runs
 	{"readlink a.txt", "DPA"}, {"readlink ../secret", ""}, // host runs: readlink's path is not checked
@@ -293,7 +295,9 @@ var unaskedCases = []unaskedCase{
 	{"echo x > link/o.txt", ""}, {"echo x > *.txt", ""}, {"echo x > .git/x", ""}, {"echo x > .git/config", ""}, {"echo x >& out.txt", "A"},
 	{"echo x >& ../out.txt", ""}, {"timeout 5 touch n.txt", ""}, {"timeout 5 ls > out.txt", ""},
 	{"echo x > .claude/settings.json", ""}, {"echo x > .npmrc", ""}, {"echo x > src/.envrc", ""},
-	{"cd src && echo x > n.txt", ""}, {"cat > out.txt <<EOF\nhi\nEOF", ""},
+	{"cd src && echo x > n.txt", ""}, {"echo x > out.txt ../secret", ""}, {"echo x > out.txt 2>&1 ../secret", ""},
+	{"echo x > out.txt -", ""}, {"cat < a.txt b.txt", ""}, // a word after a redirection
+	{"cat > out.txt <<EOF\nhi\nEOF", ""},
 	{"echo x > .env", ""}, {"echo x > .github/ci.yml", ""}, // host runs in acceptEdits
 	// acceptEdits writers.
 	{"touch new.txt", "A"}, {"touch a.txt", "A"}, {"touch new1.txt new2.txt", "A"}, {"touch src/new.txt", "A"},
