@@ -74,7 +74,8 @@ type UnaskedEnv struct {
 //     rm, rmdir, cp, mv, sed -i and output redirections whose paths are
 //     inside and not among the files Claude Code protects;
 //   - no word after a redirection ("echo x > out.txt ../secret" is asked);
-//   - no cd in a line that writes or runs git.
+//   - the call's cwd inside a root, no cd in a line that writes or runs
+//     git, and no line that both writes and runs git.
 //
 // The question is asked of the whole line, not of each simple command: the
 // host's answer depends on the line's shape (a subshell, "&", a cd before a
@@ -94,13 +95,18 @@ func (Claude) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) b
 		return false
 	}
 	w := &unaskedWalk{mode: mode, env: env, cwds: []string{path.Clean(env.Cwd)}}
-	if !w.stmts(f.Stmts) {
+	// A program without operands reads its directory (ls, find, grep -r,
+	// rg), which must then be inside.
+	if !w.inside(".") || !w.stmts(f.Stmts) {
 		return false
 	}
 	// "mkdir x && cd x" and "cd src && touch n" are asked: Claude Code
 	// cannot tell where the write lands. So is cd with git (2.1.330:
-	// "Compound commands with cd and git require permission checks").
-	if w.cd && (w.writes || w.git) {
+	// "Compound commands with cd and git require permission checks"). A
+	// line that writes and runs git is not allowed here: the write may
+	// make the files that make git run a program (Claude Code asks about
+	// "compound commands that create git internal files and run git").
+	if w.cd && (w.writes || w.git) || w.writes && w.git {
 		return false
 	}
 	return !w.git || w.gitRepoSafe()

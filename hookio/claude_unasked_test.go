@@ -266,6 +266,7 @@ var unaskedCases = []unaskedCase{
 	{"git -C src status", ""}, {"git -C .. status", ""}, {"git --no-pager log", ""}, {"git -c core.pager=cat log", ""},
 	{"git --version", ""}, {"git help status", ""}, {"git", ""},
 	{"cd src && git status", ""}, {"git status && git diff", "DPA"}, {"git log | head", "DPA"},
+	{"touch HEAD && git status", ""}, {"git diff > out.txt", ""}, // a write and git in one line (the host runs the second)
 	// Line shapes.
 	{"cat a.txt | grep alpha", "DPA"}, {"cat a.txt | grep alpha | wc -l", "DPA"}, {"echo hi | cat", "DPA"},
 	{"ls | head -5", "DPA"}, {"cat a.txt && ls", "DPA"}, {"cat a.txt; ls", "DPA"}, {"cat a.txt || true", "DPA"},
@@ -439,6 +440,7 @@ func TestClaudeRunsUnaskedEnv(t *testing.T) {
 		{"relative cwd", UnaskedEnv{Cwd: "p", Roots: full.Roots, Resolve: full.Resolve, Lstat: full.Lstat}, "ls", false},
 		{"no Lstat: git is asked", UnaskedEnv{Cwd: "/p", Roots: full.Roots, Resolve: full.Resolve}, "git status", false},
 		{"no Lstat: the rest is not", UnaskedEnv{Cwd: "/p", Roots: full.Roots, Resolve: full.Resolve}, "ls", true},
+		{"cwd outside the roots", testWorld.env("/o"), "ls", false},
 		{"cwd in a subdirectory", testWorld.env("/p/src"), "cat ../a.txt", true},
 		{"cwd in a subdirectory, outside", testWorld.env("/p/src"), "cat ../../secret", false},
 		{"bare repository indicators", testWorld.env("/bare"), "git status", false},
