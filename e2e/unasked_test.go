@@ -184,6 +184,8 @@ var unaskedE2ECases = []unaskedE2E{
 	{cmd: "hostname", runs: "DPA"}, {cmd: "hostname newname", runs: ""},
 	{cmd: "df -h", runs: "DPA"}, {cmd: "date +%s", runs: "DPA"}, {cmd: "date -s 2020-01-01", runs: ""},
 	{cmd: "which ls", runs: "DPA"}, {cmd: "type ls", runs: "DPA"}, {cmd: "command -v ls", runs: ""},
+	{cmd: "which ../secret /bin/ls", runs: "DPA"}, {cmd: "which -", runs: ""}, {cmd: "echo -", runs: "DPA"},
+	{cmd: "test -f -", runs: ""}, {cmd: "date -d -", runs: ""},
 	{cmd: "realpath a.txt", runs: "DPA"}, {cmd: "readlink a.txt", runs: "DPA"},
 	{cmd: "test -f a.txt", runs: "DPA"}, {cmd: "[ -f a.txt ]", runs: "DPA"}, {cmd: "env", runs: ""},
 	{cmd: "tr a-z A-Z", runs: "DPA"}, {cmd: "pgrep -f bash", runs: "DPA"}, {cmd: "history", runs: "DPA"}, {cmd: "history -c", runs: ""},
@@ -215,11 +217,12 @@ var unaskedE2ECases = []unaskedE2E{
 	{cmd: "nice ls", runs: ""}, {cmd: "bash -c ls", runs: ""},
 	// Redirections.
 	{cmd: "ls >/dev/null 2>&1", runs: "DPA"}, {cmd: "cat < a.txt", runs: "DPA"}, {cmd: "cat < ../secret", runs: ""},
+	{cmd: "cat < a.txt b.txt", runs: ""}, {cmd: "echo x > redir3.txt ../secret", runs: ""},
 	{cmd: "echo x > redir.txt", runs: "A"}, {cmd: "echo x >> redir2.txt", runs: "A"}, {cmd: "echo x > ../out.txt", runs: ""},
-	{cmd: "echo x > .git/x", runs: ""}, {cmd: "echo x > link/o.txt", runs: ""},
+	{cmd: "echo x > .git/x", runs: ""}, {cmd: "echo x > link/o.txt", runs: ""}, {cmd: "echo x > gitlink/y", runs: ""},
 	// acceptEdits writers.
 	{cmd: "touch touched.txt", runs: "A"}, {cmd: "touch -c a.txt", runs: ""}, {cmd: "touch ../x", runs: ""},
-	{cmd: "touch .claude/x", runs: ""}, {cmd: "touch lefthook.yml", runs: ""},
+	{cmd: "touch .claude/x", runs: ""}, {cmd: "touch lefthook.yml", runs: ""}, {cmd: "touch gitlink/x", runs: ""},
 	{cmd: "mkdir -p made/sub", runs: "A"}, {cmd: "mkdir ../outd", runs: ""},
 	{cmd: "rm rm-me.txt", runs: "A"}, {cmd: "rm -rf rmr", runs: "A"}, {cmd: "rm -rf .", runs: ""}, {cmd: "rm *.txt", runs: ""},
 	{cmd: "rm .git/config", runs: ""},
@@ -234,12 +237,16 @@ var unaskedE2ECases = []unaskedE2E{
 	{cmd: "cd ..", runs: "", group: "cd"}, {cmd: "cd src && git status", runs: "", group: "cd"},
 	{cmd: "mkdir x && cd x", runs: "", group: "cd"}, {cmd: "cd src && touch n.txt", runs: "", group: "cd"},
 	{cmd: "cd src && cat main.go", runs: "DPA", group: "cd"},
+	// A line that makes a repository's files and runs git: a session of
+	// its own, since a HEAD in the project would make every later git
+	// call asked, were it to run.
+	{cmd: "touch HEAD && git status", runs: "", group: "githead"},
 }
 
 // runUnaskedSession runs cases in one claude session in mode and reports
 // how many calls it made and how many were not as expected.
 func runUnaskedSession(t *testing.T, mode string, cases []unaskedE2E) (calls, failed int) {
-	w, err := newWorld(unaskedFiles, map[string]string{"proj/link": "../other"})
+	w, err := newWorld(unaskedFiles, map[string]string{"proj/link": "../other", "proj/gitlink": ".git"})
 	if err != nil {
 		t.Fatal(err)
 	}
