@@ -482,7 +482,8 @@ func TestClaudeRunsUnaskedMeasured(t *testing.T) {
 	env := UnaskedEnv{Cwd: "/r/proj", Roots: []string{"/r/proj"}, Resolve: world.resolve, Lstat: world.env("/r/proj").Lstat}
 	modes := []PermissionMode{PermDefault, PermPlan, PermAcceptEdits}
 	rows, pairs, stricter := 0, 0, 0
-	for _, line := range strings.Split(string(data), "\n") {
+	table, _, _ := strings.Cut(string(data), earlierMeasurement)
+	for _, line := range strings.Split(table, "\n") {
 		if !strings.HasPrefix(line, "| `") {
 			continue
 		}
@@ -516,6 +517,55 @@ func TestClaudeRunsUnaskedMeasured(t *testing.T) {
 		t.Fatalf("read %d rows, %d (form, mode) pairs from unasked.md; want the whole table", rows, pairs)
 	}
 	t.Logf("%d forms, %d (form, mode) pairs, %d where the table asks and the host ran", rows, pairs, stricter)
+}
+
+// earlierMeasurement heads the section of unasked.md with the first
+// measurement, in another fixture.
+const earlierMeasurement = "\n## An earlier measurement\n"
+
+// TestClaudeRunsUnaskedMeasuredEarlier replays the first measurement
+// (unasked.md, "An earlier measurement") in its own project: RunsUnasked
+// must never say a form runs unasked where Claude Code asked about it.
+func TestClaudeRunsUnaskedMeasuredEarlier(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "hosts", "claude", "unasked.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, earlier, ok := strings.Cut(string(data), earlierMeasurement)
+	if !ok {
+		t.Fatalf("unasked.md has no section %q", strings.TrimSpace(earlierMeasurement))
+	}
+	// The fixture: the project /r/proj, no links, no repository.
+	world := unaskedWorld{}
+	env := UnaskedEnv{Cwd: "/r/proj", Roots: []string{"/r/proj"}, Resolve: world.resolve, Lstat: world.env("/r/proj").Lstat}
+	rows, stricter := 0, 0
+	for _, line := range strings.Split(earlier, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := splitRow(line)
+		if len(cells) != 3 {
+			t.Fatalf("bad row %q", line)
+		}
+		rows++
+		form := strings.Trim(cells[0], "`")
+		for i, m := range []PermissionMode{PermDefault, PermAcceptEdits} {
+			got := Claude{}.RunsUnasked(m, form, env)
+			switch host := cells[1+i]; {
+			case host != "ran" && host != "asked":
+				t.Errorf("row %q: %s: %q is neither ran nor asked", form, m, host)
+			case got && host == "asked":
+				t.Errorf("RunsUnasked(%s, %q) = true, but Claude Code %s asked", m, form, UnaskedVersion)
+			case !got && host == "ran":
+				stricter++
+				t.Logf("stricter than the host: %s %q", m, form)
+			}
+		}
+	}
+	if rows < 130 {
+		t.Fatalf("read %d rows of the earlier measurement; want the whole table", rows)
+	}
+	t.Logf("%d forms, %d where the table asks and the host ran", rows, stricter)
 }
 
 // splitRow splits a Markdown table row at the "|" not written "\|".
