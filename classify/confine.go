@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"github.com/safezonehq/safezone/classify/shell"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -78,33 +77,11 @@ func (d *decider) whyNotConfinable() string {
 }
 
 // UnaskedBy returns the Env.RunsUnasked of a host that runs some shell
-// commands without asking (hookio.UnaskedRunner), or nil: each simple
-// command of the analysis is handed over with its words and whether it
-// writes through its operands or only through a redirection.
-func UnaskedBy(h hookio.Host) func(hookio.PermissionMode, *shell.Analysis) bool {
+// commands without asking (hookio.UnaskedRunner), or nil.
+func UnaskedBy(h hookio.Host) func(hookio.PermissionMode, string, hookio.UnaskedEnv) bool {
 	u, ok := h.(hookio.UnaskedRunner)
 	if !ok {
 		return nil
 	}
-	return func(mode hookio.PermissionMode, a *shell.Analysis) bool {
-		cmds := make([]hookio.UnaskedCommand, 0, len(a.Commands))
-		for i := range a.Commands {
-			c := &a.Commands[i]
-			if c.Unknown != "" || c.Runs != "" {
-				return false
-			}
-			uc := hookio.UnaskedCommand{Argv: c.Argv, ReadOnly: c.ReadOnly}
-			for _, t := range c.Targets {
-				switch {
-				case t.Access != shell.Write:
-				case t.Redirect:
-					uc.WritesRedirect = true
-				default:
-					uc.WritesOperands = true
-				}
-			}
-			cmds = append(cmds, uc)
-		}
-		return u.RunsUnasked(mode, cmds)
-	}
+	return u.RunsUnasked
 }

@@ -70,12 +70,15 @@ type Env struct {
 	// that runs confined may name them (… | tee /tmp/x) without a
 	// question, as the kernel lets it write there anyway.
 	KernelWrite []string
-	// RunsUnasked, when set, reports whether the host runs the shell
-	// command a (all of whose targets are known and inside) without asking
-	// in the host permission mode mode, when the hook leaves the decision
-	// to it (Claude Code runs cat, ls and grep so in default mode): such a
-	// command is allowed, confined, instead (see decider.confine).
-	RunsUnasked func(mode hookio.PermissionMode, a *shell.Analysis) bool
+	// RunsUnasked, when set, is the host's own permission check for shell
+	// commands (hookio.UnaskedRunner): whether the host runs a command
+	// line without asking in permission mode mode when the hook leaves the
+	// decision to it (Claude Code runs cat, ls and grep so in default
+	// mode). Such a command is allowed, confined, instead (see
+	// decider.confine). It is asked only of a line whose targets the
+	// analysis knows and finds inside the sandbox roots, with the host's
+	// own working directories in env (see decider.unaskedEnv).
+	RunsUnasked func(mode hookio.PermissionMode, command string, env hookio.UnaskedEnv) bool
 	// NoAsk, when set, says why no person can answer an ask in this
 	// session (Gemini CLI's headless run): an ask is answered deny, the
 	// reason saying that a person must approve.
@@ -198,14 +201,18 @@ type Result struct {
 }
 
 type decider struct {
-	call    *hookio.Call
-	pol     *policy.Policy
-	env     Env
-	fsys    fs.ReadLinkFS
-	modes   Modes
-	roots   []Root
-	anchors anchors
-	globs   glob.Cache
+	call  *hookio.Call
+	pol   *policy.Policy
+	env   Env
+	fsys  fs.ReadLinkFS
+	modes Modes
+	roots []Root
+	// hostRoots are the host's own working directories, resolved: the
+	// project root and the additionalDirectories of Claude Code's
+	// settings (policy.Dir.Host), not safezone's other roots.
+	hostRoots []string
+	anchors   anchors
+	globs     glob.Cache
 	// resolved caches resolvedPattern.
 	resolved map[*policy.Pattern][]string
 	// gitignore caches the directory names of the project's .gitignore
@@ -379,6 +386,7 @@ func (d *decider) setRoots() error {
 		return err
 	}
 	projectRoot := d.roots[0]
+	d.hostRoots = []string{projectRoot.Resolved}
 	d.anchors.project = uniq(projectRoot.Path, projectRoot.Resolved)
 	for _, t := range d.pol.Templates {
 		d.anchors.templates = append(d.anchors.templates, fold(t.Value))
@@ -402,6 +410,9 @@ func (d *decider) setRoots() error {
 		}
 		if err := d.addRoot(p, dir.Pos.String()); err != nil {
 			return err
+		}
+		if dir.Host {
+			d.hostRoots = append(d.hostRoots, d.roots[len(d.roots)-1].Resolved)
 		}
 	}
 	for _, dir := range d.pol.ReadDirs {

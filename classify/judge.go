@@ -255,9 +255,10 @@ func (d *decider) willRunUnasked() bool {
 }
 
 // hostRunsUnasked reports whether the host would run this shell call
-// without asking if the hook abstained: Env.RunsUnasked says so of its
-// commands, the analysis knows every target, and each lies inside the
-// sandbox roots (the host refuses paths outside its working directories).
+// without asking if the hook abstained: Env.RunsUnasked says so of the
+// command line, the analysis knows every target and every program it runs,
+// and each target lies inside the sandbox roots (the host refuses paths
+// outside its working directories).
 func (d *decider) hostRunsUnasked() bool {
 	if d.env.RunsUnasked == nil || d.shell == nil || !d.shell.Known() || d.modes.Read.On {
 		return false
@@ -276,7 +277,37 @@ func (d *decider) hostRunsUnasked() bool {
 			}
 		}
 	}
-	return d.env.RunsUnasked(d.call.PermissionMode, d.shell)
+	for i := range d.shell.Commands {
+		if c := &d.shell.Commands[i]; c.Unknown != "" || c.Runs != "" {
+			return false
+		}
+	}
+	return d.env.RunsUnasked(d.call.PermissionMode, d.call.Command, d.unaskedEnv())
+}
+
+// unaskedEnv is what the host's own check needs besides the command line:
+// the call's cwd, the host's working directories (d.hostRoots), and the
+// file system as this decision sees it, links resolved as the kernel
+// would (Resolve; a path it cannot resolve is inside no root).
+func (d *decider) unaskedEnv() hookio.UnaskedEnv {
+	return hookio.UnaskedEnv{
+		Cwd:   d.call.Cwd,
+		Roots: d.hostRoots,
+		Resolve: func(p string) string {
+			res, err := Resolve(d.fsys, p)
+			if err != nil {
+				return ""
+			}
+			return res.Path
+		},
+		Lstat: func(p string) (fs.FileInfo, error) {
+			name := strings.TrimPrefix(path.Clean(p), "/")
+			if name == "" {
+				name = "."
+			}
+			return fs.Lstat(d.fsys, name)
+		},
+	}
 }
 
 // allowedOutside reports whether an allow rule anchored outside the project

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/safezonehq/safezone/classify/shell"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -110,9 +109,13 @@ func TestConfineDecision(t *testing.T) {
 	always := "version: 1\nconfine:\n  mode: always\n"
 	unconfinable := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Unconfinable: "no user namespaces to hide .env in"}
 	unasked := &Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22", Confinable: true,
-		RunsUnasked: func(_ hookio.PermissionMode, a *shell.Analysis) bool {
-			return len(a.Commands) == 1 && a.Commands[0].Argv[0] == "cat"
-		}}
+		RunsUnasked: UnaskedBy(hookio.Claude{})}
+	// A directory of Claude Code's settings (permissions.additionalDirectories)
+	// is one of the host's; one of safezone's own policy is not.
+	hostDir := flag(func(l *policy.Layer) {
+		l.AdditionalDirectories = []policy.Dir{{Path: "/other", Pos: policy.Pos{File: ".claude/settings.json"}, Host: true}}
+	})
+	ownDir := "version: 1\nsandbox:\n  additional_directories: [/other]\n"
 	confinable.KernelWrite = []string{"/tmp", "/dev/null"}
 	withPath := func(p string) *Env {
 		e := *confinable
@@ -168,6 +171,10 @@ func TestConfineDecision(t *testing.T) {
 		{decideCase{name: "a command the host runs unasked is allowed, confined", tool: "Bash", input: bash("cat README.md"), env: unasked, want: policy.Allow}, true},
 		{decideCase{name: "one it asks about is left to it", tool: "Bash", input: bash("sed -i s/a/b/ README.md"), env: unasked, want: policy.Abstain}, false},
 		{decideCase{name: "an unasked command whose analysis is unknown is asked", tool: "Bash", input: bash("cat $X"), env: unasked, want: policy.Ask}, false},
+		{decideCase{name: "in acceptEdits a write the host runs unasked is allowed, confined", tool: "Bash", input: bash("touch new.txt"), perm: "acceptEdits", env: unasked, want: policy.Allow}, true},
+		{decideCase{name: "in default mode the same write is left to the host", tool: "Bash", input: bash("touch new.txt"), env: unasked, want: policy.Abstain}, false},
+		{decideCase{name: "a read in a directory of Claude Code's settings runs unasked", tool: "Bash", input: bash("cat /other/x.txt"), fs: []string{"other/x.txt"}, flags: hostDir, env: unasked, want: policy.Allow}, true},
+		{decideCase{name: "a read in a directory of safezone's own policy is left to the host", tool: "Bash", input: bash("cat /other/x.txt"), fs: []string{"other/x.txt"}, extra: ownDir, env: unasked, want: policy.Abstain}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.c.name, func(t *testing.T) {

@@ -79,7 +79,7 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 			errs = append(errs, &Error{Pos: e.pos, Field: fmt.Sprintf("permissions.additionalDirectories[%d]", i), Err: fmt.Errorf("%w: empty directory", ErrSettings)})
 			continue
 		}
-		l.AdditionalDirectories = append(l.AdditionalDirectories, Dir{Path: e.value, Base: src.DirBase, Pos: e.pos})
+		l.AdditionalDirectories = append(l.AdditionalDirectories, Dir{Path: e.value, Base: src.DirBase, Pos: e.pos, Host: true})
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

@@ -33,6 +33,11 @@ type Dir struct {
 	Path string
 	Base string
 	Pos  Pos
+	// Host marks an entry of a Claude Code settings file's
+	// permissions.additionalDirectories: a working directory of the
+	// host's own, where its permission check lets commands read and
+	// write (classify's Env.RunsUnasked).
+	Host bool
 }
 
 // Layer is one parsed and validated policy file. Pointer fields are nil when

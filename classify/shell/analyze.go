@@ -120,9 +120,6 @@ type Target struct {
 	// not known (Command.Runs): a read of the directory it works in, so
 	// that a program run in a directory outside is an outside read.
 	Cwd bool
-	// Redirect marks the file of a redirection (> x, >> x, < x), not an
-	// operand of the program.
-	Redirect bool
 	// Members marks the recursive write of the working directory by a
 	// program that chooses the files itself (an archive extracted in
 	// place, git restoring the work tree from its objects): the files are
@@ -784,11 +781,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) ([]Target, string) {
 	if notAFile(w.lit) {
 		return nil, ""
 	}
-	ts, why := a.targets(w, access)
-	for i := range ts {
-		ts[i].Redirect = true
-	}
-	return ts, why
+	return a.targets(w, access)
 }
 
 // targets turns a static word into targets, one per directory the command
