@@ -64,13 +64,13 @@ func Hook(args []string, stdin io.Reader, out *Emitter, sys *System) int {
 	w := startWatchdog(k, out, sys)
 	v := w.work(func() Verdict {
 		data, err := hookio.ReadInput(stdin)
-		reads := NewFileCache()
-		j := &Judger{Opts: opts, Sys: sys, reads: reads, live: !out.Explain, Loaded: func(p *policy.Policy, root string) {
+		j := &Judger{Opts: opts, Sys: sys, reads: NewFileCache(), live: !out.Explain}
+		j.Loaded = func(p *policy.Policy, root string) {
 			k.policyLoaded(p, root)
-			if t, ok := ownTimeout(reads, sys.Executable); ok {
-				w.extend(deadlineFor(t))
+			if j.registered > 0 {
+				w.extend(deadlineFor(j.registered))
 			}
-		}}
+		}
 		return j.Decide(data, err, "")
 	})
 	return w.finish(v)
