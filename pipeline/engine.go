@@ -174,6 +174,9 @@ type Judger struct {
 	// reads, when set, reads the policy and settings files and remembers
 	// them (the hook looks for its own registration in them).
 	reads *FileCache
+	// late, when set, reports whether the call's deadline has passed (its
+	// answer is printed): the work left writes no policy cache.
+	late func() bool
 	// registered is the timeout of the hook's own registration found in
 	// the settings files read with reads (see ownTimeout), once the policy
 	// is loaded; 0 when none was found.

@@ -152,7 +152,7 @@ func (j *Judger) cachedPolicy(root string) (*policy.Policy, time.Duration, error
 	loc.Trusted = rec.trusted
 	pol, err := MergeLayers(loc, j.Opts)
 	timeout, _ := ownTimeout(reads, s.Executable)
-	if err == nil && keyed {
+	if err == nil && keyed && (j.late == nil || !j.late()) {
 		s.writePolicyCache(key, rec.entry(loc, reads), timeout, pol)
 	}
 	return pol, timeout, err
