@@ -25,6 +25,12 @@ type linkResult struct {
 	err    error
 }
 
+// MemoFS returns a view of fsys that remembers every Lstat and ReadLink
+// answer, for a caller that resolves several paths at one moment and
+// changes nothing in between (their leading directories are looked at
+// once).
+func MemoFS(fsys fs.ReadLinkFS) fs.ReadLinkFS { return newMemoFS(fsys) }
+
 func newMemoFS(fsys fs.ReadLinkFS) *memoFS {
 	return &memoFS{ReadLinkFS: fsys, lstat: make(map[string]lstatResult, 16), link: map[string]linkResult{}}
 }

@@ -245,17 +245,24 @@ func shortHome(p, home string) string {
 // may write besides the writable sandbox roots, resolved: the temporary
 // directories, the devices and confine.write (classify.Env.KernelWrite).
 func (j *Judger) kernelWrite(pol *policy.Policy, project string) []string {
+	// One view of the file system for the list, which changes nothing:
+	// the caches share their leading directories (the home directory).
+	fsys := classify.MemoFS(j.Sys.FS)
+	resolved := func(p string) (string, bool) {
+		r, err := classify.Resolve(fsys, p)
+		return r.Path, err == nil && r.Exists
+	}
 	var out []string
 	for _, tmp := range []string{j.Sys.Getenv("TMPDIR"), "/tmp", "/var/tmp", "/dev/shm"} {
 		if filepath.IsAbs(tmp) {
-			if r, ok := j.resolvedDir(tmp); ok {
+			if r, ok := resolved(tmp); ok {
 				out = append(out, r)
 			}
 		}
 	}
 	out = append(out, confine.Devices()...)
 	for _, d := range j.cacheDirs(pol, project) {
-		if r, ok := j.resolvedDir(d); ok {
+		if r, ok := resolved(d); ok {
 			out = append(out, r)
 		}
 	}
