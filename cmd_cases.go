@@ -14,12 +14,11 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/policy/yamldoc"
 )
 
 const testUsage = `Usage:
@@ -165,28 +164,15 @@ func loadCases(file, root string) ([]testCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		e := &policy.Error{Pos: policy.Pos{File: file}, Err: fmt.Errorf("%w: %s", policy.ErrYAML, msg)}
-		if rest, ok := strings.CutPrefix(msg, "line "); ok {
-			if n, text, ok := strings.Cut(rest, ": "); ok {
-				if line, err := strconv.Atoi(n); err == nil {
-					if strings.HasPrefix(text, "did not find expected") {
-						line++ // yaml.v3 counts these from 0 (see policy.yamlError)
-					}
-					e.Line, e.Err = line, fmt.Errorf("%w: %s", policy.ErrYAML, text)
-				}
-			}
-		}
-		return nil, e
+	top, err := yamldoc.Parse(data)
+	if err != nil {
+		return nil, policy.YAMLError(file, err)
 	}
-	top := &doc
-	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
-		top = top.Content[0]
+	if top == nil {
+		top = &yamldoc.Node{} // an empty file
 	}
 	p := caseParser{file: file, dir: filepath.Dir(file), root: root}
-	if top.Kind != yaml.SequenceNode {
+	if top.Kind != yamldoc.SequenceNode {
 		p.fail(top, "", "a cases file is a YAML list of cases (- name: ..., input: ..., expect: ...)")
 		return nil, errors.Join(p.errs...)
 	}
@@ -212,22 +198,22 @@ type caseParser struct {
 	errs            []error
 }
 
-func (p *caseParser) pos(n *yaml.Node) policy.Pos {
+func (p *caseParser) pos(n *yamldoc.Node) policy.Pos {
 	return policy.Pos{File: p.file, Line: n.Line, Col: n.Column}
 }
 
-func (p *caseParser) fail(n *yaml.Node, field, msg string, args ...any) {
+func (p *caseParser) fail(n *yamldoc.Node, field, msg string, args ...any) {
 	p.errs = append(p.errs, &policy.Error{Pos: p.pos(n), Field: field, Err: fmt.Errorf("%w: "+msg, append([]any{policy.ErrBadValue}, args...)...)})
 }
 
-func (p *caseParser) testCase(n *yaml.Node, field string) (testCase, bool) {
+func (p *caseParser) testCase(n *yamldoc.Node, field string) (testCase, bool) {
 	c := testCase{pos: p.pos(n)}
-	if n.Kind != yaml.MappingNode {
+	if n.Kind != yamldoc.MappingNode {
 		p.fail(n, field, "a case is a mapping with name, input or input_file, expect and rule")
 		return c, false
 	}
 	nerrs := len(p.errs)
-	var input, inputFile, expect, name *yaml.Node
+	var input, inputFile, expect, name *yamldoc.Node
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -289,8 +275,8 @@ func (p *caseParser) testCase(n *yaml.Node, field string) (testCase, bool) {
 	return c, len(p.errs) == nerrs
 }
 
-func (p *caseParser) str(n *yaml.Node, field string) (string, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+func (p *caseParser) str(n *yamldoc.Node, field string) (string, bool) {
+	if n.Kind != yamldoc.ScalarNode || n.Tag != "!!str" {
 		p.fail(n, field, "want a string")
 		return "", false
 	}
@@ -309,8 +295,8 @@ func readInputFile(path string) ([]byte, error) {
 
 // inlineInput turns the input mapping into the JSON the host would send,
 // with cwd defaulting to (or relative to) the project root.
-func (p *caseParser) inlineInput(n *yaml.Node, field string) []byte {
-	if n.Kind != yaml.MappingNode {
+func (p *caseParser) inlineInput(n *yamldoc.Node, field string) []byte {
+	if n.Kind != yamldoc.MappingNode {
 		p.fail(n, field, "the input is a mapping (tool_name: ..., tool_input: ...)")
 		return nil
 	}
@@ -319,7 +305,7 @@ func (p *caseParser) inlineInput(n *yaml.Node, field string) []byte {
 	b.WriteByte('{')
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Value == "cwd" && v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+		if k.Value == "cwd" && v.Kind == yamldoc.ScalarNode && v.Tag == "!!str" {
 			cwd = v.Value
 			if !filepath.IsAbs(cwd) {
 				cwd = filepath.Join(p.root, cwd)
@@ -348,19 +334,17 @@ func (p *caseParser) inlineInput(n *yaml.Node, field string) []byte {
 // objects, sequences as arrays, and scalars by their resolved YAML type,
 // so that "007" stays a string and 7 a number; a timestamp stays the text
 // written.
-func (p *caseParser) appendJSON(b *bytes.Buffer, n *yaml.Node, field string) error {
+func (p *caseParser) appendJSON(b *bytes.Buffer, n *yamldoc.Node, field string) error {
 	bad := func(msg string) error {
 		return &policy.Error{Pos: p.pos(n), Field: field, Err: fmt.Errorf("%w: %s", policy.ErrBadValue, msg)}
 	}
 	switch n.Kind {
-	case yaml.AliasNode:
-		return p.appendJSON(b, n.Alias, field)
-	case yaml.MappingNode:
+	case yamldoc.MappingNode:
 		b.WriteByte('{')
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
+			if k.Kind != yamldoc.ScalarNode {
 				return bad("mapping keys must be strings")
 			}
 			if seen[k.Value] {
@@ -378,7 +362,7 @@ func (p *caseParser) appendJSON(b *bytes.Buffer, n *yaml.Node, field string) err
 			}
 		}
 		b.WriteByte('}')
-	case yaml.SequenceNode:
+	case yamldoc.SequenceNode:
 		b.WriteByte('[')
 		for i, c := range n.Content {
 			if i > 0 {
@@ -389,13 +373,13 @@ func (p *caseParser) appendJSON(b *bytes.Buffer, n *yaml.Node, field string) err
 			}
 		}
 		b.WriteByte(']')
-	case yaml.ScalarNode:
+	case yamldoc.ScalarNode:
 		switch n.Tag {
 		case "!!null":
 			b.WriteString("null")
 		case "!!bool", "!!int", "!!float":
-			var v any
-			if err := n.Decode(&v); err != nil {
+			v, err := scalarValue(n)
+			if err != nil {
 				return bad(err.Error())
 			}
 			if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
@@ -414,4 +398,26 @@ func (p *caseParser) appendJSON(b *bytes.Buffer, n *yaml.Node, field string) err
 		return bad("unsupported YAML node")
 	}
 	return nil
+}
+
+// scalarValue is the value of a boolean, integer or float scalar (YAML 1.2
+// core schema: .inf, -.inf and .nan among the floats).
+func scalarValue(n *yamldoc.Node) (any, error) {
+	switch n.Tag {
+	case "!!bool":
+		return n.Bool()
+	case "!!int":
+		return n.Int()
+	}
+	text := strings.ReplaceAll(n.Value, "_", "")
+	switch strings.ToLower(strings.TrimLeft(text, "+-")) {
+	case ".inf":
+		if strings.HasPrefix(text, "-") {
+			return math.Inf(-1), nil
+		}
+		return math.Inf(1), nil
+	case ".nan":
+		return math.NaN(), nil
+	}
+	return strconv.ParseFloat(text, 64)
 }

@@ -567,6 +567,9 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 	if out, ok := d.resolved[p]; ok {
 		return out
 	}
+	if d.resolved == nil {
+		d.readResolveDirs()
+	}
 	var out []string
 	prefix, rest := glob.LiteralPrefix(p.Glob)
 	d.eachPlace(p, prefix, func(c string) {
@@ -584,6 +587,43 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 	}
 	d.resolved[p] = out
 	return out
+}
+
+// readResolveDirs prepares the resolution of every Resolve pattern (the
+// self-protection layer's: a dozen names in the project root, as many in
+// the home directory, most of them missing): a directory that holds
+// listDirMin or more of the names on their paths is read once instead of
+// looked up name by name (memoFS.absentFrom), which answers for the
+// missing ones.
+func (d *decider) readResolveDirs() {
+	m, ok := d.fsys.(*memoFS)
+	if !ok {
+		return
+	}
+	names := map[string][]string{} // directory (as given) -> names on the patterns' paths
+	for i := range d.pol.Protected {
+		p := &d.pol.Protected[i]
+		if !p.Resolve {
+			continue
+		}
+		prefix, _ := glob.LiteralPrefix(p.Glob)
+		for _, c := range d.placesOf(p, prefix) {
+			for c = path.Clean(c); c != "/" && path.IsAbs(c); c = path.Dir(c) {
+				dir, base := path.Dir(c), path.Base(c)
+				if !slices.Contains(names[dir], base) {
+					names[dir] = append(names[dir], base)
+				}
+			}
+		}
+	}
+	for dir, ns := range names {
+		if len(ns) < listDirMin {
+			continue
+		}
+		if r, err := Resolve(d.fsys, dir); err == nil && r.Exists && r.Dir {
+			m.absentFrom(strings.TrimPrefix(r.Path, "/"), ns)
+		}
+	}
 }
 
 // allViewsSafe reports whether every view of t is in a safe path.

@@ -1,6 +1,9 @@
 package classify
 
-import "io/fs"
+import (
+	"io/fs"
+	"strings"
+)
 
 // memoFS remembers every Lstat and ReadLink answer for the length of one
 // decision: the project root, the home directory and every target share
@@ -65,4 +68,73 @@ func (m *memoFS) ReadLink(name string) (string, error) {
 	t, err := m.ReadLinkFS.ReadLink(name)
 	m.link[name] = linkResult{t, err}
 	return t, err
+}
+
+// listDirMin is how many names of one directory a decision must be about to
+// look up before the directory is read instead: a read costs about four
+// system calls (open, two getdents, close), an lstat one.
+const listDirMin = 6
+
+// listDirMaxSize bounds the size (st_size) of a directory read instead of
+// looked up name by name: a few blocks, a few hundred entries; a larger one
+// costs more to read than the lstats it saves.
+const listDirMaxSize = 16 << 10
+
+// absentFrom reads the directory dir (a physical path, without its leading
+// "/", as Lstat takes names; "" for the root) once and remembers, for each
+// of names that it does not hold, the answer Lstat would give: does not
+// exist. It changes no answer: a name it holds, a name that is not plain
+// ASCII (on a file system that folds case or normalises, lstat finds
+// spellings a listing does not show: such names, and any the listing holds
+// in another case, are left to Lstat), and a directory that cannot be read
+// or is too large are left to Lstat.
+func (m *memoFS) absentFrom(dir string, names []string) {
+	fi, err := m.Lstat(dirOrRoot(dir))
+	if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
+		return
+	}
+	entries, err := fs.ReadDir(m.ReadLinkFS, dirOrRoot(dir))
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if !plainASCII(n) {
+			continue
+		}
+		full := n
+		if dir != "" {
+			full = dir + "/" + n
+		}
+		if _, known := m.lstat[full]; known {
+			continue
+		}
+		held := false
+		for _, e := range entries {
+			if strings.EqualFold(e.Name(), n) {
+				held = true
+				break
+			}
+		}
+		if !held {
+			m.lstat[full] = lstatResult{err: &fs.PathError{Op: "lstat", Path: full, Err: fs.ErrNotExist}}
+		}
+	}
+}
+
+// dirOrRoot is dir as an fs.FS name: "." for the root.
+func dirOrRoot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
+}
+
+// plainASCII reports whether s holds printable ASCII only.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return s != ""
 }

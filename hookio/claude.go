@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 	"unicode"
 
@@ -431,10 +430,46 @@ func fileURLPath(s string) (string, bool) {
 	if i := strings.IndexAny(rest, "?#"); i >= 0 {
 		rest = rest[:i]
 	}
-	if p, err := url.PathUnescape(rest); err == nil {
+	if p, ok := pathUnescape(rest); ok {
 		return p, true
 	}
 	return rest, true
+}
+
+// pathUnescape undoes the percent-escapes of a URL path (RFC 3986 section
+// 2.1) as url.PathUnescape does: each "%XX" (two hexadecimal digits) is the
+// byte XX, "+" stays; false when a "%" is not followed by two hexadecimal
+// digits. (Package net/url's initialisation would cost every hook call.)
+func pathUnescape(s string) (string, bool) {
+	n := strings.Count(s, "%")
+	if n == 0 {
+		return s, true
+	}
+	b := make([]byte, 0, max(len(s)-2*n, 0))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b = append(b, s[i])
+			continue
+		}
+		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			return "", false
+		}
+		b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+		i += 2
+	}
+	return string(b), true
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }
 
 // isJSONPatchOp reports whether an object is a JSON Patch operation (RFC

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -339,4 +340,21 @@ func TestMCPDeepPaths(t *testing.T) {
 	if strings.Join(got, ",") != "/outside/deep,/outside/nested" {
 		t.Errorf("args %q, want the deep and the nested path", got)
 	}
+}
+
+// FuzzPathUnescape: pathUnescape agrees with url.PathUnescape, which it
+// stands in for on the hook path.
+//
+//	go test -fuzz=FuzzPathUnescape -fuzztime=30s ./hookio
+func FuzzPathUnescape(f *testing.F) {
+	for _, s := range []string{"/h/a%20b/.env", "%", "%4", "%zz", "%2F%2e%2E", "a+b", "%e2%82%ac", "%00", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := pathUnescape(s)
+		want, err := url.PathUnescape(s)
+		if ok != (err == nil) || ok && got != want {
+			t.Fatalf("pathUnescape(%q) = %q %v; url.PathUnescape: %q %v", s, got, ok, want, err)
+		}
+	})
 }

@@ -29,7 +29,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // CodexHook is one handler of a Codex hooks.json that runs safezone, with
@@ -115,12 +115,15 @@ type CodexConfigState struct {
 	} `toml:"projects"`
 }
 
-// ParseCodexState reads a config.toml's hook and project state; an empty
-// file is an empty state.
+// ParseCodexState reads a config.toml's hook and project state (TOML 1.1);
+// an empty file is an empty state, and one that is not valid TOML an error
+// with an empty state.
 func ParseCodexState(data []byte) (CodexConfigState, error) {
 	var st CodexConfigState
-	_, err := toml.Decode(string(data), &st)
-	return st, err
+	if err := toml.Unmarshal(data, &st); err != nil {
+		return CodexConfigState{}, err
+	}
+	return st, nil
 }
 
 // Trusted reports whether a hook is trusted as it is now, and why not.

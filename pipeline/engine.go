@@ -58,6 +58,9 @@ type System struct {
 	// StartBuild builds the fast launcher into a path in the background
 	// (confine.BuildFast); nil builds none: the Go launcher runs.
 	StartBuild func(dst string) error
+	// cacheSettle is how old the files of a policy must be for the hook to
+	// cache it (see policycache.go); 0 caches nothing.
+	cacheSettle time.Duration
 }
 
 // OnceStatus is a confine.Status computed on first use.
@@ -87,6 +90,8 @@ func OSSystem() *System {
 		Confine:    &OnceStatus{Get: confine.Available},
 		StartIndex: startIndex(exe),
 		StartBuild: startBuild(exe),
+
+		cacheSettle: defaultCacheSettle,
 	}
 }
 
@@ -169,6 +174,13 @@ type Judger struct {
 	// reads, when set, reads the policy and settings files and remembers
 	// them (the hook looks for its own registration in them).
 	reads *FileCache
+	// late, when set, reports whether the call's deadline has passed (its
+	// answer is printed): the work left writes no policy cache.
+	late func() bool
+	// registered is the timeout of the hook's own registration found in
+	// the settings files read with reads (see ownTimeout), once the policy
+	// is loaded; 0 when none was found.
+	registered time.Duration
 }
 
 // ErrUnusablePolicy is wrapped by the error of a verdict whose policy could
@@ -295,10 +307,21 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	return v
 }
 
-// policy returns root's effective policy, from the cache when there is one.
+// policy returns root's effective policy: for a live hook call through the
+// policy cache (policycache.go), for replay and test from Cache when there
+// is one.
 func (j *Judger) policy(root string) (*policy.Policy, error) {
+	if j.Cache == nil && j.live {
+		pol, timeout, err := j.cachedPolicy(root)
+		j.registered = timeout
+		return pol, err
+	}
 	if j.Cache == nil {
-		return LoadPolicy(j.Opts, root, j.Sys, j.reads)
+		pol, err := LoadPolicy(j.Opts, root, j.Sys, j.reads)
+		if j.reads != nil {
+			j.registered, _ = ownTimeout(j.reads, j.Sys.Executable)
+		}
+		return pol, err
 	}
 	l, ok := j.Cache[root]
 	if !ok {

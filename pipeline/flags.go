@@ -17,6 +17,7 @@ import (
 
 // Options are the parsed command line.
 type Options struct {
+	args     []string // as given (a key of the policy cache)
 	explain  bool
 	json     bool
 	policies []string
@@ -49,6 +50,7 @@ func ParseFlags(args []string, explain bool) (*Options, error) {
 		return nil, err
 	}
 	o.explain, o.json = explain, *jsonOut
+	o.args = args
 	return o, nil
 }
 

@@ -64,13 +64,13 @@ func Hook(args []string, stdin io.Reader, out *Emitter, sys *System) int {
 	w := startWatchdog(k, out, sys)
 	v := w.work(func() Verdict {
 		data, err := hookio.ReadInput(stdin)
-		reads := NewFileCache()
-		j := &Judger{Opts: opts, Sys: sys, reads: reads, live: !out.Explain, Loaded: func(p *policy.Policy, root string) {
+		j := &Judger{Opts: opts, Sys: sys, reads: NewFileCache(), live: !out.Explain, late: w.concluded}
+		j.Loaded = func(p *policy.Policy, root string) {
 			k.policyLoaded(p, root)
-			if t, ok := ownTimeout(reads, sys.Executable); ok {
-				w.extend(deadlineFor(t))
+			if j.registered > 0 {
+				w.extend(deadlineFor(j.registered))
 			}
-		}}
+		}
 		return j.Decide(data, err, "")
 	})
 	return w.finish(v)
@@ -144,6 +144,14 @@ func (w *watchdog) extend(d time.Duration) {
 	}
 	w.deadline = d
 	w.timer.Reset(w.remaining())
+}
+
+// concluded reports whether a verdict is being (or was) concluded: once the
+// deadline has claimed the call, the work's results are not used.
+func (w *watchdog) concluded() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.claimed
 }
 
 // work runs f, turning a panic into an internal error's verdict.

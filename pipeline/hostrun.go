@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 
 	"github.com/safezonehq/safezone/hookio"
@@ -259,13 +259,14 @@ func (c codexConfig) approval() string {
 	return "granular"
 }
 
-// readCodexConfig reads one Codex config file; a missing or unreadable one
-// is empty (Codex itself refuses to start on a malformed one).
+// readCodexConfig reads one Codex config file; a missing, unreadable or
+// malformed one is empty, whatever its valid part says (Codex itself
+// refuses to start on a malformed one).
 func (s *System) readCodexConfig(file string) codexConfig {
 	var c codexConfig
 	b, err := fs.ReadFile(s.FS, strings.TrimPrefix(file, "/"))
-	if err == nil {
-		_ = toml.Unmarshal(b, &c)
+	if err != nil || toml.Unmarshal(b, &c) != nil {
+		return codexConfig{}
 	}
 	return c
 }
@@ -295,7 +296,7 @@ func when(cond bool, v string) string {
 // it is (Codex's own fallback).
 func tomlString(v string) string {
 	var x struct{ V string }
-	if _, err := toml.Decode("V = "+v, &x); err == nil {
+	if err := toml.Unmarshal([]byte("V = "+v), &x); err == nil {
 		return x.V
 	}
 	return strings.Trim(v, `"'`)

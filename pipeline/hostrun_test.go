@@ -168,6 +168,9 @@ func TestCodexRun(t *testing.T) {
 			mode: hookio.PermBypass, sandbox: "read-only"},
 		{name: "a malformed config.toml reads as empty", argv: []string{"codex", "exec", "--trust"}, files: map[string]string{"h/.codex/config.toml": "sandbox_mode = [\n"},
 			mode: hookio.PermBypass, sandbox: "workspace-write"},
+		{name: "a config.toml malformed after a valid setting reads as empty", argv: []string{"codex", "exec", "--trust"},
+			files: map[string]string{"h/.codex/config.toml": "sandbox_mode = \"danger-full-access\"\nmodel = \n"},
+			mode:  hookio.PermBypass, sandbox: "workspace-write"},
 		{name: "no codex process", argv: []string{"/usr/bin/python3", "x.py"}, notFound: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,17 +21,21 @@ type FileCache struct {
 type CachedFile struct {
 	Data []byte
 	err  error
+	// id is the file's identity when it was read, if idOK (the policy
+	// cache's key).
+	id   fileID
+	idOK bool
 }
 
 func NewFileCache() *FileCache { return &FileCache{Files: map[string]CachedFile{}} }
 
-// read is policy.ReadCapped, remembered.
+// read is policy.ReadCapped, remembered with the file's identity.
 func (c *FileCache) read(path string) ([]byte, error) {
 	if f, ok := c.Files[path]; ok {
 		return f.Data, f.err
 	}
-	data, err := policy.ReadCapped(path)
-	c.Files[path] = CachedFile{data, err}
+	data, id, idOK, err := readWithID(path)
+	c.Files[path] = CachedFile{Data: data, err: err, id: id, idOK: idOK}
 	return data, err
 }
 

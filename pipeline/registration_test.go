@@ -76,9 +76,18 @@ func TestDeadlineFromRegistration(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := pipelinetest.Input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
-	r := runHook(t, sys, strings.NewReader(in))
-	if r.decision != "deny" || r.code != 2 || !strings.Contains(r.stdout, "no decision within 500ms") {
-		t.Errorf("decision %s exit %d: %s", r.decision, r.code, r.stdout)
+	// The last two calls read the policy, and the timeout found with it,
+	// from the policy cache.
+	sys.cacheSettle = cacheSettleForTest
+	settle()
+	for i := range 3 {
+		r := runHook(t, sys, strings.NewReader(in))
+		if r.decision != "deny" || r.code != 2 || !strings.Contains(r.stdout, "no decision within 500ms") {
+			t.Errorf("call %d: decision %s exit %d: %s", i, r.decision, r.code, r.stdout)
+		}
+		if n := len(cacheFiles(t, sys)); n != 1 {
+			t.Errorf("call %d: %d cache files, want 1", i, n)
+		}
 	}
 }
 

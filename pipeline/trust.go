@@ -76,29 +76,41 @@ func (s *System) ReadTrust(key string) (*trustRecord, error) {
 	if p == "" {
 		return nil, nil
 	}
+	rec, _, err := readTrustFile(p, key)
+	return rec, err
+}
+
+// readTrustFile reads the record of key in the file p; nil when there is
+// none (or it names another path). It also returns the identity of the
+// file read, taken before reading it (zero when there is none).
+func readTrustFile(p, key string) (*trustRecord, fileID, error) {
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, fileID{}, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fileID{}, err
 	}
 	defer f.Close()
+	var id fileID
+	if fi, err := f.Stat(); err == nil {
+		id, _ = infoID(fi)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTrustRecord+1))
 	if err != nil {
-		return nil, err
+		return nil, id, err
 	}
 	if len(data) > maxTrustRecord {
-		return nil, fmt.Errorf("%s is over %d bytes", p, maxTrustRecord)
+		return nil, id, fmt.Errorf("%s is over %d bytes", p, maxTrustRecord)
 	}
 	var rec trustRecord
 	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, id, fmt.Errorf("%s: %w", p, err)
 	}
 	if rec.Path != key {
-		return nil, nil
+		return nil, id, nil
 	}
-	return &rec, nil
+	return &rec, id, nil
 }
 
 // Trusted is policy.Locations.Trusted: whether the user trusted the file

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/safezonehq/safezone/policy/yamldoc"
 )
 
 // AuditLayer is the audit: mapping of one policy file (README, "Running it
@@ -87,13 +87,13 @@ func (a *Audit) File(home, projectRoot string) string {
 }
 
 type rawAudit struct {
-	Path     yaml.Node `yaml:"path"`
-	All      yaml.Node `yaml:"all"`
-	MaxBytes yaml.Node `yaml:"max_bytes"`
-	Keep     yaml.Node `yaml:"keep"`
-	Required yaml.Node `yaml:"required"`
-	Syslog   yaml.Node `yaml:"syslog"`
-	DryRun   yaml.Node `yaml:"dry_run"`
+	Path     yamldoc.Node
+	All      yamldoc.Node
+	MaxBytes yamldoc.Node
+	Keep     yamldoc.Node
+	Required yamldoc.Node
+	Syslog   yamldoc.Node
+	DryRun   yamldoc.Node
 }
 
 const auditKeys = "path, all, max_bytes, keep, required, syslog, dry_run"
@@ -141,13 +141,13 @@ func (p *parser) audit(r *rawAudit) {
 
 // integer parses an integer scalar within [lo, hi]; want describes the
 // range for the error.
-func (p *parser) integer(n *yaml.Node, field string, lo, hi int64, want string) (int64, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+func (p *parser) integer(n *yamldoc.Node, field string, lo, hi int64, want string) (int64, bool) {
+	if n.Kind != yamldoc.ScalarNode || n.Tag != "!!int" {
 		p.fail(n, field, fmt.Errorf("%w: want %s, got %s", ErrBadValue, want, describe(n)))
 		return 0, false
 	}
-	var v int64
-	if err := n.Decode(&v); err != nil || v < lo || v > hi {
+	v, err := n.Int()
+	if err != nil || v < lo || v > hi {
 		p.fail(n, field, fmt.Errorf("%w: %s is out of range (want %s)", ErrBadValue, n.Value, want))
 		return 0, false
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/safezonehq/safezone/policy/yamldoc"
 )
 
 // Guards are families of shell commands that ask in every mode, bypass
@@ -105,22 +105,23 @@ type ConfineLayer struct {
 }
 
 type rawGuards struct {
-	LoseWork       yaml.Node `yaml:"lose_work"`
-	InstallOutside yaml.Node `yaml:"install_outside"`
+	LoseWork       yamldoc.Node
+	InstallOutside yamldoc.Node
 }
 
 type rawConfine struct {
-	Mode            yaml.Node   `yaml:"mode"`
-	Write           []yaml.Node `yaml:"write"`
-	ProgramWritable []yaml.Node `yaml:"program_writable"`
-	Sockets         []yaml.Node `yaml:"sockets"`
-	Grants          []rawGrant  `yaml:"grants"`
+	Mode            yamldoc.Node
+	Write           []yamldoc.Node
+	ProgramWritable []yamldoc.Node
+	Sockets         []yamldoc.Node
+	Grants          []rawGrant
 }
 
 type rawGrant struct {
-	Command yaml.Node   `yaml:"command"`
-	Read    []yaml.Node `yaml:"read"`
-	Sockets []yaml.Node `yaml:"sockets"`
+	Command yamldoc.Node
+	Read    []yamldoc.Node
+	Sockets []yamldoc.Node
+	bad     bool // not a mapping (reported)
 }
 
 // guards validates the guards: mapping: each value ask, deny or off.
@@ -130,7 +131,7 @@ func (p *parser) guards(g *rawGuards) {
 }
 
 // guard parses ask, deny or off (stored as Abstain).
-func (p *parser) guard(n *yaml.Node, field string) *Setting[Decision] {
+func (p *parser) guard(n *yamldoc.Node, field string) *Setting[Decision] {
 	if n.Kind == 0 {
 		return nil
 	}
@@ -171,9 +172,12 @@ func (p *parser) confine(c *rawConfine) {
 	p.l.Confine.Sockets = p.sockets(c.Sockets, "confine.sockets")
 	for i := range c.Grants {
 		g := &c.Grants[i]
+		if g.bad {
+			continue
+		}
 		field := fmt.Sprintf("confine.grants[%d]", i)
 		if g.Command.Kind == 0 {
-			at := &yaml.Node{}
+			at := &yamldoc.Node{}
 			if len(g.Read) > 0 {
 				at = &g.Read[0]
 			} else if len(g.Sockets) > 0 {
@@ -201,7 +205,7 @@ func (p *parser) confine(c *rawConfine) {
 
 // sockets validates a list of sockets: absolute paths, ~/ paths, or
 // $NAME (an environment variable's name: letters, digits, underscores).
-func (p *parser) sockets(ns []yaml.Node, key string) []Setting[string] {
+func (p *parser) sockets(ns []yamldoc.Node, key string) []Setting[string] {
 	var out []Setting[string]
 	for i := range ns {
 		n := &ns[i]
@@ -255,7 +259,7 @@ func mergeExtras(open opener, p *Policy, l *Layer) {
 
 // templates validates paths.templates: bare file names, without "/" or a
 // wildcard.
-func (p *parser) templates(ns []yaml.Node) []Setting[string] {
+func (p *parser) templates(ns []yamldoc.Node) []Setting[string] {
 	var out []Setting[string]
 	for i := range ns {
 		n := &ns[i]

@@ -1,14 +1,12 @@
 package policy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
+	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/safezonehq/safezone/policy/yamldoc"
 )
 
 // EmbeddedName is the name under which the built-in default policy
@@ -106,221 +104,264 @@ type Layer struct {
 // errors, each an [*Error] with file:line:col; all of them are returned,
 // joined with errors.Join. On error the Layer is nil.
 func Parse(name string, data []byte) (*Layer, error) {
-	// Strict decoding by the library: unknown keys and type mismatches. A
-	// valid policy is parsed once; a broken one again as a node tree, for
-	// positions and a precise diagnosis.
-	var raw rawFile
+	doc, err := parseDoc(name, data)
+	if err != nil {
+		return nil, err
+	}
 	p := &parser{l: &Layer{Name: name}}
-	strict := yaml.NewDecoder(bytes.NewReader(data))
-	strict.KnownFields(true)
-	err := strict.Decode(&raw)
-	if err == nil {
-		var extra yaml.Node
-		if err := strict.Decode(&extra); !errors.Is(err, io.EOF) {
-			return nil, &Error{Pos: Pos{File: name, Line: extra.Line}, Err: fmt.Errorf("%w: more than one YAML document", ErrYAML)}
-		}
-		p.file(&raw, nil)
-		if len(p.errs) > 0 {
-			return nil, &Problems{Errors: p.errs, Warnings: p.l.Warnings}
-		}
-		return p.l, nil
+	var raw rawFile
+	p.rawFile(doc, &raw)
+	// The schema's own errors (unknown keys, a mapping or a list where
+	// another kind is written) come first, then those of the values.
+	p.file(&raw, nil)
+	if len(p.errs) > 0 {
+		return nil, &Problems{Errors: p.errs, Warnings: p.l.Warnings}
 	}
-	doc, derr := parseDoc(name, data)
-	if derr != nil {
-		return nil, derr
-	}
-	// Decode again without KnownFields so that the values it could read
-	// are still validated: a policy with several mistakes gets them all
-	// reported at once.
-	p.errs = append(p.errs, yamlError(name, err, doc))
-	raw = rawFile{}
-	if yaml.Unmarshal(data, &raw) == nil {
-		p.file(&raw, doc)
-	}
-	return nil, &Problems{Errors: p.errs, Warnings: p.l.Warnings}
+	return p.l, nil
 }
 
 // parseDoc parses data as one YAML document whose top level is a mapping,
 // and returns that mapping node.
-func parseDoc(name string, data []byte) (*yaml.Node, error) {
-	var root yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&root); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, &Error{Pos: Pos{File: name}, Err: ErrEmpty}
-		}
-		return nil, yamlError(name, err)
+func parseDoc(name string, data []byte) (*yamldoc.Node, error) {
+	doc, err := yamldoc.Parse(data)
+	if err != nil {
+		return nil, YAMLError(name, err)
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, &Error{Pos: Pos{File: name, Line: extra.Line}, Err: fmt.Errorf("%w: more than one YAML document", ErrYAML)}
-	}
-	doc := &root
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		doc = doc.Content[0]
-	}
-	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
+	if doc == nil || doc.Kind == yamldoc.ScalarNode && doc.Tag == "!!null" {
 		return nil, &Error{Pos: Pos{File: name}, Err: ErrEmpty}
 	}
-	if doc.Kind != yaml.MappingNode {
+	if doc.Kind != yamldoc.MappingNode {
 		return nil, &Error{Pos: Pos{File: name, Line: doc.Line, Col: doc.Column}, Err: fmt.Errorf("%w: the top level must be a mapping (version: 1, mode: ..., ...)", ErrNotAPolicy)}
 	}
 	return doc, nil
 }
 
-// rawFile mirrors the schema; leaves are yaml.Nodes so every value keeps its
-// position. No type here has an UnmarshalYAML method, which would silently
-// turn KnownFields off below it.
+// YAMLError places an error of package yamldoc in the file name: a key
+// written twice is a bad value ([ErrBadValue]), anything else invalid YAML
+// ([ErrYAML]).
+func YAMLError(name string, err error) error {
+	var dup *yamldoc.DuplicateKeyError
+	if errors.As(err, &dup) {
+		return &Error{Pos: Pos{File: name, Line: dup.Line, Col: dup.Col}, Err: fmt.Errorf("%w: mapping key %q already defined at line %d", ErrBadValue, dup.Key, dup.FirstLine)}
+	}
+	var ye *yamldoc.Error
+	if errors.As(err, &ye) {
+		return &Error{Pos: Pos{File: name, Line: ye.Line, Col: ye.Column}, Err: fmt.Errorf("%w: %s", ErrYAML, ye.Msg)}
+	}
+	return &Error{Pos: Pos{File: name}, Err: fmt.Errorf("%w: %v", ErrYAML, err)}
+}
+
+// rawFile mirrors the schema; leaves are yamldoc.Nodes so every value keeps
+// its position (a zero Node: the key is absent).
 type rawFile struct {
-	Version        yaml.Node   `yaml:"version"`
-	Mode           yaml.Node   `yaml:"mode"`
-	AutoApprove    yaml.Node   `yaml:"auto_approve"`
-	Sandbox        *rawSandbox `yaml:"sandbox"`
-	Paths          *rawPaths   `yaml:"paths"`
-	Rules          *rawRules   `yaml:"rules"`
-	OnError        yaml.Node   `yaml:"on_error"`
-	HostSettings   yaml.Node   `yaml:"host_settings"`
-	SelfProtection yaml.Node   `yaml:"self_protection"`
-	Locked         []yaml.Node `yaml:"locked"`
-	Audit          *rawAudit   `yaml:"audit"`
-	Guards         *rawGuards  `yaml:"guards"`
-	Confine        *rawConfine `yaml:"confine"`
-	Remove         *rawRemove  `yaml:"remove"`
+	Version        yamldoc.Node
+	Mode           yamldoc.Node
+	AutoApprove    yamldoc.Node
+	Sandbox        *rawSandbox
+	Paths          *rawPaths
+	Rules          *rawRules
+	OnError        yamldoc.Node
+	HostSettings   yamldoc.Node
+	SelfProtection yamldoc.Node
+	Locked         []yamldoc.Node
+	Audit          *rawAudit
+	Guards         *rawGuards
+	Confine        *rawConfine
+	Remove         *rawRemove
 }
 
 type rawSandbox struct {
-	Enabled               yaml.Node   `yaml:"enabled"`
-	AdditionalDirectories []yaml.Node `yaml:"additional_directories"`
-	ReadDirs              []yaml.Node `yaml:"read_dirs"`
-	OutsideRead           yaml.Node   `yaml:"outside_read"`
-	OutsideWrite          yaml.Node   `yaml:"outside_write"`
+	Enabled               yamldoc.Node
+	AdditionalDirectories []yamldoc.Node
+	ReadDirs              []yamldoc.Node
+	OutsideRead           yamldoc.Node
+	OutsideWrite          yamldoc.Node
 }
 
 type rawPaths struct {
-	Protected []yaml.Node `yaml:"protected"`
-	Warned    []yaml.Node `yaml:"warned"`
-	Safe      []yaml.Node `yaml:"safe"`
-	Templates []yaml.Node `yaml:"templates"`
+	Protected []yamldoc.Node
+	Warned    []yamldoc.Node
+	Safe      []yamldoc.Node
+	Templates []yamldoc.Node
 }
 
 type rawRules struct {
-	Deny  []yaml.Node `yaml:"deny"`
-	Ask   []yaml.Node `yaml:"ask"`
-	Allow []yaml.Node `yaml:"allow"`
+	Deny  []yamldoc.Node
+	Ask   []yamldoc.Node
+	Allow []yamldoc.Node
 }
 
-// knownKeys names a mapping's field path and keys for error messages, from
-// the Go type name yaml.v3 reports.
-func knownKeys(typ string) (field, keys string) {
-	switch typ {
-	case "rawSandbox":
-		return "sandbox", "enabled, additional_directories, read_dirs, outside_read, outside_write"
-	case "rawGuards":
-		return "guards", "lose_work, install_outside"
-	case "rawConfine":
-		return "confine", "mode, write, program_writable, sockets, grants"
-	case "rawGrant":
-		return "confine.grants[]", "command, read, sockets"
-	case "rawPaths":
-		return "paths", "protected, warned, safe, templates"
-	case "rawRules":
-		return "rules", "deny, ask, allow"
-	case "rawAudit":
-		return "audit", auditKeys
-	case "rawRemove":
-		return "remove", strings.Join(RemovableKeys, ", ")
-	}
-	return "", "version, mode, auto_approve, sandbox, paths, rules, guards, confine, on_error, host_settings, self_protection, locked, audit, remove"
+// A key of a mapping of the schema and where its value goes: a scalar
+// (node), a list of scalars (list), a list of mappings (items, given the
+// list) or a mapping (mapping); a list or mapping that is absent stays
+// nil.
+type rawKey struct {
+	key     string
+	node    *yamldoc.Node
+	list    *[]yamldoc.Node
+	items   func(*yamldoc.Node)
+	mapping func(*yamldoc.Node)
 }
 
-// lineOf splits a yaml.v3 message "line N: text" into N and text.
-func lineOf(msg string) (int, string, bool) {
-	rest, ok := strings.CutPrefix(msg, "line ")
-	if !ok {
-		return 0, "", false
-	}
-	num, text, ok := strings.Cut(rest, ": ")
-	n, err := strconv.Atoi(num)
-	if !ok || err != nil {
-		return 0, "", false
-	}
-	return n, text, true
-}
-
-// unknownField splits yaml.v3's "field KEY not found in type policy.TYPE".
-// (Plain string handling: a regexp compiled at start-up would cost every
-// hook call some 80 µs for an error path.)
-func unknownField(text string) (key, typ string, ok bool) {
-	rest, ok := strings.CutPrefix(text, "field ")
-	if !ok {
-		return "", "", false
-	}
-	key, typ, ok = strings.Cut(rest, " not found in type policy.")
-	if !ok || key == "" || strings.ContainsAny(key, " \t") {
-		return "", "", false
-	}
-	return key, typ, true
-}
-
-// yamlError turns a yaml.v3 error into one *Error per problem, with the
-// line, the field path and, for unknown keys, the column and the known keys.
-func yamlError(name string, err error, doc ...*yaml.Node) error {
-	var te *yaml.TypeError
-	if !errors.As(err, &te) {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		e := &Error{Pos: Pos{File: name}, Err: fmt.Errorf("%w: %s", ErrYAML, msg)}
-		if line, text, ok := lineOf(msg); ok {
-			e.Line = line
-			e.Err = fmt.Errorf("%w: %s", ErrYAML, text)
-			// yaml.v3 (v3.0.x, parser.fail) reports a parser error that has a
-			// context mark, such as an unclosed flow collection ("did not
-			// find expected ... "), with the context's 0-based line; its
-			// other errors are 1-based.
-			if strings.HasPrefix(text, "did not find expected") {
-				e.Line++
+// rawMapping reads the mapping n of the schema at field (its keys, for the
+// error of an unknown key): each key to where keys says, in the file's
+// order. A null value is an absent key, except for a scalar (where the
+// validation reports it).
+func (p *parser) rawMapping(n *yamldoc.Node, field, known string, keys []rawKey) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		j := slices.IndexFunc(keys, func(r rawKey) bool { return k.Kind == yamldoc.ScalarNode && r.key == k.Value })
+		if j < 0 {
+			p.fail(k, field, fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, k.Value, known))
+			continue
+		}
+		r, at := keys[j], joinField(field, keys[j].key)
+		switch {
+		case r.node != nil:
+			*r.node = *v
+		case isNull(v):
+		case (r.list != nil || r.items != nil) && v.Kind != yamldoc.SequenceNode:
+			p.fail(v, at, fmt.Errorf("%w: want a list, got %s", ErrBadValue, describe(v)))
+		case r.list != nil:
+			for _, c := range v.Content {
+				*r.list = append(*r.list, *c)
 			}
+		case r.items != nil:
+			r.items(v)
+		case v.Kind != yamldoc.MappingNode:
+			p.fail(v, at, fmt.Errorf("%w: want a mapping, got %s", ErrBadValue, describe(v)))
+		default:
+			r.mapping(v)
 		}
-		return e
 	}
-	var errs []error
-	for _, msg := range te.Errors {
-		e := &Error{Pos: Pos{File: name}, Err: fmt.Errorf("%w: %s", ErrBadValue, msg)}
-		if line, text, ok := lineOf(msg); ok {
-			e.Line = line
-			e.Err = fmt.Errorf("%w: %s", ErrBadValue, text)
-			if key, typ, ok := unknownField(text); ok {
-				field, keys := knownKeys(typ)
-				e.Field = field
-				e.Err = fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, key, keys)
-				if len(doc) > 0 {
-					e.Col = findKeyColumn(doc[0], key, e.Line)
-				}
-			}
-		}
-		errs = append(errs, e)
-	}
-	return errors.Join(errs...)
 }
 
-// findKeyColumn finds the column of mapping key key on line, or 0.
-func findKeyColumn(n *yaml.Node, key string, line int) int {
-	if n == nil {
-		return 0
+func isNull(n *yamldoc.Node) bool { return n.Kind == yamldoc.ScalarNode && n.Tag == "!!null" }
+
+func joinField(field, key string) string {
+	if field == "" {
+		return key
 	}
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Value == key && k.Line == line {
-				return k.Column
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if col := findKeyColumn(c, key, line); col > 0 {
-			return col
-		}
-	}
-	return 0
+	return field + "." + key
+}
+
+// Each mapping's known keys, in the schema's order, for errors.
+const (
+	topKeys     = "version, mode, auto_approve, sandbox, paths, rules, guards, confine, on_error, host_settings, self_protection, locked, audit, remove"
+	sandboxKeys = "enabled, additional_directories, read_dirs, outside_read, outside_write"
+	pathsKeys   = "protected, warned, safe, templates"
+	rulesKeys   = "deny, ask, allow"
+	guardsKeys  = "lose_work, install_outside"
+	confineKeys = "mode, write, program_writable, sockets, grants"
+	grantKeys   = "command, read, sockets"
+)
+
+// rawFile reads the top-level mapping doc into r.
+func (p *parser) rawFile(doc *yamldoc.Node, r *rawFile) {
+	p.rawMapping(doc, "", topKeys, []rawKey{
+		{key: "version", node: &r.Version},
+		{key: "mode", node: &r.Mode},
+		{key: "auto_approve", node: &r.AutoApprove},
+		{key: "sandbox", mapping: func(n *yamldoc.Node) {
+			r.Sandbox = &rawSandbox{}
+			s := r.Sandbox
+			p.rawMapping(n, "sandbox", sandboxKeys, []rawKey{
+				{key: "enabled", node: &s.Enabled},
+				{key: "additional_directories", list: &s.AdditionalDirectories},
+				{key: "read_dirs", list: &s.ReadDirs},
+				{key: "outside_read", node: &s.OutsideRead},
+				{key: "outside_write", node: &s.OutsideWrite},
+			})
+		}},
+		{key: "paths", mapping: func(n *yamldoc.Node) {
+			r.Paths = &rawPaths{}
+			ps := r.Paths
+			p.rawMapping(n, "paths", pathsKeys, []rawKey{
+				{key: "protected", list: &ps.Protected},
+				{key: "warned", list: &ps.Warned},
+				{key: "safe", list: &ps.Safe},
+				{key: "templates", list: &ps.Templates},
+			})
+		}},
+		{key: "rules", mapping: func(n *yamldoc.Node) {
+			r.Rules = &rawRules{}
+			rs := r.Rules
+			p.rawMapping(n, "rules", rulesKeys, []rawKey{
+				{key: "deny", list: &rs.Deny},
+				{key: "ask", list: &rs.Ask},
+				{key: "allow", list: &rs.Allow},
+			})
+		}},
+		{key: "guards", mapping: func(n *yamldoc.Node) {
+			r.Guards = &rawGuards{}
+			g := r.Guards
+			p.rawMapping(n, "guards", guardsKeys, []rawKey{
+				{key: "lose_work", node: &g.LoseWork},
+				{key: "install_outside", node: &g.InstallOutside},
+			})
+		}},
+		{key: "confine", mapping: func(n *yamldoc.Node) {
+			r.Confine = &rawConfine{}
+			c := r.Confine
+			p.rawMapping(n, "confine", confineKeys, []rawKey{
+				{key: "mode", node: &c.Mode},
+				{key: "write", list: &c.Write},
+				{key: "program_writable", list: &c.ProgramWritable},
+				{key: "sockets", list: &c.Sockets},
+				{key: "grants", items: func(n *yamldoc.Node) {
+					for i, item := range n.Content {
+						c.Grants = append(c.Grants, rawGrant{})
+						g := &c.Grants[len(c.Grants)-1]
+						switch {
+						case isNull(item):
+						case item.Kind != yamldoc.MappingNode:
+							g.bad = true
+							p.fail(item, fmt.Sprintf("confine.grants[%d]", i), fmt.Errorf("%w: want a mapping (command: ..., read: [...], sockets: [...]), got %s", ErrBadValue, describe(item)))
+						default:
+							p.rawMapping(item, "confine.grants[]", grantKeys, []rawKey{
+								{key: "command", node: &g.Command},
+								{key: "read", list: &g.Read},
+								{key: "sockets", list: &g.Sockets},
+							})
+						}
+					}
+				}},
+			})
+		}},
+		{key: "on_error", node: &r.OnError},
+		{key: "host_settings", node: &r.HostSettings},
+		{key: "self_protection", node: &r.SelfProtection},
+		{key: "locked", list: &r.Locked},
+		{key: "audit", mapping: func(n *yamldoc.Node) {
+			r.Audit = &rawAudit{}
+			a := r.Audit
+			p.rawMapping(n, "audit", auditKeys, []rawKey{
+				{key: "path", node: &a.Path},
+				{key: "all", node: &a.All},
+				{key: "max_bytes", node: &a.MaxBytes},
+				{key: "keep", node: &a.Keep},
+				{key: "required", node: &a.Required},
+				{key: "syslog", node: &a.Syslog},
+				{key: "dry_run", node: &a.DryRun},
+			})
+		}},
+		{key: "remove", mapping: func(n *yamldoc.Node) {
+			r.Remove = &rawRemove{}
+			rm := r.Remove
+			p.rawMapping(n, "remove", strings.Join(RemovableKeys, ", "), []rawKey{
+				{key: "sandbox.additional_directories", list: &rm.AdditionalDirectories},
+				{key: "sandbox.read_dirs", list: &rm.ReadDirs},
+				{key: "paths.protected", list: &rm.Protected},
+				{key: "paths.warned", list: &rm.Warned},
+				{key: "paths.safe", list: &rm.Safe},
+				{key: "paths.templates", list: &rm.Templates},
+				{key: "rules.deny", list: &rm.Deny},
+				{key: "rules.ask", list: &rm.Ask},
+				{key: "rules.allow", list: &rm.Allow},
+				{key: "confine.write", list: &rm.ConfineWrite},
+			})
+		}},
+	})
 }
 
 type parser struct {
@@ -328,9 +369,9 @@ type parser struct {
 	errs []error
 }
 
-func (p *parser) pos(n *yaml.Node) Pos { return Pos{File: p.l.Name, Line: n.Line, Col: n.Column} }
+func (p *parser) pos(n *yamldoc.Node) Pos { return Pos{File: p.l.Name, Line: n.Line, Col: n.Column} }
 
-func (p *parser) fail(n *yaml.Node, field string, err error) {
+func (p *parser) fail(n *yamldoc.Node, field string, err error) {
 	e := &Error{Pos: Pos{File: p.l.Name}, Field: field, Err: err}
 	if n != nil {
 		e.Pos = p.pos(n)
@@ -338,26 +379,26 @@ func (p *parser) fail(n *yaml.Node, field string, err error) {
 	p.errs = append(p.errs, e)
 }
 
-func (p *parser) warn(n *yaml.Node, field string, err error) {
+func (p *parser) warn(n *yamldoc.Node, field string, err error) {
 	p.l.Warnings = append(p.l.Warnings, &Error{Pos: p.pos(n), Field: field, Err: err})
 }
 
 // str returns the string value of a scalar node, or reports an error.
-func (p *parser) str(n *yaml.Node, field string) (string, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+func (p *parser) str(n *yamldoc.Node, field string) (string, bool) {
+	if n.Kind != yamldoc.ScalarNode || n.Tag != "!!str" {
 		p.fail(n, field, fmt.Errorf("%w: want a string, got %s", ErrBadValue, describe(n)))
 		return "", false
 	}
 	return n.Value, true
 }
 
-func (p *parser) boolean(n *yaml.Node, field string) *Setting[bool] {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+func (p *parser) boolean(n *yamldoc.Node, field string) *Setting[bool] {
+	if n.Kind != yamldoc.ScalarNode || n.Tag != "!!bool" {
 		p.fail(n, field, fmt.Errorf("%w: want true or false, got %s", ErrBadValue, describe(n)))
 		return nil
 	}
-	var b bool
-	if err := n.Decode(&b); err != nil {
+	b, err := n.Bool()
+	if err != nil {
 		p.fail(n, field, fmt.Errorf("%w: %v", ErrBadValue, err))
 		return nil
 	}
@@ -365,7 +406,7 @@ func (p *parser) boolean(n *yaml.Node, field string) *Setting[bool] {
 }
 
 // decision parses one of the allowed decision names.
-func (p *parser) decision(n *yaml.Node, field string, allowed ...Decision) *Setting[Decision] {
+func (p *parser) decision(n *yamldoc.Node, field string, allowed ...Decision) *Setting[Decision] {
 	s, ok := p.str(n, field)
 	if !ok {
 		return nil
@@ -381,14 +422,12 @@ func (p *parser) decision(n *yaml.Node, field string, allowed ...Decision) *Sett
 	return nil
 }
 
-func describe(n *yaml.Node) string {
+func describe(n *yamldoc.Node) string {
 	switch n.Kind {
-	case yaml.MappingNode:
+	case yamldoc.MappingNode:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case yamldoc.SequenceNode:
 		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
 	}
 	switch n.Tag {
 	case "!!null":
@@ -402,7 +441,7 @@ func describe(n *yaml.Node) string {
 // file validates a decoded policy, key by key in the schema's order, so
 // that errors are reported in that order. doc, the top-level mapping, is
 // only used to place a missing version; nil places it at line 1.
-func (p *parser) file(r *rawFile, doc *yaml.Node) {
+func (p *parser) file(r *rawFile, doc *yamldoc.Node) {
 	p.version(&r.Version, doc)
 	p.scalars(r)
 	p.locked(r.Locked)
@@ -435,13 +474,13 @@ func (p *parser) file(r *rawFile, doc *yaml.Node) {
 }
 
 // version requires "version: 1": a missing version is placed at doc.
-func (p *parser) version(n, doc *yaml.Node) {
+func (p *parser) version(n, doc *yamldoc.Node) {
 	if doc == nil {
-		doc = &yaml.Node{Line: 1, Column: 1}
+		doc = &yamldoc.Node{Line: 1, Column: 1}
 	}
 	if n.Kind == 0 {
 		p.fail(doc, "version", fmt.Errorf("%w: missing; the first line of a policy is \"version: 1\"", ErrBadVersion))
-	} else if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Value != "1" {
+	} else if n.Kind != yamldoc.ScalarNode || n.Tag != "!!int" || n.Value != "1" {
 		p.fail(n, "version", fmt.Errorf("%w: %s (this safezone reads version 1)", ErrBadVersion, describe(n)))
 	}
 }
@@ -474,7 +513,7 @@ func (p *parser) scalars(r *rawFile) {
 
 // locked validates the locked: list; each entry must be one of
 // [LockableKeys]. Whether the layer may lock at all is [CheckScope]'s to say.
-func (p *parser) locked(ns []yaml.Node) {
+func (p *parser) locked(ns []yamldoc.Node) {
 	for i := range ns {
 		n := &ns[i]
 		field := fmt.Sprintf("locked[%d]", i)
@@ -509,7 +548,7 @@ func (p *parser) sandbox(s *rawSandbox) {
 // sandbox.read_dirs, confine.write): non-empty strings without a NUL byte,
 // "~" and "~/x" but not "~user"; an entry listed twice is kept and warned
 // about.
-func (p *parser) dirList(ns []yaml.Node, key string) []Dir {
+func (p *parser) dirList(ns []yamldoc.Node, key string) []Dir {
 	var out []Dir
 	seen := map[string]bool{}
 	for i := range ns {
@@ -536,20 +575,20 @@ func (p *parser) dirList(ns []yaml.Node, key string) []Dir {
 	return out
 }
 
-func (p *parser) patterns(ns []yaml.Node, field string) []Pattern {
+func (p *parser) patterns(ns []yamldoc.Node, field string) []Pattern {
 	return compileList(p, ns, field, func(v string, pos Pos) (Pattern, error, error) {
 		pat, err := CompilePattern(v, pos)
 		return pat, err, nil
 	})
 }
 
-func (p *parser) rules(ns []yaml.Node, field string) []Rule {
+func (p *parser) rules(ns []yamldoc.Node, field string) []Rule {
 	return compileList(p, ns, field, CompileRule)
 }
 
 // compileList compiles a list of strings, reporting each bad entry (and
 // duplicates, as warnings) at its position.
-func compileList[T any](p *parser, ns []yaml.Node, field string, compile func(string, Pos) (T, error, error)) []T {
+func compileList[T any](p *parser, ns []yamldoc.Node, field string, compile func(string, Pos) (T, error, error)) []T {
 	var out []T
 	seen := map[string]bool{}
 	for i := range ns {

@@ -321,3 +321,23 @@ rules:
 	// Read .env* at any depth: true policy.yaml:5
 	// policy.yaml:3:3: sandbox: unknown key "enabeld" (known keys: enabled, additional_directories, read_dirs, outside_read, outside_write)
 }
+
+// TestParseAliases: an alias stands for its anchor's value (a list given
+// twice), and a merge key is a key the schema does not know.
+func TestParseAliases(t *testing.T) {
+	l, err := Parse("p.yaml", []byte("version: 1\npaths:\n  protected: &trees [\"gen/**\", \"vendor/**\"]\nconfine:\n  program_writable: *trees\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Protected) != 2 || len(l.Confine.ProgramWritable) != 2 || l.Confine.ProgramWritable[1].Text != "vendor/**" {
+		t.Errorf("protected %v, program_writable %v", l.Protected, l.Confine.ProgramWritable)
+	}
+	_, err = Parse("p.yaml", []byte("version: 1\nbase: &b {mode: read}\n"))
+	if !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("an anchor under an unknown key: %v", err)
+	}
+	_, err = Parse("p.yaml", []byte("version: 1\nsandbox:\n  <<: {enabled: false}\n"))
+	if !errors.Is(err, ErrUnknownKey) || !strings.Contains(err.Error(), `unknown key "<<"`) {
+		t.Errorf("a merge key: %v", err)
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/safezonehq/safezone/policy/yamldoc"
 )
 
 // RemovableKeys are the list keys a layer's remove: section may name
@@ -45,16 +45,16 @@ func (r Removed) String() string {
 // rawRemove is the remove: mapping: a list of entries per removable key,
 // keys spelled as in locked: and RemovableKeys.
 type rawRemove struct {
-	AdditionalDirectories []yaml.Node `yaml:"sandbox.additional_directories"`
-	ReadDirs              []yaml.Node `yaml:"sandbox.read_dirs"`
-	Protected             []yaml.Node `yaml:"paths.protected"`
-	Warned                []yaml.Node `yaml:"paths.warned"`
-	Safe                  []yaml.Node `yaml:"paths.safe"`
-	Templates             []yaml.Node `yaml:"paths.templates"`
-	Deny                  []yaml.Node `yaml:"rules.deny"`
-	Ask                   []yaml.Node `yaml:"rules.ask"`
-	Allow                 []yaml.Node `yaml:"rules.allow"`
-	ConfineWrite          []yaml.Node `yaml:"confine.write"`
+	AdditionalDirectories []yamldoc.Node
+	ReadDirs              []yamldoc.Node
+	Protected             []yamldoc.Node
+	Warned                []yamldoc.Node
+	Safe                  []yamldoc.Node
+	Templates             []yamldoc.Node
+	Deny                  []yamldoc.Node
+	Ask                   []yamldoc.Node
+	Allow                 []yamldoc.Node
+	ConfineWrite          []yamldoc.Node
 }
 
 // remove validates the remove: mapping: each entry a non-empty string,
@@ -63,7 +63,7 @@ type rawRemove struct {
 func (p *parser) remove(r *rawRemove) {
 	for _, k := range []struct {
 		key string
-		ns  []yaml.Node
+		ns  []yamldoc.Node
 	}{
 		{"sandbox.additional_directories", r.AdditionalDirectories}, {"sandbox.read_dirs", r.ReadDirs},
 		{"paths.protected", r.Protected}, {"paths.warned", r.Warned}, {"paths.safe", r.Safe},

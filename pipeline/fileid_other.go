@@ -1,0 +1,26 @@
+//go:build !linux && !darwin
+
+package pipeline
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/safezonehq/safezone/policy"
+)
+
+// errNoFileID: this system gives no file identity the policy cache can
+// trust, so there is no cache (every call loads the policy).
+var errNoFileID = errors.New("no file identity on this system")
+
+func statID(string) (fileID, error) { return fileID{}, errNoFileID }
+
+func readWithID(path string) ([]byte, fileID, bool, error) {
+	data, err := policy.ReadCapped(path)
+	return data, fileID{}, false, err
+}
+
+func openCacheFile(string, int) (*os.File, int64, bool) { return nil, 0, false }
+
+func infoID(fs.FileInfo) (fileID, bool) { return fileID{}, false }
