@@ -123,8 +123,10 @@ Host agent
 `, port, user, home))
 	writeFile(t, home+"/.gitconfig", "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
 
-	// The agent, with its socket where ssh-agent puts it: $TMPDIR/ssh-*/.
-	tmp := os.TempDir()
+	// The agent, with its socket where ssh-agent puts it: $TMPDIR/ssh-*/,
+	// in a TMPDIR of the test's own (the hook looks there too), so that
+	// the hooks other tests run at the same time do not find it in /tmp.
+	tmp := t.TempDir()
 	agentDir, err := os.MkdirTemp(tmp, "ssh-safezone-")
 	must(t, err)
 	t.Cleanup(func() { os.RemoveAll(agentDir) })

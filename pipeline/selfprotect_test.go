@@ -22,7 +22,7 @@ func TestSelfProtectionEveryTool(t *testing.T) {
 	audit := dir + "/log/audit.jsonl"
 	files := []string{
 		proj + "/.safezone.yaml", proj + "/.safezone.local.yaml",
-		proj + "/.claude/settings.json", proj + "/.claude/settings.local.json",
+		proj + "/.claude/settings.json", proj + "/.claude/settings.local.json", proj + "/.claude/hooks/check.sh", home + "/.claude/hooks/notify.sh",
 		proj + "/hooks.json", proj + "/hooks/hooks.json", proj + "/.codex/hooks.json",
 		proj + "/.gemini/settings.json", proj + "/.github/hooks/safezone.json", proj + "/.github/hooks/other.json", proj + "/.cursor/hooks.json",
 		home + "/.claude/settings.json", home + "/.claude/settings.local.json", home + "/.codex/hooks.json",

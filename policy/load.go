@@ -384,9 +384,11 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 	}
 	// Relative to the project root, whatever spelling reaches it: the
 	// hosts' project configuration (hooks, permissions, MCP servers, which
-	// run code: .mcp.json, .codex/ whole).
+	// run code: .mcp.json, .codex/ whole), and .claude/hooks/, where hook
+	// scripts the settings run conventionally live (the host runs them,
+	// unconfined, at every tool call).
 	for _, rel := range []string{
-		ProjectFile, LocalFile, ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+		ProjectFile, LocalFile, ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**", ".mcp.json",
 		"hooks.json", "hooks/hooks.json", ".codex/**", ".gemini/settings.json",
 		".github/hooks/*.json", ".cursor/hooks.json", ".cursor/sandbox.json",
 	} {
@@ -409,7 +411,7 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 		}
 	}
 	if dir := loc.claudeConfig(); filepath.IsAbs(dir) {
-		under(dir, ".claude", "settings.json", "settings.local.json", "plugins/**")
+		under(dir, ".claude", "settings.json", "settings.local.json", "hooks/**", "plugins/**")
 	}
 	if dir := loc.codexHome(); filepath.IsAbs(dir) {
 		under(dir, ".codex", "hooks.json", "config.toml")
