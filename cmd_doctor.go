@@ -217,7 +217,7 @@ func (d *doctor) confinement(sys *pipeline.System, host hookio.Host) {
 // builds it when it is missing) or the Go launcher, and why.
 func (d *doctor) launcher(sys *pipeline.System) {
 	if p := sys.FastLauncher(false); p != "" {
-		d.ok("confined commands start through the fast launcher (%s): one small process, about 1 ms per command (README, \"Performance\")", p)
+		d.ok("confined commands start through the fast launcher (%s): one small process, about 1 ms per command, besides the second bash a confined command starts (README, \"Performance\")", p)
 		return
 	}
 	sd := sys.StateDir()
@@ -229,7 +229,7 @@ func (d *doctor) launcher(sys *pipeline.System) {
 	err := confine.BuildFast(p)
 	switch {
 	case err == nil:
-		d.ok("built the fast launcher (%s): confined commands start through it, one small process, about 1 ms per command", p)
+		d.ok("built the fast launcher (%s): confined commands start through it, one small process, about 1 ms per command, besides the second bash a confined command starts", p)
 	case errors.Is(err, confine.ErrNoCompiler):
 		d.info("confined commands start through safezone's Go launcher (two starts of safezone, a few ms per command): the fast launcher is built from C and there is %v; install one (apt install gcc) and run safezone doctor again", err)
 	default:
