@@ -299,11 +299,15 @@ func (d *decider) grantRefused(r *Result, grants []policy.Grant) string {
 			if _, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
 				w = v
 			}
-			p := d.pathWord(w, cwd)
-			if p == "" {
+			if !pathShaped(w) {
 				continue
 			}
-			for _, v := range d.wordViews(p) {
+			abs, err := absolute(w, cwd, d.env.Home)
+			if err != nil || cwd == "" && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") {
+				return fmt.Sprintf("%s names %s, which safezone cannot place (no single working directory, or no home)", strings.Join(c.Argv, " "), w)
+			}
+			t := newTarget(d.fsys, "command", w, abs, policy.Read)
+			for _, v := range t.views() {
 				for gi := range grants {
 					for k := range grants[gi].Read {
 						if matchPattern(&grants[gi].Read[k], v, &r.anchors) {
@@ -322,35 +326,13 @@ func (d *decider) grantRefused(r *Result, grants []policy.Grant) string {
 	return ""
 }
 
-// pathWord returns the absolute, clean path a word of a granted command
-// may name (it has a slash, or starts with "~" or "."), or "".
-func (d *decider) pathWord(w, cwd string) string {
-	switch {
-	case w == "~" || strings.HasPrefix(w, "~/"):
-		if d.env.Home == "" {
-			return ""
-		}
-		return path.Join(d.env.Home, w[1:])
-	case strings.HasPrefix(w, "/"):
-		return path.Clean(w)
-	case strings.Contains(w, "://"):
-		return ""
-	case strings.HasPrefix(w, ".") || strings.Contains(w, "/"):
-		if cwd == "" {
-			return ""
-		}
-		return path.Join(cwd, w)
+// pathShaped reports whether a word of a granted command may name a file:
+// it starts with "/", "~" or ".", or holds a "/" but is no URL.
+func pathShaped(w string) bool {
+	if strings.Contains(w, "://") {
+		return false
 	}
-	return ""
-}
-
-// wordViews returns p and where it resolves.
-func (d *decider) wordViews(p string) []string {
-	out := []string{p}
-	if res, err := Resolve(d.fsys, p); err == nil && res.Path != p {
-		out = append(out, res.Path)
-	}
-	return out
+	return strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, ".") || strings.Contains(w, "/")
 }
 
 // gitGrantRefused says why a granted git command (push, fetch, pull,
