@@ -19,3 +19,5 @@ func Available() Status {
 }
 
 func (l *launch) run() (int, error) { return 0, errNoBackend }
+
+func checkPipe(fd int) error { return errNoBackend }

@@ -6,7 +6,7 @@
  * for a ruleset with a mount namespace (it always makes one; NoRead paths
  * it hides like Hide ones):
  *
- *   1. check and unlink the state file (bash mode);
+ *   1. check that the state and directory descriptors are pipes (bash mode);
  *   2. unshare(CLONE_NEWUSER | CLONE_NEWNS), before any other thread
  *      exists, and map the caller's user and group IDs to themselves;
  *   3. build the command's view of the file system (confine's mountAll):
@@ -777,7 +777,7 @@ static void grant(int rfd, const char *p, uint64_t rights)
 	close(fd);
 }
 
-static int ruleset_fd(struct ruleset *rs, int abi, int statefd)
+static int ruleset_fd(struct ruleset *rs, int abi)
 {
 	uint64_t write = LL_WRITE_V1;
 	if (abi >= 2)
@@ -818,8 +818,6 @@ static int ruleset_fd(struct ruleset *rs, int abi, int statefd)
 			closedir(dev);
 		}
 	}
-	if (statefd >= 0)
-		add_rule(rfd, statefd, LL_READ_FILE, 0, "state file");
 	return rfd;
 }
 
@@ -898,7 +896,7 @@ static char *unbase64(const char *s)
 }
 
 /* bash_script is confine's bashScript. */
-static char *bash_script(int statefd, const char *cmd)
+static char *bash_script(int statefd, int pwdfd, const char *cmd)
 {
 	size_t nl = 0;
 	for (const char *c = cmd; *c; c++)
@@ -908,14 +906,16 @@ static char *bash_script(int statefd, const char *cmd)
 	size_t k = strlen(run);
 	memset(run + k, '\n', nl);
 	run[k + nl] = 0;
-	strcat(run, " \\eval \"$__safezone_cmd\" && :");
-	if (statefd < 0)
+	strcat(run, " \\eval \"$__safezone_cmd\"");
+	if (statefd < 0) {
+		strcat(run, " && :");
 		return run;
+	}
 	char *s;
 	if (asprintf(&s,
-		     "\\builtin . /dev/fd/%d 2>/dev/null; %s; \\builtin set -- \"$?\"; \\builtin printf '\\0%%s' \"${PWD-}\" >&%d "
-		     "2>/dev/null; \\builtin exit \"$1\"",
-		     statefd, run, statefd) < 0)
+		     "\\builtin . /dev/fd/%d 2>/dev/null; \\builtin exec %d<&-; %s %d>&- && :; \\builtin set -- \"$?\"; "
+		     "\\builtin printf '%%s\\0' \"${PWD-}\" >&%d 2>/dev/null; \\builtin exit \"$1\"",
+		     statefd, statefd, run, pwdfd, pwdfd) < 0)
 		die("out of memory");
 	free(run);
 	return s;
@@ -937,21 +937,25 @@ static void shell_level_down(void)
 	setenv("SHLVL", buf, 1);
 }
 
-static void check_state_file(int fd, const char *path)
+/* pipe_arg is confine's pipeArg: the descriptor number arg, which must be
+ * open on a pipe (an anonymous one, never a name another process could
+ * open). */
+static int pipe_arg(const char *name, const char *arg)
 {
-	struct stat f, l;
-	if (fstat(fd, &f) < 0)
-		die("state descriptor %d: %s", fd, strerror(errno));
-	if (lstat(path, &l) < 0)
-		die("state file: lstat %s: %s", path, strerror(errno));
-	if (f.st_dev != l.st_dev || f.st_ino != l.st_ino || !S_ISREG(l.st_mode) || l.st_uid != geteuid() || l.st_nlink != 1)
-		die("state file %s is not the caller's own regular file open as descriptor %d", path, fd);
-	if (unlink(path) < 0)
-		die("state file: unlink %s: %s", path, strerror(errno));
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (!*arg || *end || n < 3 || n > 1 << 20)
+		die("%s \"%s\" is not a descriptor number above 2", name, arg);
+	struct stat st;
+	if (fstat((int)n, &st) < 0)
+		die("%s %ld: %s", name, n, strerror(errno));
+	if (!S_ISFIFO(st.st_mode))
+		die("%s %ld: is not a pipe", name, n);
+	return (int)n;
 }
 
 static const char usage[] =
-	"usage: safezone-launch bash RULESET STATEFD STATEFILE SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
+	"usage: safezone-launch bash RULESET STATEFD PWDFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
 
 int main(int argc, char **argv)
 {
@@ -965,25 +969,23 @@ int main(int argc, char **argv)
 	const char *mode = argv[1];
 	struct ruleset rs;
 	parse(argv[2], &rs);
-	int statefd = -1;
+	int statefd = -1, pwdfd = -1;
 	const char *path = NULL;
 	char **args = NULL;
 	if (!strcmp(mode, "bash")) {
 		if (argc != 8)
 			die("%s", usage);
-		const char *fdarg = argv[3], *file = argv[4], *shell = argv[5], *arg0 = argv[6];
+		const char *statearg = argv[3], *pwdarg = argv[4], *shell = argv[5], *arg0 = argv[6];
 		char *cmd = unbase64(argv[7]);
 		if (!cmd)
 			die("the command is not base64");
-		if ((strcmp(fdarg, "-") == 0) != (strcmp(file, "-") == 0))
-			die("STATEFD and STATEFILE must both be given or both be \"-\"");
-		if (strcmp(fdarg, "-")) {
-			char *end;
-			long n = strtol(fdarg, &end, 10);
-			if (*end || n < 3 || n > 1 << 20)
-				die("STATEFD \"%s\" is not a descriptor number above 2", fdarg);
-			statefd = (int)n;
-			check_state_file(statefd, file);
+		if ((strcmp(statearg, "-") == 0) != (strcmp(pwdarg, "-") == 0))
+			die("STATEFD and PWDFD must both be given or both be \"-\"");
+		if (strcmp(statearg, "-")) {
+			statefd = pipe_arg("STATEFD", statearg);
+			pwdfd = pipe_arg("PWDFD", pwdarg);
+			if (statefd == pwdfd)
+				die("STATEFD and PWDFD are the same descriptor");
 		}
 		if (shell[0] != '/')
 			die("SHELL \"%s\" is not an absolute path", shell);
@@ -991,7 +993,7 @@ int main(int argc, char **argv)
 		args = calloc(6, sizeof(char *));
 		args[0] = (char *)shell;
 		args[1] = "-c";
-		args[2] = bash_script(statefd, cmd);
+		args[2] = bash_script(statefd, pwdfd, cmd);
 		args[3] = (char *)arg0;
 		args[4] = cmd;
 		shell_level_down();
@@ -1020,7 +1022,7 @@ int main(int argc, char **argv)
 	char wd[4096];
 	if (!getcwd(wd, sizeof wd) || chdir(wd) < 0)
 		die("re-entering the working directory: %s", strerror(errno));
-	int rfd = ruleset_fd(&rs, (int)abi, statefd);
+	int rfd = ruleset_fd(&rs, (int)abi);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
 		die("prctl(PR_CAP_AMBIENT_CLEAR_ALL): %s", strerror(errno));
 	if (geteuid() == 0 &&
