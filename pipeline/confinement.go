@@ -356,13 +356,21 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	// command may write (agi, or a project holding the home directory),
 	// else unreadable by Landlock alone (Normalize sorts them).
 	c.Why = map[string]string{}
-	rs.Hide = j.secrets(pol, home, c.Why)
+	var absent []string
+	rs.Hide, absent = j.secrets(pol, home, c.Why)
 	found, err := j.search(res, pol, c.Why)
 	if err != nil {
 		return err
 	}
 	rs.Hide = append(rs.Hide, found.Hide...)
 	rs.NoRead = found.NoRead
+	for _, p := range absent {
+		// Landlock cannot deny a read beneath a path it grants writes to,
+		// nor around one (the write grant needs the way to it readable).
+		if !slices.ContainsFunc(rs.Write, func(w string) bool { return pathWithin(p, w) || pathWithin(w, p) }) {
+			rs.NoRead = append(rs.NoRead, p)
+		}
+	}
 	var missing []string
 	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
@@ -610,9 +618,13 @@ func resolvedDirIn(fsys fs.ReadLinkFS, p string) (string, bool) {
 // home path: their literal prefix, or the files their glob matches there
 // (bounded). Project-anchored and name patterns (.env*) are guarded by the
 // analysis only: denying them to the kernel inside a writable root would
-// make every new file beside them unreadable.
-func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string) []string {
-	var out []string
+// make every new file beside them unreadable. missing are the literal
+// prefixes of the rules that deny a whole directory (~/.aws/**) where it
+// does not exist yet: resolved through their nearest existing parent, for
+// Landlock's NoRead, which keeps them unreadable to every process of the
+// command once something creates them (`aws configure` while a process a
+// confined command left behind still runs: issue 27).
+func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string) (out, missing []string) {
 	for i := range pol.Deny {
 		r := &pol.Deny[i]
 		if r.Kind != policy.RulePath || r.Access != policy.Read {
@@ -637,6 +649,11 @@ func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string)
 		case rest == "" || rest == "**":
 			if p, ok := j.resolvedDir(dir); ok {
 				found = append(found, p)
+			} else if p, ok := j.missingTarget(dir); ok {
+				if _, ok := why[p]; !ok {
+					why[p] = "deny rule " + r.Text + " (" + r.Pos.String() + "), not there yet: unreadable once created"
+				}
+				missing = append(missing, p)
 			}
 		default:
 			found = j.matches(dir, rest)
@@ -648,7 +665,32 @@ func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string)
 		}
 		out = append(out, found...)
 	}
-	return out
+	return out, missing
+}
+
+// pathWithin reports whether p is root or lies beneath it (clean, absolute
+// paths).
+func pathWithin(p, root string) bool {
+	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
+}
+
+// missingTarget returns the path p, which does not exist, as the kernel
+// would reach it once made: its nearest existing parent resolved, then the
+// rest as written.
+func (j *Judger) missingTarget(p string) (string, bool) {
+	p = filepath.Clean(p)
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if r, ok := j.resolvedDir(d); ok {
+			rel, err := filepath.Rel(d, p)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return "", false
+			}
+			return filepath.Join(r, rel), true
+		}
+		if d == "/" || d == "." {
+			return "", false
+		}
+	}
 }
 
 // matches returns the resolved paths below dir that the glob rest matches,
