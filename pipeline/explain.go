@@ -456,6 +456,7 @@ func (e Explanation) writeConfine(w *trace) {
 		if c.ReadOnlyOff != "" {
 			w.p("  readonly guarded by the analysis only: %s", c.ReadOnlyOff)
 		}
+		w.p("  later    a process it leaves running is not ended with the call and keeps this view: the noread paths stay unreadable once made; a secret made later in the project, or a socket made later outside, is not hidden from it (README, \"What the kernel enforces\")")
 	case c.Note != "":
 		w.p("confine    no: %s", c.Note)
 	case c.Unavailable != "":
