@@ -43,7 +43,7 @@ var ErrUnavailable = errors.New("confinement unavailable")
 //
 // The modes:
 //
-//	bash RULESET STATEFD PWDFD SHELL ARG0 COMMAND
+//	bash RULESET STATEFD SHELL ARG0 COMMAND
 //	exec RULESET PROGRAM [ARG...]
 //
 // RULESET is the JSON of [Ruleset.MarshalText]. bash is the form
@@ -53,12 +53,12 @@ var ErrUnavailable = errors.New("confinement unavailable")
 //	SHELL -c SCRIPT ARG0 COMMAND
 //
 // with SHLVL one lower (bash raises it again), where SCRIPT sources the
-// caller's shell state from /dev/fd/STATEFD and closes it, evals COMMAND
-// with PWDFD closed (so that no process the command starts holds it), and
-// writes the final $PWD and a NUL to PWDFD (see [Rewrite]). STATEFD and
-// PWDFD must be pipes the caller made (a regular file or anything else
-// with a name is refused: a name in a shared directory is one a process
-// left by an earlier command could open too); they may both be "-": no
+// caller's shell state from /dev/fd/STATEFD, evals COMMAND with STATEFD
+// closed (no process the command starts holds it), and writes a NUL and
+// the final $PWD into the same pipe, opened for writing through
+// /dev/fd/STATEFD (see [Rewrite]). STATEFD must be a pipe (a regular file
+// or anything else with a name is refused: a name in a shared directory
+// is one a process left by an earlier command could open too); "-" is no
 // state, no final directory.
 //
 // exec runs PROGRAM (looked up in $PATH when it has no slash) with the
@@ -87,8 +87,7 @@ type launch struct {
 
 	env []string // its environment; nil for the launcher's own
 
-	stateFD int // bash mode: the pipe the shell state is read from; -1 for none
-	pwdFD   int // bash mode: the pipe the final directory is written to; -1 for none
+	stateFD int // bash mode: the pipe the shell state is read from, and the final directory written to; -1 for none
 
 	// inNamespace is set for the second stage of the ReadOnly path: the
 	// process already runs in its own user and mount namespaces.
@@ -96,7 +95,7 @@ type launch struct {
 }
 
 // errUsage says the launcher was called with arguments it does not know.
-var errUsage = errors.New("usage: safezone " + Subcommand + " bash RULESET STATEFD PWDFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]")
+var errUsage = errors.New("usage: safezone " + Subcommand + " bash RULESET STATEFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]")
 
 func parseLaunch(args []string) (*launch, error) {
 	if len(args) < 2 {
@@ -106,36 +105,27 @@ func parseLaunch(args []string) (*launch, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &launch{rs: rs, stateFD: -1, pwdFD: -1}
+	l := &launch{rs: rs, stateFD: -1}
 	switch args[0] {
 	case "bash":
-		if len(args) != 7 {
+		if len(args) != 6 {
 			return nil, errUsage
 		}
-		stateArg, pwdArg, shell, arg0 := args[2], args[3], args[4], args[5]
-		cmd, err := base64.StdEncoding.DecodeString(args[6])
+		stateArg, shell, arg0 := args[2], args[3], args[4]
+		cmd, err := base64.StdEncoding.DecodeString(args[5])
 		if err != nil {
 			return nil, fmt.Errorf("the command is not base64: %w", err)
-		}
-		if (stateArg == "-") != (pwdArg == "-") {
-			return nil, errors.New("STATEFD and PWDFD must both be given or both be \"-\"")
 		}
 		if stateArg != "-" {
 			if l.stateFD, err = pipeArg("STATEFD", stateArg); err != nil {
 				return nil, err
-			}
-			if l.pwdFD, err = pipeArg("PWDFD", pwdArg); err != nil {
-				return nil, err
-			}
-			if l.stateFD == l.pwdFD {
-				return nil, errors.New("STATEFD and PWDFD are the same descriptor")
 			}
 		}
 		if !strings.HasPrefix(shell, "/") {
 			return nil, fmt.Errorf("SHELL %q is not an absolute path", shell)
 		}
 		l.path = shell
-		l.argv = []string{shell, "-c", bashScript(l.stateFD, l.pwdFD, string(cmd)), arg0, string(cmd)}
+		l.argv = []string{shell, "-c", bashScript(l.stateFD, string(cmd)), arg0, string(cmd)}
 		l.env = shellLevelDown(os.Environ())
 	case "exec":
 		if len(args) < 3 {
@@ -168,25 +158,25 @@ func parseLaunch(args []string) (*launch, error) {
 // script, K being the number of newlines in the command, as in Claude Code's
 // script, where the command's own newlines come before the end of the eval.
 //
-// With state descriptors, the script first sources the caller's options,
-// functions and aliases from stateFD and closes it, runs the command with
-// pwdFD closed (a background job it starts does not hold the pipe), and
-// after it writes $PWD and a NUL to pwdFD, then exits with the command's
-// status. The builtins are called as \builtin (eval as \eval, since
+// With a state descriptor, the script first sources the caller's options,
+// functions and aliases from stateFD, runs the command with it closed (a
+// background job it starts does not hold the pipe), and after it writes a
+// NUL and $PWD into the same pipe, opened for writing, then exits with the
+// command's status. The builtins are called as \builtin (eval as \eval, since
 // `builtin eval` would end the shell on `set -e`): the state may define
 // aliases and functions of any name.
 //
 // The command sees one variable of the launcher's, __safezone_cmd, holding
 // its own text, and no positional parameters.
-func bashScript(stateFD, pwdFD int, command string) string {
+func bashScript(stateFD int, command string) string {
 	run := `__safezone_cmd=$1; \builtin shift;` + strings.Repeat("\n", strings.Count(command, "\n")) +
 		` \eval "$__safezone_cmd"`
 	if stateFD < 0 {
 		return run + ` && :`
 	}
-	in, out := strconv.Itoa(stateFD), strconv.Itoa(pwdFD)
-	return `\builtin . /dev/fd/` + in + ` 2>/dev/null; \builtin exec ` + in + `<&-; ` + run + ` ` + out + `>&- && :` +
-		`; \builtin set -- "$?"; \builtin printf '%s\0' "${PWD-}" >&` + out + ` 2>/dev/null; \builtin exit "$1"`
+	fd := strconv.Itoa(stateFD)
+	return `\builtin . /dev/fd/` + fd + ` 2>/dev/null; ` + run + ` ` + fd + `<&- && :` +
+		`; \builtin set -- "$?"; \builtin printf '\0%s' "${PWD-}" 2>/dev/null >/dev/fd/` + fd + `; \builtin exit "$1"`
 }
 
 // pipeArg parses the descriptor number s, the argument name, and checks

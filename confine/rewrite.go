@@ -25,22 +25,23 @@ var ErrCommand = errors.New("command cannot be confined")
 // so the returned command is evaluated by that outer bash, after the user's
 // shell snapshot (functions, aliases, options, PATH). It:
 //
-//  1. opens a pipe for reading and writing (`{fd}<> <(:)`, a process
-//     substitution reopened through /dev/fd) for the final directory, and
-//     another whose writer is a subshell printing the outer shell's
-//     `shopt -p`, `set +o`, `declare -f` and `alias -p` (a fork of the
-//     outer shell: a pipe holds 64 KiB, and a snapshot's functions may
-//     be more, so the writer must run beside the reader);
+//  1. opens a pipe whose writer is a subshell printing the outer shell's
+//     `shopt -p`, `set +o`, `declare -f` and `alias -p` (a process
+//     substitution: a fork of the outer shell, since a pipe holds 64 KiB
+//     and a snapshot's functions may be more, so the writer must run
+//     beside the reader);
 //  2. runs the launcher in bash mode (see [Main]) with the ruleset as JSON,
-//     the two descriptors and the command base64-encoded: the launcher
-//     checks that both are pipes, restricts itself and execs
+//     the pipe's descriptor and the command base64-encoded: the launcher
+//     checks that it is a pipe, restricts itself and execs
 //     "$BASH" -c SCRIPT "$0" COMMAND, where SCRIPT sources the state from
-//     its pipe, evals the command with the directory pipe closed, and
-//     writes its final $PWD and a NUL to that pipe;
-//  3. reads that directory back when it is there (`read -t 0`: a command
-//     that ended the shell early wrote none, and the outer shell never
-//     waits for one) and cd's to it, so that the outer shell's own
-//     `pwd -P` records a cd made by the command;
+//     the pipe to its end, evals the command with the pipe closed, and
+//     then opens the same pipe for writing (through /dev/fd) and writes a
+//     NUL and its final $PWD into it;
+//  3. reads the pipe to its end (every writer is gone by then: the
+//     subshell once the state was read, the confined shell when it ended;
+//     what is left of the state when the command did not run is skipped,
+//     as it holds no NUL) and cd's to the directory after the NUL, so that
+//     the outer shell's own `pwd -P` records a cd made by the command;
 //  4. ends with the command's exit status (128+N if a signal N killed it).
 //
 // The state never passes through a file: a file in a shared directory
@@ -114,13 +115,12 @@ func rewrite(command, launcher string, rs Ruleset) (string, error) {
 	// A shell other than bash (zsh) cannot run the rest: refuse plainly.
 	s.WriteString(`case ${BASH_VERSION-} in '') printf '%s\n' 'safezone: a confined command needs bash as the shell' >&2; exit 126;; esac` + "\n")
 	s.WriteString(`__sz_s=126 __sz_a=` + "\n")
-	s.WriteString(`{ { ` + shellQuote(launcher) + " " + Subcommand + " bash " + shellQuote(string(rules)) +
-		` "$__sz_i" "$__sz_p" "$BASH" "$0" ` + shellQuote(base64.StdEncoding.EncodeToString([]byte(command))) + "\n")
+	s.WriteString(`{ ` + shellQuote(launcher) + " " + Subcommand + " bash " + shellQuote(string(rules)) +
+		` "$__sz_i" "$BASH" "$0" ` + shellQuote(base64.StdEncoding.EncodeToString([]byte(command))) + "\n")
 	s.WriteString(`__sz_s=$?` + "\n")
-	s.WriteString(`} {__sz_i}< <(\builtin shopt -p; \builtin set +o; \builtin declare -f; \builtin alias -p)` + "\n")
-	s.WriteString(`\builtin read -t 0 -u "$__sz_p" && \builtin read -r -d '' -u "$__sz_p" __sz_a` + "\n")
+	s.WriteString(`\builtin mapfile -d '' -s 1 -n 1 -t -u "$__sz_i" __sz_a` + "\n")
 	s.WriteString(`\builtin test -z "${__sz_a-}" || \builtin cd -- "$__sz_a" 2>/dev/null` + "\n")
-	s.WriteString(`} {__sz_p}<> <(:)` + "\n")
+	s.WriteString(`} {__sz_i}< <(\builtin shopt -p; \builtin set +o; \builtin declare -f; \builtin alias -p)` + "\n")
 	s.WriteString(`__sz_r() { \builtin return "$1"; }; __sz_r "$__sz_s"`)
 	if s.Len() > maxRewritten {
 		return "", fmt.Errorf("%w: it is %d bytes long, and %d bytes once confined, over the %d a shell argument can hold", ErrCommand, len(command), s.Len(), maxRewritten)

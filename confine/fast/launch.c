@@ -6,7 +6,7 @@
  * for a ruleset with a mount namespace (it always makes one; NoRead paths
  * that exist it hides like Hide ones, the missing ones stay NoRead):
  *
- *   1. check that the state and directory descriptors are pipes (bash mode);
+ *   1. check that the state descriptor is a pipe (bash mode);
  *   2. unshare(CLONE_NEWUSER | CLONE_NEWNS), before any other thread
  *      exists, and map the caller's user and group IDs to themselves;
  *   3. build the command's view of the file system (confine's mountAll):
@@ -978,7 +978,7 @@ static char *unbase64(const char *s)
 }
 
 /* bash_script is confine's bashScript. */
-static char *bash_script(int statefd, int pwdfd, const char *cmd)
+static char *bash_script(int statefd, const char *cmd)
 {
 	size_t nl = 0;
 	for (const char *c = cmd; *c; c++)
@@ -995,9 +995,9 @@ static char *bash_script(int statefd, int pwdfd, const char *cmd)
 	}
 	char *s;
 	if (asprintf(&s,
-		     "\\builtin . /dev/fd/%d 2>/dev/null; \\builtin exec %d<&-; %s %d>&- && :; \\builtin set -- \"$?\"; "
-		     "\\builtin printf '%%s\\0' \"${PWD-}\" >&%d 2>/dev/null; \\builtin exit \"$1\"",
-		     statefd, statefd, run, pwdfd, pwdfd) < 0)
+		     "\\builtin . /dev/fd/%d 2>/dev/null; %s %d<&- && :; \\builtin set -- \"$?\"; "
+		     "\\builtin printf '\\0%%s' \"${PWD-}\" 2>/dev/null >/dev/fd/%d; \\builtin exit \"$1\"",
+		     statefd, run, statefd, statefd) < 0)
 		die("out of memory");
 	free(run);
 	return s;
@@ -1037,7 +1037,7 @@ static int pipe_arg(const char *name, const char *arg)
 }
 
 static const char usage[] =
-	"usage: safezone-launch bash RULESET STATEFD PWDFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
+	"usage: safezone-launch bash RULESET STATEFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
 
 int main(int argc, char **argv)
 {
@@ -1051,31 +1051,25 @@ int main(int argc, char **argv)
 	const char *mode = argv[1];
 	struct ruleset rs;
 	parse(argv[2], &rs);
-	int statefd = -1, pwdfd = -1;
+	int statefd = -1;
 	const char *path = NULL;
 	char **args = NULL;
 	if (!strcmp(mode, "bash")) {
-		if (argc != 8)
+		if (argc != 7)
 			die("%s", usage);
-		const char *statearg = argv[3], *pwdarg = argv[4], *shell = argv[5], *arg0 = argv[6];
-		char *cmd = unbase64(argv[7]);
+		const char *statearg = argv[3], *shell = argv[4], *arg0 = argv[5];
+		char *cmd = unbase64(argv[6]);
 		if (!cmd)
 			die("the command is not base64");
-		if ((strcmp(statearg, "-") == 0) != (strcmp(pwdarg, "-") == 0))
-			die("STATEFD and PWDFD must both be given or both be \"-\"");
-		if (strcmp(statearg, "-")) {
+		if (strcmp(statearg, "-"))
 			statefd = pipe_arg("STATEFD", statearg);
-			pwdfd = pipe_arg("PWDFD", pwdarg);
-			if (statefd == pwdfd)
-				die("STATEFD and PWDFD are the same descriptor");
-		}
 		if (shell[0] != '/')
 			die("SHELL \"%s\" is not an absolute path", shell);
 		path = shell;
 		args = calloc(6, sizeof(char *));
 		args[0] = (char *)shell;
 		args[1] = "-c";
-		args[2] = bash_script(statefd, pwdfd, cmd);
+		args[2] = bash_script(statefd, cmd);
 		args[3] = (char *)arg0;
 		args[4] = cmd;
 		shell_level_down();
