@@ -524,6 +524,65 @@ func (j *Judger) search(res *classify.Result, pol *policy.Policy, why map[string
 	return f, nil
 }
 
+// otherNames returns, for each target of res that resolves to an existing
+// regular file with more than one link (classify.Resolution.Links), the
+// names of the same file (device and inode) that the kernel would hide
+// from a confined command: found by the search of the sandbox roots
+// (search: the index daemon's answer, or a walk), matched by a Read deny
+// rule's absolute or home path (secrets), by the target's resolved path
+// (classify.Env.OtherNames). Its last result is false, at no cost, when no
+// target has several links: hard links of plain files (pnpm's store) cost
+// a search of the roots (a query of the daemon), no question. A search
+// that did not finish is the error, with the names it did find: the
+// caller asks what it would have allowed.
+func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (map[string][]string, error, bool) {
+	var multi []string
+	for i := range res.Targets {
+		t := &res.Targets[i]
+		for _, r := range []*classify.Resolution{&t.Res, t.Lex} {
+			if r != nil && r.Exists && r.Links > 1 && !slices.Contains(multi, r.Path) {
+				multi = append(multi, r.Path)
+			}
+		}
+	}
+	if len(multi) == 0 {
+		return nil, nil, false
+	}
+	type fileKey struct{ dev, ino uint64 }
+	keyOf := func(p string) (fileKey, bool) {
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			return fileKey{}, false
+		}
+		dev, ino, _, ok := linkCount(fi)
+		return fileKey{dev, ino}, ok
+	}
+	f, err := j.search(res, pol, map[string]string{})
+	hidden := j.secrets(pol, j.Sys.Getenv("HOME"), map[string]string{})
+	for _, h := range f.Hide {
+		if _, other := f.Links[h]; !other {
+			hidden = append(hidden, h)
+		}
+	}
+	byKey := map[fileKey][]string{}
+	for _, h := range hidden {
+		if k, ok := keyOf(h); ok && !slices.Contains(byKey[k], h) {
+			byKey[k] = append(byKey[k], h)
+		}
+	}
+	names := map[string][]string{}
+	for _, p := range multi {
+		if k, ok := keyOf(p); ok {
+			for _, h := range byKey[k] {
+				if h != p {
+					names[p] = append(names[p], h)
+				}
+			}
+		}
+	}
+	return names, err, true
+}
+
 // askIndex asks the index daemon of spec's roots what to hide (see
 // index.Serve), on the live path only; where none answers it starts one
 // for the next call. It reports whether the answer is complete and can be

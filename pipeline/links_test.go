@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
 )
 
 // TestLinksHeld: a hidden regular file with more links than names the
@@ -58,3 +59,47 @@ func TestLinksHeld(t *testing.T) {
 	}
 }
 
+// TestFileToolHardLinks: a file tool reaching a hard link of a hidden file
+// (under node_modules/, where no rule matches the name, or outside the
+// roots) is judged at the hidden name too: denied, the reason naming it.
+// A hard link of a plain file (pnpm's store) changes nothing.
+func TestFileToolHardLinks(t *testing.T) {
+	sys, dir := testSystem(t)
+	proj, home, outside := dir+"/proj", dir+"/home", dir+"/outside"
+	os.MkdirAll(proj+"/node_modules/.pnpm/p", 0o755)
+	os.MkdirAll(home+"/store", 0o755)
+	for p, data := range map[string]string{proj + "/.env.local": "S\n", home + "/.git-credentials": "K\n", home + "/store/a.js": "x\n"} {
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range [][2]string{
+		{proj + "/.env.local", proj + "/node_modules/x"}, {proj + "/.env.local", proj + "/src/y"},
+		{proj + "/.env.local", outside + "/z"}, {home + "/.git-credentials", proj + "/node_modules/k"},
+		{home + "/store/a.js", proj + "/node_modules/.pnpm/p/a.js"},
+	} {
+		if err := os.Link(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		tool, path, want, reason string
+	}{
+		{"Read", "node_modules/x", "deny", "the same file as " + proj + "/.env.local"},
+		{"Read", "src/y", "deny", "Read(.env*)"},
+		{"Read", outside + "/z", "deny", "the same file as " + proj + "/.env.local"},
+		{"Read", "node_modules/k", "deny", "the same file as " + home + "/.git-credentials"},
+		{"Read", "node_modules/.pnpm/p/a.js", "allow", ""},
+		{"Write", "src/y", "deny", "Read(.env*)"},
+	} {
+		p := tc.path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(proj, p)
+		}
+		in := pipelinetest.Input(tc.tool, proj, map[string]any{"file_path": p, "content": "x"})
+		r := runHook(t, sys, strings.NewReader(in))
+		if r.decision != tc.want || !strings.Contains(r.stdout, tc.reason) {
+			t.Errorf("%s %s: %s, want %s with %q: %s", tc.tool, tc.path, r.decision, tc.want, tc.reason, r.stdout)
+		}
+	}
+}
