@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -534,8 +535,13 @@ func (j *Judger) search(res *classify.Result, pol *policy.Policy, why map[string
 // target has several links: hard links of plain files (pnpm's store) cost
 // a search of the roots (a query of the daemon), no question. A search
 // that did not finish is the error, with the names it did find: the
-// caller asks what it would have allowed.
+// caller asks what it would have allowed. It looks only on Linux, where
+// the index daemon answers for the price of a socket round trip;
+// elsewhere each lookup would walk the roots.
 func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (map[string][]string, error, bool) {
+	if runtime.GOOS != "linux" {
+		return nil, nil, false
+	}
 	var multi []string
 	for i := range res.Targets {
 		t := &res.Targets[i]
