@@ -85,9 +85,9 @@ type Env struct {
 	NoAsk string
 	// OtherNames are, by the resolved path of an existing regular file
 	// with more than one link (Resolution.Links), the other names of that
-	// file that matter to the policy: the hard links of the files the
-	// kernel hides, as the search of the sandbox roots found them
-	// (index.Found.Links, both ways). A target that resolves to a key is
+	// file that matter to the policy: the files the kernel hides (found
+	// below the sandbox roots, or named by a deny rule's home or absolute
+	// path) that are the same file, by device and inode. A target that resolves to a key is
 	// judged at these names too (Target.Names): what a deny rule matches
 	// at one name of a file it matches at every name, since each reads
 	// the same contents. Nil leaves every target to its own names.

@@ -531,16 +531,16 @@ func (j *Judger) search(res *classify.Result, pol *policy.Policy, why map[string
 // from a confined command: found by the search of the sandbox roots
 // (search: the index daemon's answer, or a walk), matched by a Read deny
 // rule's absolute or home path (secrets), by the target's resolved path
-// (classify.Env.OtherNames). Its last result is false, at no cost, when no
+// (classify.Env.OtherNames). looked is false, at no cost, when no
 // target has several links: hard links of plain files (pnpm's store) cost
 // a search of the roots (a query of the daemon), no question. A search
 // that did not finish is the error, with the names it did find: the
 // caller asks what it would have allowed. It looks only on Linux, where
 // the index daemon answers for the price of a socket round trip;
 // elsewhere each lookup would walk the roots.
-func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (map[string][]string, error, bool) {
+func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (names map[string][]string, looked bool, err error) {
 	if runtime.GOOS != "linux" {
-		return nil, nil, false
+		return nil, false, nil
 	}
 	var multi []string
 	for i := range res.Targets {
@@ -552,7 +552,7 @@ func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (map[strin
 		}
 	}
 	if len(multi) == 0 {
-		return nil, nil, false
+		return nil, false, nil
 	}
 	type fileKey struct{ dev, ino uint64 }
 	keyOf := func(p string) (fileKey, bool) {
@@ -563,7 +563,7 @@ func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (map[strin
 		dev, ino, _, ok := linkCount(fi)
 		return fileKey{dev, ino}, ok
 	}
-	f, err := j.search(res, pol, map[string]string{})
+	f, serr := j.search(res, pol, map[string]string{})
 	hidden := j.secrets(pol, j.Sys.Getenv("HOME"), map[string]string{})
 	for _, h := range f.Hide {
 		if _, other := f.Links[h]; !other {
@@ -576,7 +576,7 @@ func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (map[strin
 			byKey[k] = append(byKey[k], h)
 		}
 	}
-	names := map[string][]string{}
+	names = map[string][]string{}
 	for _, p := range multi {
 		if k, ok := keyOf(p); ok {
 			for _, h := range byKey[k] {
@@ -586,7 +586,7 @@ func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (map[strin
 			}
 		}
 	}
-	return names, err, true
+	return names, true, serr
 }
 
 // askIndex asks the index daemon of spec's roots what to hide (see

@@ -297,7 +297,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 		// does not confine) reads a hidden file through any of its names:
 		// a target with several links is judged at the hidden names of
 		// the same file too.
-		if names, err, ok := j.otherNames(v.Res, pol); ok {
+		if names, looked, err := j.otherNames(v.Res, pol); looked {
 			env.OtherNames = names
 			if err != nil {
 				env.OtherNamesErr = err.Error()
