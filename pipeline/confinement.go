@@ -572,7 +572,7 @@ func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (names map
 		return fileKey{dev, ino}, ok
 	}
 	f, serr := j.search(res, pol, map[string]string{})
-	hidden := j.secrets(pol, j.Sys.Getenv("HOME"), map[string]string{})
+	hidden, _ := j.secrets(pol, j.Sys.Getenv("HOME"), map[string]string{})
 	for _, h := range f.Hide {
 		if _, other := f.Links[h]; !other {
 			hidden = append(hidden, h)
