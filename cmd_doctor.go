@@ -79,6 +79,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 	pol := d.policy(opts, root, sys)
 	d.confinement(sys, opts.Host)
 	if pol != nil {
+		d.pathEntries(pol, root, sys)
 		d.sample(opts, root, sys)
 	}
 	if d.fixes > 0 {
@@ -235,6 +236,61 @@ func (d *doctor) launcher(sys *pipeline.System) {
 	default:
 		d.fix("the fast launcher could not be built (%v): confined commands start through safezone's Go launcher (a few ms per command), which confines the same", err)
 	}
+}
+
+// pathEntries checks the PATH the hook and its plugin launcher search for
+// safezone (hooks/safezone-hook takes the first one among PATH's absolute
+// entries): an entry before the one that holds safezone where a confined
+// command may write (the project, a temporary directory, a
+// confine.write cache) could get a safezone of the agent's, which would run,
+// unconfined, as the hook at every later tool call. The paths compared are
+// those PATH names and those the policy resolves to, symlinks resolved.
+func (d *doctor) pathEntries(pol *policy.Policy, root string, sys *pipeline.System) {
+	home := sys.Getenv("HOME")
+	resolve := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	writable := []string{resolve(root), "/tmp", "/var/tmp", "/dev/shm"}
+	if t := sys.Getenv("TMPDIR"); filepath.IsAbs(t) {
+		writable = append(writable, resolve(t))
+	}
+	for _, w := range pol.Confine.Write {
+		p := w.Path
+		if rest, ok := strings.CutPrefix(p, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
+			p = home + rest
+		} else if !filepath.IsAbs(p) && w.Base != "" {
+			p = filepath.Join(w.Base, p)
+		}
+		if filepath.IsAbs(p) {
+			writable = append(writable, resolve(p))
+		}
+	}
+	var bad []string
+	for _, e := range filepath.SplitList(sys.Getenv("PATH")) {
+		if !filepath.IsAbs(e) {
+			continue // never searched (the plugin's launcher skips them)
+		}
+		if fi, err := os.Stat(filepath.Join(e, "safezone")); err == nil && !fi.IsDir() {
+			// The one the launcher runs: the binary itself is kept read-only
+			// (self-protection), and the entries after it are searched later.
+			break
+		}
+		r := resolve(e)
+		for _, w := range writable {
+			if r == w || strings.HasPrefix(r, w+"/") {
+				bad = append(bad, e)
+				break
+			}
+		}
+	}
+	if len(bad) > 0 {
+		d.fix("PATH lists %s, where a confined command may write, before the directory holding safezone: a safezone put there by the agent would run, unconfined, as the hook at every tool call; put safezone's directory first in PATH, or register it by its absolute path (safezone init)", strings.Join(bad, ", "))
+		return
+	}
+	d.ok("no PATH entry a confined command may write comes before safezone's")
 }
 
 // sample judges a write outside the project, as the hook would.
