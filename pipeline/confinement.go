@@ -389,7 +389,11 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			return fmt.Errorf("the sockets of the programs outside the sandbox cannot all be hidden: %w", err)
 		}
 		for p, w := range ways {
-			c.Why[p] = "leads to " + w
+			if strings.HasPrefix(w, "reachable: ") {
+				c.Why[p] = w
+			} else {
+				c.Why[p] = "leads to " + w
+			}
 		}
 		c.Kept = kept
 	}

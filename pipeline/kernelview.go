@@ -32,7 +32,8 @@ import (
 // earlier call's server), beneath a directory already hidden or given a
 // tmpfs, and those confine.sockets and the call's grants name, which stay
 // reachable (bound back into a directory that gets a tmpfs). It returns,
-// for explain, what each hidden socket or directory leads to, and the
+// for explain, what each hidden socket or directory leads to ("reachable:"
+// and the entry that keeps it, for a socket left reachable), and the
 // sockets left reachable. An error listing or looking at the bound
 // sockets is returned: the command must then not run as if they were
 // hidden.
@@ -40,12 +41,22 @@ func (j *Judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *pol
 	home := j.Sys.Getenv("HOME")
 	ex := confine.FindExecutors(j.Sys.Getenv, j.Sys.uid, home)
 	var allowed []string
+	// What leaves each allowed socket reachable, for explain.
+	allowedBy := map[string]string{}
+	allow := func(entry, by string) {
+		for _, p := range j.socketPaths(entry, home) {
+			allowed = append(allowed, p)
+			if _, ok := allowedBy[p]; !ok {
+				allowedBy[p] = by
+			}
+		}
+	}
 	for _, s := range pol.Confine.Sockets {
-		allowed = append(allowed, j.socketPaths(s.Value, home)...)
+		allow(s.Value, "confine.sockets "+s.Value+" ("+s.Pos.String()+")")
 	}
 	for _, g := range res.Grants {
 		for _, s := range g.Sockets {
-			allowed = append(allowed, j.socketPaths(s, home)...)
+			allow(s, "the grant to "+g.Command.Text+" ("+g.Pos.String()+"), as "+s)
 		}
 	}
 	list := j.Sys.UnixSockets
@@ -87,6 +98,7 @@ func (j *Judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *pol
 		}
 		if !slices.Contains(kept, a) {
 			kept = append(kept, a)
+			ex.Why[a] = "reachable: " + allowedBy[a]
 		}
 	}
 	// The tmpfs directories are the command's own to write.
