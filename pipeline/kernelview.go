@@ -114,8 +114,12 @@ const boundOutside = "the program listening at it (a Unix socket bound outside t
 // command's own to reach, resolved: the writable sandbox roots, where the
 // command, or a server an earlier call started and left running, binds
 // them. A root that holds the home directory (or is /) is none: every
-// program of the user keeps its sockets there.
+// program of the user keeps its sockets there. home is $HOME, resolved
+// here.
 func ownSocketRoots(res *classify.Result, home string) []string {
+	if r, err := filepath.EvalSymlinks(home); err == nil {
+		home = r
+	}
 	var out []string
 	for _, r := range res.Roots {
 		p := r.Resolved
