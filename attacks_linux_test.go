@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,6 +112,7 @@ func TestAttacksConfined(t *testing.T) {
 		{"a hard link to .env, read later", `ln .env e2 2>/dev/null; ln -f .env e3 2>/dev/null; cat e2 e3`, ""},
 		{"a hard link to .env made by inline code", `python3 -c "import os; os.link('.env', 'e2')"; cat e2`, "python3"},
 		{"a hard link to .env made before", `cat docs/notes.txt`, ""},
+		{"a hard link of a hidden file made by a script", `printf 'ln ~/.ssh/id_rsa k; ln services/api/.env.local node_modules_x; cat k node_modules_x\n' > s.sh && sh s.sh`, ""},
 		{"a script reading everything", `printf 'cat .env; cat ~/.ssh/id_rsa; cat services/api/.env.local\n' > s.sh && sh s.sh`, ""},
 	} {
 		t.Run(tc.class, func(t *testing.T) {
@@ -193,4 +195,190 @@ func TestAttacksConfined(t *testing.T) {
 			t.Logf("allow, confined; the command said: %.300s", strings.TrimSpace(all))
 		})
 	}
+}
+
+// hookCall is one Bash call through the hook at bin, in bypassPermissions
+// under the embedded default policy, for the project proj of attackFixture's
+// root: its decision and reason, and, where it is allowed, what the
+// rewritten command (confined) printed, standard error included.
+func hookCall(t *testing.T, bin, root, cmd string) (decision, reason, output string) {
+	t.Helper()
+	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
+	in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": proj,
+		"permission_mode": "bypassPermissions", "tool_input": map[string]any{"command": cmd}})
+	env := []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
+		"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state"), "TMPDIR=/tmp"}
+	hook := exec.Command(bin)
+	hook.Dir, hook.Env, hook.Stdin = proj, env, bytes.NewReader(in)
+	var hout bytes.Buffer
+	hook.Stdout = &hout
+	if err := hook.Run(); err != nil && hook.ProcessState.ExitCode() != 2 {
+		t.Fatalf("hook: %v", err)
+	}
+	var o struct {
+		H struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+			Input    struct {
+				Command string `json:"command"`
+			} `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(hout.Bytes(), &o); err != nil {
+		t.Fatalf("hook output %q: %v", hout.String(), err)
+	}
+	if o.H.Decision != "allow" {
+		return o.H.Decision, o.H.Reason, ""
+	}
+	if o.H.Input.Command == "" {
+		t.Fatalf("allowed without confinement: %s", o.H.Reason)
+	}
+	run := exec.Command("bash", "-c", o.H.Input.Command)
+	run.Dir, run.Env = proj, env
+	var out bytes.Buffer
+	run.Stdout, run.Stderr = &out, &out
+	done := make(chan error, 1)
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- run.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		run.Process.Kill()
+		t.Fatal("the confined command did not end")
+	}
+	if strings.Contains(out.String(), "safezone: confine:") {
+		t.Errorf("the launcher failed: %s", out.String())
+	}
+	return o.H.Decision, o.H.Reason, out.String()
+}
+
+// TestAttackHardLinkLater runs issue 27 item 4's attack for real: a
+// confined call makes .env.local (a placeholder, so nothing is hidden yet)
+// and a hard link of it where the search of the roots does not go
+// (node_modules/, /tmp, outside the roots); the user then fills .env.local
+// in place; a later confined call reads the link. The secret must not
+// reach its output: the link is hidden (found below the roots), or the call
+// is asked, with a reason that names the file and its links. A link made
+// before the session is the same case. Hard links of plain files (pnpm's
+// store in node_modules/.pnpm) ask nothing.
+func TestAttackHardLinkLater(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs confined commands")
+	}
+	st := confine.Available()
+	if !st.Confine() || st.ReadOnly != nil {
+		t.Skip("the kernel cannot confine commands with hidden files here")
+	}
+	bin, err := buildBinary(t.TempDir())
+	if err != nil {
+		t.Fatalf("building safezone: %v", err)
+	}
+	const secret = "FILLED-S3CRET"
+	fill := func(t *testing.T, p string) {
+		// In place: the same inode, as an editor that writes through
+		// the file does.
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("TOKEN=" + secret + "\n")
+		f.Close()
+	}
+	for _, tc := range []struct {
+		name       string
+		link, read string // the link's path (relative to the project, or $OUT), the read
+		before     bool   // the link is made before the session, not by call 1
+		wantAsk    bool
+	}{
+		{name: "a link in node_modules", link: "node_modules/x", read: "cat node_modules/x"},
+		{name: "a link in node_modules, read by a script", link: "node_modules/x", read: "printf 'cat node_modules/x\\n' > r.sh && sh r.sh"},
+		{name: "a link deep in node_modules", link: "node_modules/.pnpm/p@1/node_modules/p/k", read: "cat node_modules/.pnpm/p@1/node_modules/p/k"},
+		{name: "a link as package-lock.json", link: "package-lock.json", read: "cat package-lock.json"},
+		// The launcher pins .git and /tmp (bind mounts of themselves),
+		// so call 1 cannot link across to them (EXDEV); a link made
+		// before the session can be there.
+		{name: "a link in .git", link: ".git/x", read: "cat .git/x"},
+		{name: "a link in .git made before the session", link: ".git/x", read: "cat .git/x", before: true},
+		{name: "a link in /tmp", link: "$TMP/x", read: "cat $TMP/x", wantAsk: true},
+		{name: "a link in /tmp made before the session, read by a script", link: "$TMP/x", read: "printf 'cat $TMP/x\\n' > r.sh && sh r.sh", before: true, wantAsk: true},
+		{name: "a link outside the roots made before the session", link: "$OUT/y", read: "printf 'cat $OUT/y\\n' > r.sh && sh r.sh", before: true, wantAsk: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := attackFixture(t)
+			proj := filepath.Join(root, "proj")
+			tmp, err := os.MkdirTemp("/tmp", "safezone-links-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(tmp) })
+			expand := func(s string) string {
+				return strings.NewReplacer("$OUT", filepath.Join(root, "outside"), "$TMP", tmp).Replace(s)
+			}
+			link := expand(tc.link)
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(proj, link)
+			}
+			os.MkdirAll(filepath.Dir(link), 0o755)
+			env := filepath.Join(proj, ".env.local")
+			if tc.before {
+				os.WriteFile(env, []byte("PLACEHOLDER\n"), 0o644)
+				if err := os.Link(env, link); err != nil {
+					t.Skip("no hard link there:", err)
+				}
+			} else {
+				script := fmt.Sprintf("printf 'printf PLACEHOLDER > .env.local; ln .env.local %s\\n' > s.sh && sh s.sh", link)
+				if d, why, out := hookCall(t, bin, root, script); d != "allow" {
+					t.Fatalf("call 1: %s: %s", d, why)
+				} else if _, err := os.Stat(link); err != nil {
+					if strings.Contains(out, "Invalid cross-device link") {
+						t.Logf("the kernel refused the link (EXDEV: another mount in the command's namespace): %s", out)
+						return
+					}
+					t.Fatalf("call 1 made no link (%v): %s", err, out)
+				}
+			}
+			fill(t, env)
+			d, why, out := hookCall(t, bin, root, expand(tc.read))
+			if strings.Contains(out, secret) {
+				t.Fatalf("the secret reached the output of call 2 (%s):\n%s", d, out)
+			}
+			switch {
+			case tc.wantAsk && d != "ask":
+				t.Errorf("call 2: %s, want ask: %s\n%s", d, why, out)
+			case tc.wantAsk && !(strings.Contains(why, ".env.local") && strings.Contains(why, "has 2 links") && strings.Contains(why, "-samefile")):
+				t.Errorf("call 2's reason does not name the file, its links and what to do: %s", why)
+			case !tc.wantAsk && d != "allow":
+				t.Errorf("call 2: %s, want allow (the link hidden): %s", d, why)
+			}
+			t.Logf("call 2: %s: %.300s; output: %.200s", d, why, strings.TrimSpace(out))
+		})
+	}
+	t.Run("hard links of plain files", func(t *testing.T) {
+		// pnpm's layout: the store outside the project, every package file
+		// hard-linked into node_modules/.pnpm.
+		root := attackFixture(t)
+		proj := filepath.Join(root, "proj")
+		store := filepath.Join(root, "home", ".local/share/pnpm/store/v10/files/ab")
+		pkg := filepath.Join(proj, "node_modules/.pnpm/left-pad@1.3.0/node_modules/left-pad")
+		for _, d := range []string{store, pkg} {
+			os.MkdirAll(d, 0o755)
+		}
+		for i, name := range []string{"index.js", "package.json", "test/key.pem", "README.md"} {
+			s := filepath.Join(store, fmt.Sprint("cdef", i))
+			os.WriteFile(s, []byte("module "+name+"\n"), 0o644)
+			os.MkdirAll(filepath.Dir(filepath.Join(pkg, name)), 0o755)
+			if err := os.Link(s, filepath.Join(pkg, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		os.Symlink(".pnpm/left-pad@1.3.0/node_modules/left-pad", filepath.Join(proj, "node_modules/left-pad"))
+		for _, cmd := range []string{"cat node_modules/left-pad/index.js", "printf 'cat node_modules/left-pad/*\\n' > r.sh && sh r.sh 2>&1"} {
+			d, why, out := hookCall(t, bin, root, cmd)
+			if d != "allow" || !strings.Contains(out, "module index.js") {
+				t.Errorf("%s: %s: %s\n%s", cmd, d, why, out)
+			}
+		}
+	})
 }

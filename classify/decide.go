@@ -83,6 +83,20 @@ type Env struct {
 	// session (Gemini CLI's headless run): an ask is answered deny, the
 	// reason saying that a person must approve.
 	NoAsk string
+	// OtherNames are, by the resolved path of an existing regular file
+	// with more than one link (Resolution.Links), the other names of that
+	// file that matter to the policy: the files the kernel hides (found
+	// below the sandbox roots, or named by a deny rule's home or absolute
+	// path) that are the same file, by device and inode. A target that resolves to a key is
+	// judged at these names too (Target.Names): what a deny rule matches
+	// at one name of a file it matches at every name, since each reads
+	// the same contents. Nil leaves every target to its own names.
+	OtherNames map[string][]string
+	// OtherNamesErr, when not empty, says why the other names of the
+	// files with several links could not be known (the search of the
+	// sandbox roots did not finish): each target that resolves to such a
+	// file is asked, with this reason, where it would have been allowed.
+	OtherNamesErr string
 }
 
 // Root is one sandbox root: the project root, an additional directory, or a
@@ -274,6 +288,9 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 		r.Shell = d.shell
 	}
 
+	for i := range r.Targets {
+		d.otherNames(&r.Targets[i])
+	}
 	d.targets = r.Targets
 	var outcomes []policy.Decision
 	// Rules that name the call itself (a tool name, a command), and the
@@ -638,4 +655,18 @@ func (d *decider) readSourced(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is over %d bytes", p, maxSourced)
 	}
 	return b, nil
+}
+
+// otherNames sets t.Names from Env.OtherNames when t resolves (in either
+// reading) to an existing regular file with more than one link.
+func (d *decider) otherNames(t *Target) {
+	for _, res := range []*Resolution{&t.Res, t.Lex} {
+		if res == nil || !res.Exists || res.Links < 2 {
+			continue
+		}
+		t.Names = append(t.Names, d.env.OtherNames[res.Path]...)
+		if d.env.OtherNamesErr != "" {
+			t.NamesUnknown = d.env.OtherNamesErr
+		}
+	}
 }

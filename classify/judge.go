@@ -14,6 +14,10 @@ import (
 	"github.com/safezonehq/safezone/policy/glob"
 )
 
+// namesUnknownRule is the rule of the ask for a target whose other names
+// could not be known (Target.NamesUnknown).
+const namesUnknownRule = "a file with several names"
+
 // judge applies the decision table to one target and returns every matching
 // row, in the order of the table; the lowest row, among these and the call's
 // own rules, decides.
@@ -21,6 +25,10 @@ func (d *decider) judge(i int, t *Target) []Reason {
 	j := &judgement{d: d, i: i, t: t}
 	j.rules(d.pol.Deny, RowDeny, policy.Deny, true)
 	j.secretBelow()
+	if t.NamesUnknown != "" {
+		j.add(RowAsk, policy.Ask, namesUnknownRule, "", t.Res.Path,
+			"it reaches "+t.Res.Path+", a file with other names (hard links), and safezone could not tell whether one of them is a file the policy hides: "+t.NamesUnknown)
+	}
 	if len(t.Globs) > 0 {
 		// A pattern target only carries deny and ask rules, and for a
 		// write the protected paths it names; its directory is judged as a

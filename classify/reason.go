@@ -3,6 +3,7 @@ package classify
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -145,6 +146,9 @@ func (d *decider) what(r *Result, x Reason) string {
 	if t.Lex != nil {
 		res = append(res, fmt.Sprintf("%s when \"..\" is applied first", t.Lex.Path))
 	}
+	if slices.Contains(t.Names, x.Path) {
+		res = append(res, fmt.Sprintf("the same file as %s: a hard link of it, %d names in all", x.Path, t.Res.Links))
+	}
 	if len(res) > 0 {
 		s += " (" + strings.Join(res, "; ") + ")"
 	}
@@ -241,6 +245,9 @@ func (d *decider) message(r *Result, x Reason) string {
 				src = " (" + x.Source + ")"
 			}
 			return fmt.Sprintf("safezone: %s %s: %s%s; search a directory that holds no secret, or ask the user", dec, what, x.Note, src)
+		}
+		if x.Rule == namesUnknownRule && x.Source == "" {
+			return fmt.Sprintf("safezone: %s %s: %s; ask the user", dec, what, x.Note)
 		}
 		return fmt.Sprintf("safezone: %s %s: matches ask rule %s (%s)", dec, what, x.Rule, x.Source)
 	case RowAllow:

@@ -52,7 +52,12 @@ type Resolution struct {
 	// Ancestor is the deepest existing directory when Path does not exist:
 	// a new file is created through it.
 	Ancestor string
-	Hops     []Hop
+	// Links is the link count (st_nlink) of Path when it is an existing
+	// regular file and the file system's Lstat says it (a stat record on
+	// Linux and macOS), else 0: above 1, the file has other names (hard
+	// links), which read and write the same contents.
+	Links uint64
+	Hops  []Hop
 }
 
 // Resolve walks abs component by component like the kernel's path lookup,
@@ -103,7 +108,7 @@ func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
 	if w.exists {
 		res.Ancestor = ""
 	} else {
-		res.Dir = false
+		res.Dir, res.Links = false, 0
 	}
 	if len(res.Path) > MaxPath || len(res.Location) > MaxPath {
 		return res, fmt.Errorf("%w: %s resolves to a path over PATH_MAX (%d)", ErrTooLong, abs, MaxPath)
@@ -265,6 +270,10 @@ func (w *walk) step(c, tail string, last bool) error {
 		return w.follow(next)
 	}
 	w.res.Dir = fi.IsDir()
+	w.res.Links = 0
+	if fi.Mode().IsRegular() {
+		w.res.Links = linkCount(fi)
+	}
 	if fi.IsDir() && w.memo != nil {
 		if w.memo.dirs == nil {
 			w.memo.dirs = map[string]struct{}{}

@@ -84,12 +84,21 @@ type Target struct {
 	// are not known runs in (shell.Target.Cwd); reasons name the command.
 	WorkDir bool
 
+	// Names are other names (hard links) of the file t resolves to that
+	// matter to the policy (Env.OtherNames): views of t, so that a deny
+	// rule matching one of them matches t. NamesUnknown, when not empty,
+	// says why they could not be known: t is then asked where it would
+	// have been allowed.
+	Names        []string
+	NamesUnknown string
+
 	viewCache, placeCache []string
 }
 
 // views returns every absolute path under which t is reached: the lexical
 // path, the link location and final target, and the same for the lexical
-// reading. Rules and classes match if any view matches.
+// reading, and the other names of the file it resolves to (Names). Rules
+// and classes match if any view matches.
 func (t *Target) views() []string {
 	if t.viewCache == nil {
 		t.viewCache = t.computeViews()
@@ -116,6 +125,9 @@ func (t *Target) computeViews() []string {
 	if t.Lex != nil {
 		add(t.Lex.Location)
 		add(t.Lex.Path)
+	}
+	for _, n := range t.Names {
+		add(n)
 	}
 	return vs
 }

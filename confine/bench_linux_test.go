@@ -206,7 +206,7 @@ func benchRuleset(b *testing.B, abi int, rs Ruleset) {
 		done := make(chan error)
 		go func() {
 			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-			fd, stats, err := buildRuleset(rs, abi, -1)
+			fd, stats, err := buildRuleset(rs, abi)
 			if err == nil {
 				err = restrictThread(fd)
 				syscall.Close(fd)

@@ -154,10 +154,8 @@ func (b *builder) add(fd int, rights uint64, dir bool) error {
 
 // buildRuleset returns a Landlock ruleset descriptor enforcing rs as the file
 // system is now. The read complement is computed here, when the command
-// starts, so it matches the directories as they are. readFD, unless -1, is
-// an open file that stays readable whatever rs says: the bash mode's state
-// file, unlinked before the complement is listed.
-func buildRuleset(rs Ruleset, abi int, readFD int) (fd int, st stats, err error) {
+// starts, so it matches the directories as they are.
+func buildRuleset(rs Ruleset, abi int) (fd int, st stats, err error) {
 	b, err := newBuilder(abi)
 	if err != nil {
 		return -1, stats{}, err
@@ -179,12 +177,6 @@ func buildRuleset(rs Ruleset, abi int, readFD int) (fd int, st stats, err error)
 		if err := b.grantIoctl(); err != nil {
 			return -1, b.stats, err
 		}
-	}
-	if readFD >= 0 {
-		if err := b.add(readFD, llRead, false); err != nil {
-			return -1, b.stats, fmt.Errorf("state file: %w", err)
-		}
-		b.stats.ReadRules++
 	}
 	return b.fd, b.stats, nil
 }

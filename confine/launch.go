@@ -43,7 +43,7 @@ var ErrUnavailable = errors.New("confinement unavailable")
 //
 // The modes:
 //
-//	bash RULESET STATEFD STATEFILE SHELL ARG0 COMMAND
+//	bash RULESET STATEFD SHELL ARG0 COMMAND
 //	exec RULESET PROGRAM [ARG...]
 //
 // RULESET is the JSON of [Ruleset.MarshalText]. bash is the form
@@ -53,11 +53,13 @@ var ErrUnavailable = errors.New("confinement unavailable")
 //	SHELL -c SCRIPT ARG0 COMMAND
 //
 // with SHLVL one lower (bash raises it again), where SCRIPT sources the
-// caller's shell state from /dev/fd/STATEFD, evals COMMAND, and appends a
-// NUL and the final $PWD to STATEFD (see [Rewrite]).
-// STATEFILE is the temporary file open as STATEFD: the launcher checks that
-// it is that file (regular, owned by the caller, one link) and unlinks it.
-// STATEFD and STATEFILE may both be "-": no state, no final directory.
+// caller's shell state from /dev/fd/STATEFD, evals COMMAND with STATEFD
+// closed (no process the command starts holds it), and writes a NUL and
+// the final $PWD into the same pipe, opened for writing through
+// /dev/fd/STATEFD (see [Rewrite]). STATEFD must be a pipe (a regular file
+// or anything else with a name is refused: a name in a shared directory
+// is one a process left by an earlier command could open too); "-" is no
+// state, no final directory.
 //
 // exec runs PROGRAM (looked up in $PATH when it has no slash) with the
 // arguments ARG..., argv[0] being PROGRAM.
@@ -85,8 +87,7 @@ type launch struct {
 
 	env []string // its environment; nil for the launcher's own
 
-	stateFD   int    // bash mode: the state file's descriptor; -1 for none
-	stateFile string // bash mode: the state file's path, to unlink; "" for none
+	stateFD int // bash mode: the pipe the shell state is read from, and the final directory written to; -1 for none
 
 	// inNamespace is set for the second stage of the ReadOnly path: the
 	// process already runs in its own user and mount namespaces.
@@ -94,7 +95,7 @@ type launch struct {
 }
 
 // errUsage says the launcher was called with arguments it does not know.
-var errUsage = errors.New("usage: safezone " + Subcommand + " bash RULESET STATEFD STATEFILE SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]")
+var errUsage = errors.New("usage: safezone " + Subcommand + " bash RULESET STATEFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]")
 
 func parseLaunch(args []string) (*launch, error) {
 	if len(args) < 2 {
@@ -107,23 +108,18 @@ func parseLaunch(args []string) (*launch, error) {
 	l := &launch{rs: rs, stateFD: -1}
 	switch args[0] {
 	case "bash":
-		if len(args) != 7 {
+		if len(args) != 6 {
 			return nil, errUsage
 		}
-		fdArg, file, shell, arg0 := args[2], args[3], args[4], args[5]
-		cmd, err := base64.StdEncoding.DecodeString(args[6])
+		stateArg, shell, arg0 := args[2], args[3], args[4]
+		cmd, err := base64.StdEncoding.DecodeString(args[5])
 		if err != nil {
 			return nil, fmt.Errorf("the command is not base64: %w", err)
 		}
-		if (fdArg == "-") != (file == "-") {
-			return nil, errors.New("STATEFD and STATEFILE must both be given or both be \"-\"")
-		}
-		if fdArg != "-" {
-			fd, err := strconv.Atoi(fdArg)
-			if err != nil || fd < 3 {
-				return nil, fmt.Errorf("STATEFD %q is not a descriptor number above 2", fdArg)
+		if stateArg != "-" {
+			if l.stateFD, err = pipeArg("STATEFD", stateArg); err != nil {
+				return nil, err
 			}
-			l.stateFD, l.stateFile = fd, file
 		}
 		if !strings.HasPrefix(shell, "/") {
 			return nil, fmt.Errorf("SHELL %q is not an absolute path", shell)
@@ -144,16 +140,11 @@ func parseLaunch(args []string) (*launch, error) {
 		l.path = path
 		l.argv = append([]string{args[2]}, args[3:]...)
 	case "ns":
-		// The second stage: ns RULESET STATEFD PATH ARGV0 [ARG...], STATEFD
-		// being -1 for none.
-		if len(args) < 5 {
+		// The second stage: ns RULESET PATH ARGV0 [ARG...].
+		if len(args) < 4 {
 			return nil, errUsage
 		}
-		fd, err := strconv.Atoi(args[2])
-		if err != nil || fd < -1 {
-			return nil, errUsage
-		}
-		l.stateFD, l.path, l.argv, l.inNamespace = fd, args[3], args[4:], true
+		l.path, l.argv, l.inNamespace = args[2], args[3:], true
 	default:
 		return nil, errUsage
 	}
@@ -168,22 +159,37 @@ func parseLaunch(args []string) (*launch, error) {
 // script, where the command's own newlines come before the end of the eval.
 //
 // With a state descriptor, the script first sources the caller's options,
-// functions and aliases from it, and after the command appends a NUL and
-// $PWD to it, then exits with the command's status. The builtins are called
-// as \builtin (eval as \eval, since `builtin eval` would end the shell on
-// `set -e`): the state may define aliases and functions of any name.
+// functions and aliases from stateFD, runs the command with it closed (a
+// background job it starts does not hold the pipe), and after it writes a
+// NUL and $PWD into the same pipe, opened for writing, then exits with the
+// command's status. The builtins are called as \builtin (eval as \eval, since
+// `builtin eval` would end the shell on `set -e`): the state may define
+// aliases and functions of any name.
 //
 // The command sees one variable of the launcher's, __safezone_cmd, holding
 // its own text, and no positional parameters.
 func bashScript(stateFD int, command string) string {
 	run := `__safezone_cmd=$1; \builtin shift;` + strings.Repeat("\n", strings.Count(command, "\n")) +
-		` \eval "$__safezone_cmd" && :`
+		` \eval "$__safezone_cmd"`
 	if stateFD < 0 {
-		return run
+		return run + ` && :`
 	}
 	fd := strconv.Itoa(stateFD)
-	return `\builtin . /dev/fd/` + fd + ` 2>/dev/null; ` + run +
-		`; \builtin set -- "$?"; \builtin printf '\0%s' "${PWD-}" >&` + fd + ` 2>/dev/null; \builtin exit "$1"`
+	return `\builtin . /dev/fd/` + fd + ` 2>/dev/null; ` + run + ` ` + fd + `<&- && :` +
+		`; \builtin set -- "$?"; \builtin printf '\0%s' "${PWD-}" 2>/dev/null >/dev/fd/` + fd + `; \builtin exit "$1"`
+}
+
+// pipeArg parses the descriptor number s, the argument name, and checks
+// that it is open on a pipe.
+func pipeArg(name, s string) (int, error) {
+	fd, err := strconv.Atoi(s)
+	if err != nil || fd < 3 {
+		return -1, fmt.Errorf("%s %q is not a descriptor number above 2", name, s)
+	}
+	if err := checkPipe(fd); err != nil {
+		return -1, fmt.Errorf("%s %d: %w", name, fd, err)
+	}
+	return fd, nil
 }
 
 // shellLevelDown returns env with SHLVL one lower, so that the confined

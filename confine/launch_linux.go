@@ -20,11 +20,6 @@ import (
 // for a ruleset with ReadOnly paths, with the exit status of the program it
 // supervised.
 func (l *launch) run() (int, error) {
-	if l.stateFile != "" {
-		if err := checkStateFile(l.stateFD, l.stateFile); err != nil {
-			return 0, err
-		}
-	}
 	abi, err := landlockABI()
 	if err != nil {
 		return 0, err
@@ -48,7 +43,7 @@ func (l *launch) run() (int, error) {
 			return 0, fmt.Errorf("re-entering the working directory: %w", err)
 		}
 	}
-	fd, _, err := buildRuleset(l.rs, abi, l.stateFD)
+	fd, _, err := buildRuleset(l.rs, abi)
 	if err != nil {
 		return 0, err
 	}
@@ -94,23 +89,17 @@ const (
 	secbitNoSetuidFixupLocked = 1 << 3
 )
 
-// checkStateFile verifies that path is the file open as fd (same device and
-// inode, a regular file, owned by the caller, one link) and unlinks it, so
-// that the state file vanishes when its last descriptor closes.
-func checkStateFile(fd int, path string) error {
-	var fst, lst unix.Stat_t
-	if err := unix.Fstat(fd, &fst); err != nil {
-		return fmt.Errorf("state descriptor %d: %w", fd, err)
+// checkPipe verifies that fd is open on a pipe: an anonymous one, which
+// only the processes that inherit it hold (its /proc/PID/fd link opens only
+// for a process that may ptrace the holder, which Landlock refuses to a
+// confined process outside its own domain).
+func checkPipe(fd int) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
 	}
-	if err := unix.Lstat(path, &lst); err != nil {
-		return fmt.Errorf("state file: %w", &os.PathError{Op: "lstat", Path: path, Err: err})
-	}
-	if fst.Dev != lst.Dev || fst.Ino != lst.Ino || lst.Mode&unix.S_IFMT != unix.S_IFREG ||
-		lst.Uid != uint32(os.Geteuid()) || lst.Nlink != 1 {
-		return fmt.Errorf("state file %s is not the caller's own regular file open as descriptor %d", path, fd)
-	}
-	if err := unix.Unlink(path); err != nil {
-		return fmt.Errorf("state file: %w", &os.PathError{Op: "unlink", Path: path, Err: err})
+	if st.Mode&unix.S_IFMT != unix.S_IFIFO {
+		return errors.New("is not a pipe")
 	}
 	return nil
 }
@@ -139,7 +128,7 @@ func (l *launch) supervise() (int, error) {
 	runtime.LockOSThread()
 	cmd := &exec.Cmd{
 		Path:   "/proc/self/exe",
-		Args:   append([]string{"safezone", Subcommand, "ns", string(rules), strconv.Itoa(l.stateFD), l.path}, l.argv...),
+		Args:   append([]string{"safezone", Subcommand, "ns", string(rules), l.path}, l.argv...),
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,

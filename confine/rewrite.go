@@ -25,18 +25,35 @@ var ErrCommand = errors.New("command cannot be confined")
 // so the returned command is evaluated by that outer bash, after the user's
 // shell snapshot (functions, aliases, options, PATH). It:
 //
-//  1. creates a state file ${TMPDIR:-/tmp}/safezone-<128 random bits> with
-//     noclobber (O_EXCL: it never opens a file that already exists, nor
-//     follows a symlink planted there), and writes into it the outer
-//     shell's `shopt -p`, `set +o`, `declare -f` and `alias -p`;
-//  2. runs the launcher in bash mode (see [Main]) with the ruleset as JSON
-//     and the command base64-encoded: the launcher unlinks the state file,
-//     restricts itself and execs "$BASH" -c SCRIPT "$0" COMMAND, where
-//     SCRIPT sources the state, evals the command, and appends a NUL and
-//     its final $PWD to the state file;
-//  3. reads that directory back and cd's to it, so that the outer shell's
-//     own `pwd -P` records a cd made by the command;
+//  1. opens a pipe whose writer is a subshell printing the outer shell's
+//     `shopt -p`, `set +o`, `declare -f` and `alias -p` (a process
+//     substitution: a fork of the outer shell, since a pipe holds 64 KiB
+//     and a snapshot's functions may be more, so the writer must run
+//     beside the reader);
+//  2. runs the launcher in bash mode (see [Main]) with the ruleset as JSON,
+//     the pipe's descriptor and the command base64-encoded: the launcher
+//     checks that it is a pipe, restricts itself and execs
+//     "$BASH" -c SCRIPT "$0" COMMAND, where SCRIPT sources the state from
+//     the pipe to its end, evals the command with the pipe closed, and
+//     then opens the same pipe for writing (through /dev/fd) and writes a
+//     NUL and its final $PWD into it;
+//  3. reads the pipe to its end (every writer is gone by then: the
+//     subshell once the state was read, the confined shell when it ended;
+//     what is left of the state when the command did not run is skipped,
+//     as it holds no NUL) and cd's to the directory after the NUL, so that
+//     the outer shell's own `pwd -P` records a cd made by the command;
 //  4. ends with the command's exit status (128+N if a signal N killed it).
+//
+// The state never passes through a file: a file in a shared directory
+// ($TMPDIR, /tmp) could be opened by a process left running by an earlier
+// confined command, which could add a line that the next command's shell
+// sources (issue 27). The pipes have no name; another process reaches
+// them only through /proc/PID/fd of a process holding them, which needs
+// ptrace access to it, and Landlock refuses that to a confined process
+// towards any process outside its own domain (the outer shell, the
+// launcher, a later command's shell: each confined command is a domain of
+// its own). An unconfined process of the same user can still reach them,
+// as it can reach everything of the user's.
 //
 // What the command keeps: its exact bytes, stdin, stdout, stderr, the
 // exit status, the environment ($SHLVL included), the outer shell's
@@ -69,14 +86,9 @@ var ErrCommand = errors.New("command cannot be confined")
 // (Claude Code itself cannot run one over 128 KiB).
 //
 // Rewrite fails for a command holding a NUL byte (no shell can receive
-// one), a launcher path that is not absolute, an invalid rs, or when the
-// kernel gives no random bytes for the state file's name.
+// one), a launcher path that is not absolute, or an invalid rs.
 func Rewrite(command, launcher string, rs Ruleset) (string, error) {
-	token, err := randomToken()
-	if err != nil {
-		return "", err
-	}
-	return rewrite(command, launcher, rs, token)
+	return rewrite(command, launcher, rs)
 }
 
 // maxRewritten is the longest rewritten command accepted: Linux's
@@ -84,8 +96,8 @@ func Rewrite(command, launcher string, rs Ruleset) (string, error) {
 // may hold, less room for the wrapper Claude Code adds around it.
 const maxRewritten = 128<<10 - 4<<10
 
-// rewrite is [Rewrite] with the state file's random token given.
-func rewrite(command, launcher string, rs Ruleset, token string) (string, error) {
+// rewrite is [Rewrite].
+func rewrite(command, launcher string, rs Ruleset) (string, error) {
 	if strings.IndexByte(command, 0) >= 0 {
 		return "", fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
 	}
@@ -102,19 +114,13 @@ func rewrite(command, launcher string, rs Ruleset, token string) (string, error)
 	var s strings.Builder
 	// A shell other than bash (zsh) cannot run the rest: refuse plainly.
 	s.WriteString(`case ${BASH_VERSION-} in '') printf '%s\n' 'safezone: a confined command needs bash as the shell' >&2; exit 126;; esac` + "\n")
-	s.WriteString(`__sz_f=${TMPDIR:-/tmp}/safezone-` + token + ` __sz_n= __sz_s=126 __sz_a=` + "\n")
-	// noclobber makes > open with O_EXCL; the outer shell's own setting is
-	// restored before its options are recorded, and after.
-	s.WriteString(`case $- in *C*) __sz_n=1;; esac; \builtin set -C` + "\n")
-	s.WriteString(`{ \builtin test -n "$__sz_n" || \builtin set +C` + "\n")
-	s.WriteString(`{ \builtin shopt -p; \builtin set +o; \builtin declare -f; \builtin alias -p; } >&"$__sz_fd"` + "\n")
-	s.WriteString(shellQuote(launcher) + " " + Subcommand + " bash " + shellQuote(string(rules)) +
-		` "$__sz_fd" "$__sz_f" "$BASH" "$0" ` + shellQuote(base64.StdEncoding.EncodeToString([]byte(command))) + "\n")
+	s.WriteString(`__sz_s=126 __sz_a=` + "\n")
+	s.WriteString(`{ ` + shellQuote(launcher) + " " + Subcommand + " bash " + shellQuote(string(rules)) +
+		` "$__sz_i" "$BASH" "$0" ` + shellQuote(base64.StdEncoding.EncodeToString([]byte(command))) + "\n")
 	s.WriteString(`__sz_s=$?` + "\n")
-	s.WriteString(`\builtin mapfile -d '' -s 1 -n 1 -t __sz_a 0<"/dev/fd/$__sz_fd" 2>/dev/null` + "\n")
+	s.WriteString(`\builtin mapfile -d '' -s 1 -n 1 -t -u "$__sz_i" __sz_a` + "\n")
 	s.WriteString(`\builtin test -z "${__sz_a-}" || \builtin cd -- "$__sz_a" 2>/dev/null` + "\n")
-	s.WriteString(`} {__sz_fd}>"$__sz_f"` + "\n")
-	s.WriteString(`\builtin test -n "$__sz_n" || \builtin set +C` + "\n")
+	s.WriteString(`} {__sz_i}< <(\builtin shopt -p; \builtin set +o; \builtin declare -f; \builtin alias -p)` + "\n")
 	s.WriteString(`__sz_r() { \builtin return "$1"; }; __sz_r "$__sz_s"`)
 	if s.Len() > maxRewritten {
 		return "", fmt.Errorf("%w: it is %d bytes long, and %d bytes once confined, over the %d a shell argument can hold", ErrCommand, len(command), s.Len(), maxRewritten)

@@ -94,7 +94,7 @@ func TestRewriteBehavesAlike(t *testing.T) {
 		{"stdin is /dev/null", `cat; read -r x; echo "[$x] $?"`},
 		{"background job", "(sleep 0.1; echo bg) & wait; echo done"},
 		{"environment and shell level", `echo "$EXPORTED" "$SHLVL" "${NOT_SET-unset}"`},
-		{"outer wrapper variables are not visible", `echo "[${__sz_f-}${__sz_fd-}${__sz_s-}]"`},
+		{"outer wrapper variables are not visible", `echo "[${__sz_i-}${__sz_p-}${__sz_s-}${__sz_a-}]"`},
 		{"traps", "trap 'echo bye' EXIT; echo hi"},
 		{"limits and umask", "ulimit -n; ulimit -Sn; ulimit -Hn; umask"},
 		{"noclobber off", "echo a > f; echo b > f; cat f"},
@@ -136,9 +136,8 @@ func testBehavesAlike(t *testing.T, snapshot, command string, readOnly bool) {
 	if got != want {
 		t.Errorf("command %q\nas is:     %+v\nrewritten: %+v", command, want, got)
 	}
-	left, _ := filepath.Glob(filepath.Join(tmp, "safezone-*"))
-	if len(left) > 0 {
-		t.Errorf("state files left behind: %q", left)
+	if entries, _ := os.ReadDir(tmp); len(entries) > 1 { // Claude Code's own cwd file
+		t.Errorf("the wrapper left files in $TMPDIR: %v", entries)
 	}
 }
 
@@ -170,30 +169,87 @@ func TestRewriteConfines(t *testing.T) {
 	}
 }
 
-// TestRewriteRefusesStaleStateFile checks that the wrapper never writes
-// through a file or symlink already at the state file's name.
-func TestRewriteRefusesStaleStateFile(t *testing.T) {
+// stateThief is a process a confined command leaves behind, trying what a
+// process of an earlier call can against a later one's shell state: it
+// opens, for appending, every descriptor of every process whose command
+// line names the fixture ($ROOT), and every file in $TMPDIR, and writes a
+// command there (the state is sourced by the confined shell) and a
+// directory (the outer shell's cd), for $SECS seconds. It logs what it saw
+// and what it opened in $PROJ/thief.log, and ends by creating $PROJ/done.
+const stateThief = `end=$((SECONDS+SECS))
+while [ $SECONDS -lt $end ]; do
+	for d in /proc/[0-9]*; do
+		case ${d#/proc/} in $$|$BASHPID) continue;; esac
+		mapfile -d '' a 2>/dev/null <"$d/cmdline" || continue
+		case "${a[*]}" in *"$ROOT"*) ;; *) continue;; esac
+		for f in "$d"/fd/* "$TMPDIR"/*; do
+			[ -e "$f" ] || [ -L "$f" ] || continue
+			echo "saw $f" >>"$PROJ/thief.log"
+			{ printf 'touch %s/pwned\n%s\0' "$PROJ" "$ROOT/outside" >>"$f"; } 2>/dev/null && echo "opened $f" >>"$PROJ/thief.log"
+		done
+	done
+done
+touch "$PROJ/done"
+`
+
+// TestStateChannelUnreachable runs the attack of issue 27 (2): a confined
+// command leaves a process behind that watches for the next confined
+// call's shell state and writes into it. The state travels in pipes only
+// the outer shell and the launcher hold, and a confined process cannot
+// open another process's descriptors through /proc (Landlock refuses it
+// ptrace access to any process outside its own domain), so the next
+// call runs nothing of the thief's and returns to its own directory.
+func TestStateChannelUnreachable(t *testing.T) {
 	needLandlock(t)
 	f := newFixture(t)
 	tmp := filepath.Join(f.root, "tmp")
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(f.proj+"/thief.sh", []byte(stateThief), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c := &claude{dir: f.proj, home: f.home, tmp: tmp, snapshot: "/dev/null"}
-	rewritten, err := rewrite("touch ran", launcherPath, f.rules(false), "fixed")
-	if err != nil {
-		t.Fatal(err)
-	}
-	victim := filepath.Join(f.outside, "existing")
-	if err := os.Symlink(victim, filepath.Join(tmp, "safezone-fixed")); err != nil {
-		t.Fatal(err)
-	}
-	got := c.run(t, rewritten)
-	if got.code != ExitCannotRun || !strings.Contains(got.stderr, "cannot overwrite existing file") || exists(f.proj+"/ran") {
-		t.Errorf("exit %d, stderr %q; want %d, a noclobber error, and the command not run", got.code, got.stderr, ExitCannotRun)
-	}
-	if err := content(victim, "x"); err != nil {
-		t.Error(err)
+	for _, readOnly := range []bool{false, true} {
+		if readOnly && Available().ReadOnly != nil {
+			continue
+		}
+		os.Remove(f.proj + "/done")
+		os.Remove(f.proj + "/thief.log")
+		start, err := Rewrite("ROOT="+shellQuote(f.root)+" PROJ="+shellQuote(f.proj)+" SECS=3 bash thief.sh </dev/null >/dev/null 2>&1 &", launcherPath, f.rules(readOnly))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := c.run(t, start); r.code != 0 {
+			t.Fatalf("starting the thief: %+v", r)
+		}
+		victim, err := Rewrite("sleep 1; echo ran", launcherPath, f.rules(readOnly))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			got := c.run(t, victim)
+			if got.stdout != "ran\n" || got.code != 0 || got.cwd != f.proj+"\n" {
+				t.Errorf("read-only %v: the next call: %+v; want it run as written, back in %s", readOnly, got, f.proj)
+			}
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for !exists(f.proj+"/done") && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		log, _ := os.ReadFile(f.proj + "/thief.log")
+		if exists(f.proj + "/pwned") {
+			t.Fatalf("read-only %v: the thief's line ran in a later call; its log:\n%s", readOnly, log)
+		}
+		if strings.Contains(string(log), "opened ") {
+			t.Errorf("read-only %v: the thief opened a later call's descriptor or file:\n%s", readOnly, log)
+		}
+		if !strings.Contains(string(log), "saw /proc/") {
+			t.Errorf("read-only %v: the thief saw no process of the later call (the test proves nothing):\n%s", readOnly, log)
+		}
+		if entries, _ := os.ReadDir(tmp); len(entries) > 1 {
+			t.Errorf("read-only %v: the wrapper left files in $TMPDIR: %v", readOnly, entries)
+		}
 	}
 }
 

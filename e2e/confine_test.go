@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,6 +76,8 @@ type confineCase struct {
 	// the session's HOME and environment ("safezone" is the build under
 	// test); r.then holds what each printed.
 	then [][]string
+	// background lists the calls made with run_in_background: true.
+	background map[int]bool
 	// next, when set, are the Bash calls of a second session in the same
 	// ROOT, after then; checkNext checks it (r.next) and r.then.
 	next      func(w *world) []string
@@ -427,6 +430,59 @@ var confineCases = []confineCase{
 			r.next.wantFile("x", "x")
 		},
 	},
+	{
+		// Background work confined (issue 27: the state of the confined
+		// shell now travels in pipes, and a process left behind must not
+		// hold up the call): a server started with & in one call, another
+		// in a call made with run_in_background, both queried from a later
+		// call. claude -p waits for the background work to end before it
+		// exits (unconfined too: measured with confine.mode off, the
+		// session lasts as long), so each server ends itself after 20 s;
+		// a confined command cannot signal a process of an earlier call
+		// (Landlock's signal scope), and the check ends what is left.
+		name:  "background",
+		needs: []string{"python3"},
+		files: map[string]string{"proj/srv-amp/ok.txt": "served-by-amp\n", "proj/srv-bg/ok.txt": "served-by-bg\n"},
+		calls: func(w *world) []string {
+			amp, bg := freeTCPPort(), freeTCPPort()
+			get := func(port int) string {
+				return fmt.Sprintf(`print(get("http://127.0.0.1:%d/ok.txt"))`, port)
+			}
+			return []string{
+				fmt.Sprintf("timeout 20 python3 -m http.server %d --bind 127.0.0.1 --directory %s >/dev/null 2>&1 &", amp, w.path("proj/srv-amp")),
+				fmt.Sprintf("timeout 20 python3 -m http.server %d --bind 127.0.0.1 --directory %s", bg, w.path("proj/srv-bg")),
+				`python3 -c '
+import time, urllib.request
+def get(url):
+    for _ in range(100):
+        try:
+            return urllib.request.urlopen(url, timeout=2).read().decode()
+        except OSError:
+            time.sleep(0.1)
+    return "unreachable " + url
+` + get(amp) + "\n" + get(bg) + "'",
+			}
+		},
+		background: map[int]bool{1: true},
+		check: func(r *confineRun) {
+			for _, dir := range []string{"proj/srv-amp", "proj/srv-bg"} {
+				exec.Command("pkill", "-f", r.w.path(dir)).Run()
+			}
+			r.wantConfined(0, 1, 2)
+			r.wantOK(0)
+			r.wantResult(2, "served-by-amp", "served-by-bg")
+		},
+	},
+}
+
+// freeTCPPort returns a TCP port on 127.0.0.1 that nothing listens on now.
+func freeTCPPort() int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // helloGo is the go-build case's main package, and the Go cache
@@ -904,6 +960,9 @@ func (r *confineRun) run(c *confineCase) {
 	turns := make([]turn, len(r.calls))
 	for i, cmd := range r.calls {
 		turns[i] = bash(cmd)
+		if c.background[i] {
+			turns[i].Input = map[string]any{"command": cmd, "description": "run it", "run_in_background": true}
+		}
 	}
 	var extraEnv []string
 	if c.env != nil {

@@ -54,10 +54,15 @@ type daemon struct {
 	rescan  bool   // search everything anew before the next answer
 	gone    string // set when a root went away: the daemon ends
 	watchOK bool   // every directory searched is watched
-	// last is the last answer, and dirty says an event has come since:
-	// an answer costs a stat per hidden file (their links), paid only
-	// after a change. Symlinks are resolved anew for every answer, since
-	// what they lead to may change outside the roots.
+	// last is the last answer, and dirty says an event has come since.
+	// Symlinks are resolved anew for every answer, since what they lead
+	// to may change outside the roots; so are the other names of the
+	// hidden files when a stamp no longer holds (tree.stamps: a hidden
+	// file's link count changed, or a name found in an unwatched skipped
+	// tree is gone), which no event of a watched directory says: a link
+	// made in node_modules changes no directory watched. While a hidden
+	// file has names not found (tree.unsettled), every answer searches
+	// the skipped trees again: one not found may have been moved there.
 	last  []byte
 	dirty bool
 }
@@ -258,7 +263,7 @@ func (d *daemon) answer(lfd int) {
 		d.dirty = true
 	}
 	out := d.last
-	if d.dirty || len(d.t.links) > 0 || out == nil {
+	if d.dirty || len(d.t.links) > 0 || out == nil || d.t.unsettled || !d.stampsHold() {
 		b, err := json.Marshal(d.t.result())
 		if err != nil {
 			return
@@ -274,6 +279,18 @@ func (d *daemon) answer(lfd int) {
 		}
 		out = out[n:]
 	}
+}
+
+// stampsHold reports whether every hidden regular file, and every other
+// name of one found in a skipped tree, is what the last answer saw: a
+// stat(2) each.
+func (d *daemon) stampsHold() bool {
+	for _, s := range d.t.stamps {
+		if !s.holds() {
+			return false
+		}
+	}
+	return true
 }
 
 // listen makes the listening Unix socket at sock (mode 0600), replacing a

@@ -97,6 +97,35 @@ func TestDaemon(t *testing.T) {
 	}
 }
 
+// TestDaemonHardLinks: the other names of a hidden file made, renamed and
+// removed where no watched directory sees them (a skipped tree, outside
+// the roots): the daemon answers what a fresh walk finds, from the hidden
+// file's link count and the names it found before.
+func TestDaemonHardLinks(t *testing.T) {
+	root := mkTree(t, ".env", "src/main.go", "node_modules/x/")
+	out := filepath.Dir(root) + "/out"
+	sock := serve(t, root)
+	for _, s := range []struct {
+		name string
+		do   func()
+	}{
+		{"a hard link of .env in the skipped tree", func() { os.Link(root+"/.env", root+"/node_modules/x/copy") }},
+		{"that link renamed in the skipped tree", func() { os.Rename(root+"/node_modules/x/copy", root+"/node_modules/x/copy2") }},
+		{"a hard link of .env outside the roots", func() { os.Link(root+"/.env", out) }},
+		{"the link in the skipped tree removed, another made", func() {
+			os.Remove(root + "/node_modules/x/copy2")
+			os.Link(out, root+"/node_modules/x/copy3")
+		}},
+		{"the link outside removed", func() { os.Remove(out) }},
+		{"the link in the skipped tree removed", func() { os.Remove(root + "/node_modules/x/copy3") }},
+	} {
+		s.do()
+		if d := same(t, sock, root); d != "" {
+			t.Fatalf("after %s:\n%s", s.name, d)
+		}
+	}
+}
+
 // TestDaemonRandom makes random changes and compares the daemon with a
 // fresh walk after each.
 func TestDaemonRandom(t *testing.T) {

@@ -50,8 +50,12 @@ var DefaultLimits = Limits{Entries: 2_000_000, Found: 2048}
 type Found struct {
 	// Hide are the files and directories to hide: matched by a Read deny
 	// rule, or the target (inside a root) of a symlink that is, or another
-	// name (a hard link) of a file that is.
+	// name (a hard link) of a file that is, found anywhere below the roots,
+	// confine.program_writable trees included (see Walk).
 	Hide []string `json:"hide,omitempty"`
+	// Links maps each name of Hide that is there only as another name (a
+	// hard link) of a hidden regular file to that file's hidden name.
+	Links map[string]string `json:"links,omitempty"`
 	// ReadOnly are the files and directories to keep read-only.
 	ReadOnly []string `json:"readonly,omitempty"`
 	// NoRead are the targets outside every root of symlinks a Read deny
@@ -86,6 +90,19 @@ type tree struct {
 	// other way.
 	files  map[string]uint64
 	inodes map[uint64][]string
+	// skipped are the directories below the roots that are not searched
+	// (confine.program_writable: .git, node_modules): looked through only
+	// for the other names of a hidden file whose links are not all found
+	// elsewhere (otherNames).
+	skipped map[string]bool
+	// stamps are, after result, what it saw of each hidden regular file
+	// and of each other name found in a skipped tree: while each still
+	// holds, the answer holds (see daemon.answer), unless unsettled: a
+	// hidden file's names were not all found, and one not found (in a
+	// hidden directory, outside the roots) may be moved into a skipped
+	// tree unseen.
+	stamps    []stamp
+	unsettled bool
 	// entries counts the directory entries looked at; checked since the
 	// last look at the clock.
 	entries, checked int
@@ -104,7 +121,8 @@ func newTree(c Classifier, roots []string, limits Limits) *tree {
 		limits.Found = DefaultLimits.Found
 	}
 	return &tree{c: c, roots: outermost(roots), limits: limits, hide: map[string]bool{}, ro: map[string]bool{},
-		links: map[string]classify.PathClass{}, files: map[string]uint64{}, inodes: map[uint64][]string{}}
+		links: map[string]classify.PathClass{}, files: map[string]uint64{}, inodes: map[uint64][]string{},
+		skipped: map[string]bool{}}
 }
 
 // Walk searches each root (absolute, clean, resolved directories) for the
@@ -113,7 +131,13 @@ func newTree(c Classifier, roots []string, limits Limits) *tree {
 // searches for paths to hide). A symlink that c hides or keeps read-only
 // adds its target, resolved: inside a root to Hide or ReadOnly, outside to
 // NoRead (hidden ones only). A hidden regular file with more than one link
-// also hides its other names below the roots. A root that is missing or
+// also hides its other names below the roots: those the search saw, and,
+// when these are fewer than its link count, those found in the skipped
+// trees (confine.program_writable), which are listed for it then, within
+// what is left of limits. Names elsewhere (outside the roots, or past a
+// limit) are not found, and the result does not say so: the caller
+// compares each hidden file's link count with the names it hides (see
+// pipeline's linksHeld). A root that is missing or
 // not a directory is skipped; a directory that cannot be listed is
 // skipped (the confined command cannot list it either: it runs as the
 // same user).
@@ -142,6 +166,7 @@ func (t *tree) scanRoot(root string) error {
 	}
 	switch t.c.Class(root) {
 	case classify.PathSkip:
+		t.skipped[root] = true
 		return nil
 	case classify.PathHide:
 		return t.add(t.hide, root)
@@ -186,6 +211,15 @@ func (t *tree) entry(d string, e entry, roOnly bool) error {
 	}
 	class := t.c.Class(p)
 	if class == classify.PathSkip {
+		// Not searched; its directories are remembered, its files known
+		// by inode (package-lock.json may be another name of .env).
+		switch {
+		case e.typ == typeDir:
+			t.skipped[p] = true
+		case e.typ == typeFile && e.ino != 0:
+			t.files[p] = e.ino
+			t.inodes[e.ino] = append(t.inodes[e.ino], p)
+		}
 		return nil
 	}
 	if class == classify.PathReadOnly && roOnly {
@@ -237,6 +271,11 @@ func (t *tree) forget(p string) {
 			delete(t.links, q)
 		}
 	}
+	for q := range t.skipped {
+		if below(q) {
+			delete(t.skipped, q)
+		}
+	}
 	for q, ino := range t.files {
 		if below(q) {
 			delete(t.files, q)
@@ -249,7 +288,7 @@ func (t *tree) forget(p string) {
 }
 
 // result returns what t knows: the links resolved, the other names of the
-// hidden files with several links added, sorted.
+// hidden files with several links added, sorted. It sets t.stamps.
 func (t *tree) result() Found {
 	f := Found{Entries: t.entries, Incomplete: t.incomplete}
 	hide := maps(t.hide)
@@ -269,7 +308,9 @@ func (t *tree) result() Found {
 			f.NoRead = append(f.NoRead, target)
 		}
 	}
-	hide = append(hide, t.otherNames(hide)...)
+	var other []string
+	other, f.Links = t.otherNames(sortedSet(hide))
+	hide = append(hide, other...)
 	f.Hide, f.ReadOnly, f.NoRead = sortedSet(hide), sortedSet(ro), sortedSet(f.NoRead)
 	// A path both hidden and read-only is hidden.
 	f.ReadOnly = slices.DeleteFunc(f.ReadOnly, func(p string) bool { _, ok := slices.BinarySearch(f.Hide, p); return ok })
@@ -279,32 +320,174 @@ func (t *tree) result() Found {
 	return f
 }
 
+// stamp is what a search saw of one path: its device, inode and link
+// count.
+type stamp struct {
+	path            string
+	dev, ino, nlink uint64
+}
+
+// holds reports whether s.path is still what the search saw (lstat(2)).
+func (s stamp) holds() bool {
+	st, err := os.Lstat(s.path)
+	if err != nil {
+		return false
+	}
+	dev, ino, nlink, ok := fileID(st)
+	return ok && dev == s.dev && ino == s.ino && nlink == s.nlink
+}
+
+// sameFile reports whether p is (lstat(2)) the inode ino of device dev.
+func sameFile(p string, dev, ino uint64) bool {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	d, i, _, ok := fileID(st)
+	return ok && d == dev && i == ino
+}
+
 // otherNames returns the other names, below the roots, of each hidden
-// regular file that has more than one link: a name that does not match
-// would read the same contents.
-func (t *tree) otherNames(hide []string) []string {
-	var out []string
+// regular file of hide (sorted) that has more than one link: a name that
+// does not match would read the same contents. It returns them with the
+// hidden name each shares its inode with. Where the names the search saw
+// are fewer than the file's link count, the skipped trees are searched
+// (searchSkipped). It sets t.stamps: each hidden regular file, and each
+// name found in a skipped tree, as lstat(2) saw it; and t.unsettled when
+// some name was not found.
+func (t *tree) otherNames(hide []string) ([]string, map[string]string) {
+	type id struct{ dev, ino uint64 }
+	type want struct {
+		path  string
+		nlink uint64
+		names map[string]bool
+	}
+	t.stamps = nil
+	wants := map[id]*want{}
+	var order []id
 	for _, p := range hide {
 		st, err := os.Lstat(p)
 		if err != nil || !st.Mode().IsRegular() {
 			continue
 		}
 		dev, ino, nlink, ok := fileID(st)
-		if !ok || nlink < 2 {
+		if !ok {
 			continue
 		}
+		t.stamps = append(t.stamps, stamp{p, dev, ino, nlink})
+		if nlink < 2 {
+			continue
+		}
+		k := id{dev, ino}
+		w := wants[k]
+		if w == nil {
+			w = &want{path: p, nlink: nlink, names: map[string]bool{}}
+			wants[k] = w
+			order = append(order, k)
+		}
+		w.names[p] = true
 		for _, q := range t.inodes[ino] {
-			if q == p {
-				continue
-			}
-			if qs, err := os.Lstat(q); err == nil {
-				if qdev, qino, _, ok := fileID(qs); ok && qdev == dev && qino == ino {
-					out = append(out, q)
-				}
+			if !w.names[q] && sameFile(q, dev, ino) {
+				w.names[q] = true
 			}
 		}
 	}
-	return out
+	missing := map[uint64]bool{}
+	for k, w := range wants {
+		if uint64(len(w.names)) < w.nlink {
+			missing[k.ino] = true
+		}
+	}
+	defer func() { t.unsettled = len(missing) > 0 }()
+	if len(missing) > 0 {
+		t.searchSkipped(missing, func(q string, ino uint64) bool {
+			st, err := os.Lstat(q)
+			if err != nil {
+				return false
+			}
+			dev, qino, nlink, ok := fileID(st)
+			w := wants[id{dev, qino}]
+			if !ok || qino != ino || w == nil || w.names[q] {
+				return false
+			}
+			w.names[q] = true
+			t.stamps = append(t.stamps, stamp{q, dev, qino, nlink})
+			if uint64(len(w.names)) >= w.nlink {
+				delete(missing, ino)
+			}
+			return len(missing) == 0
+		})
+	}
+	hidden := map[string]bool{}
+	for _, p := range hide {
+		hidden[p] = true
+	}
+	var out []string
+	var links map[string]string
+	for _, k := range order {
+		w := wants[k]
+		for q := range w.names {
+			if !hidden[q] {
+				out = append(out, q)
+				if links == nil {
+					links = map[string]string{}
+				}
+				links[q] = w.path
+			}
+		}
+	}
+	return out, links
+}
+
+// searchSkipped lists the skipped trees (t.skipped, sorted, not following
+// symlinks) and calls found for each regular file whose inode number is in
+// inos, until found returns true. It looks at no more entries than the
+// limits leave (Entries less those the search saw; the deadline), and
+// stops there without a word: a name it did not find is left out, and the
+// caller's count of names against links says so.
+func (t *tree) searchSkipped(inos map[uint64]bool, found func(p string, ino uint64) bool) {
+	budget := t.limits.Entries - t.entries
+	checked := 0
+	var walk func(d string) bool
+	walk = func(d string) bool {
+		ents, err := readDir(d)
+		if err != nil && len(ents) == 0 {
+			return false
+		}
+		budget -= len(ents)
+		checked += len(ents)
+		if budget < 0 {
+			return true
+		}
+		if !t.limits.Deadline.IsZero() && checked >= 1024 {
+			checked = 0
+			if time.Now().After(t.limits.Deadline) {
+				return true
+			}
+		}
+		for _, e := range ents {
+			p := d + "/" + e.name
+			if d == "/" {
+				p = "/" + e.name
+			}
+			switch {
+			case e.typ == typeDir:
+				if walk(p) {
+					return true
+				}
+			case e.typ == typeFile && inos[e.ino]:
+				if found(p, e.ino) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, d := range sortedSet(maps(t.skipped)) {
+		if walk(d) {
+			return
+		}
+	}
 }
 
 // add puts p in the set m, or stops the search when the found limit is

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,5 +134,46 @@ func TestWalkLimits(t *testing.T) {
 	}
 	if f := Walk(matcher(t, root), []string{root, root + "/missing", root + "/a"}, Limits{}); f.Incomplete != "" || len(f.Hide) != 3 {
 		t.Errorf("roots: %+v", f)
+	}
+}
+
+// TestWalkHardLinks: every name below the roots of a hidden file with
+// several links is hidden, in the skipped trees too (searched only then);
+// a name outside the roots is not found (the caller's count of links says
+// so); hard links of files that are not hidden change nothing.
+func TestWalkHardLinks(t *testing.T) {
+	outside := mkTree(t, "x")
+	root := mkTree(t,
+		".env", ".env.local", "cert.pem", "src/a.go", "src/b.go",
+		"node_modules/x -> =.env.local", "node_modules/a/b/c -> =.env.local",
+		"package-lock.json -> =.env", ".git/objects/o -> =.env",
+		"node_modules/.pnpm/pkg/a.go -> =src/a.go", "src/b2.go -> =src/b.go", // not secrets
+	)
+	if err := os.Link(filepath.Join(root, "cert.pem"), filepath.Join(outside, "cert")); err != nil {
+		t.Fatal(err)
+	}
+	f := Walk(matcher(t, root), []string{root}, Limits{})
+	if f.Incomplete != "" {
+		t.Fatalf("incomplete: %s", f.Incomplete)
+	}
+	wantHide := []string{".env", ".env.local", ".git/objects/o", "cert.pem", "node_modules/a/b/c", "node_modules/x", "package-lock.json"}
+	if got := rel(root, f.Hide); !slices.Equal(got, wantHide) {
+		t.Errorf("Hide = %q, want %q", got, wantHide)
+	}
+	got := map[string]string{}
+	for k, v := range f.Links {
+		got[rel(root, []string{k})[0]] = rel(root, []string{v})[0]
+	}
+	want := map[string]string{".git/objects/o": ".env", "package-lock.json": ".env", "node_modules/x": ".env.local", "node_modules/a/b/c": ".env.local"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Links = %v, want %v", got, want)
+	}
+	// Without a secret with links missing, the skipped trees are not
+	// listed: the entries seen are the same with or without them.
+	plain := mkTree(t, ".env", "src/a.go", "node_modules/.pnpm/pkg/a.go -> =src/a.go", "node_modules/.pnpm/pkg/b/c/d")
+	bare := mkTree(t, ".env", "src/a.go")
+	os.Mkdir(filepath.Join(bare, "node_modules"), 0o755)
+	if a, b := Walk(matcher(t, plain), []string{plain}, Limits{}), Walk(matcher(t, bare), []string{bare}, Limits{}); a.Entries != b.Entries || len(a.Hide) != 1 {
+		t.Errorf("a tree with hard links of plain files: %+v; without: %+v", a, b)
 	}
 }

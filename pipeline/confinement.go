@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -356,13 +357,21 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	// command may write (agi, or a project holding the home directory),
 	// else unreadable by Landlock alone (Normalize sorts them).
 	c.Why = map[string]string{}
-	rs.Hide = j.secrets(pol, home, c.Why)
+	var absent []string
+	rs.Hide, absent = j.secrets(pol, home, c.Why)
 	found, err := j.search(res, pol, c.Why)
 	if err != nil {
 		return err
 	}
 	rs.Hide = append(rs.Hide, found.Hide...)
 	rs.NoRead = found.NoRead
+	for _, p := range absent {
+		// Landlock cannot deny a read beneath a path it grants writes to,
+		// nor around one (the write grant needs the way to it readable).
+		if !slices.ContainsFunc(rs.Write, func(w string) bool { return pathWithin(p, w) || pathWithin(w, p) }) {
+			rs.NoRead = append(rs.NoRead, p)
+		}
+	}
 	var missing []string
 	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
@@ -412,8 +421,93 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 		}
 	}
 	j.cargo(&rs, home)
+	if err := linksHeld(&rs, home); err != nil {
+		return err
+	}
 	c.Ruleset, c.Missing, c.Found = rs, missing, found
 	return nil
+}
+
+// linksHeld checks that the kernel holds every name of each secret of rs:
+// a regular file among its Hide, NoRead and Replace paths that has more
+// than one link (st_nlink) must have each of them there, counted once per
+// directory entry (the parent directory's identity and the base name: a
+// path through a bind mount is the same name). Else a name the ruleset
+// does not hold reads the same contents (a hard link made under
+// node_modules/, in /tmp, or before the session), and it returns an error
+// that names the file, its link count, how many names are held and how to
+// find the others; the caller then does not confine the command, which is
+// asked instead of run (denied where the host cannot ask).
+//
+// st_nlink counts the links on the whole file system, so a name anywhere
+// on it counts, readable by the command or not; only names found by the
+// search of the sandbox roots (index.Found.Links: the skipped trees
+// included) or named by the policy are held. A path that cannot be
+// lstat'ed is no name of a file now and is passed over; one whose stat
+// record carries no link count (not Linux or macOS) is too: nothing is
+// confined there. It costs an lstat(2) per secret, and one per name of a
+// secret with several links.
+func linksHeld(rs *confine.Ruleset, home string) error {
+	type fileKey struct{ dev, ino uint64 }
+	type secret struct {
+		path  string
+		nlink uint64
+		names map[string]bool
+	}
+	secrets := map[fileKey]*secret{}
+	var order []fileKey
+	paths := slices.Concat(rs.Hide, rs.NoRead, slices.Collect(maps.Keys(rs.Replace)))
+	slices.Sort(paths)
+	for _, p := range slices.Compact(paths) {
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		dev, ino, nlink, ok := linkCount(fi)
+		if !ok || nlink < 2 {
+			continue
+		}
+		k := fileKey{dev, ino}
+		s := secrets[k]
+		if s == nil {
+			s = &secret{path: p, nlink: nlink, names: map[string]bool{}}
+			secrets[k] = s
+			order = append(order, k)
+		}
+		name := p
+		if pi, err := os.Lstat(filepath.Dir(p)); err == nil {
+			if pdev, pino, _, ok := linkCount(pi); ok {
+				name = fmt.Sprintf("%d:%d/%s", pdev, pino, filepath.Base(p))
+			}
+		}
+		s.names[name] = true
+	}
+	for _, k := range order {
+		s := secrets[k]
+		if held := uint64(len(s.names)); held < s.nlink {
+			return fmt.Errorf("%s, a file the policy hides, has %d links (hard links: other names of the same file) and the kernel would hide %d of them: "+
+				"another name, which safezone did not find below the sandbox roots, would read it; remove the extra links (find %s -xdev -samefile %s lists every name), or run the command yourself",
+				shortHome(s.path, home), s.nlink, held, mountOf(s.path, k.dev), s.path)
+		}
+	}
+	return nil
+}
+
+// mountOf returns the topmost directory above p on the device dev: where
+// find -xdev looks for every name of a file of p's file system.
+func mountOf(p string, dev uint64) string {
+	d := filepath.Dir(p)
+	for d != "/" {
+		fi, err := os.Lstat(filepath.Dir(d))
+		if err != nil {
+			break
+		}
+		if pdev, _, _, ok := linkCount(fi); !ok || pdev != dev {
+			break
+		}
+		d = filepath.Dir(d)
+	}
+	return d
 }
 
 // search finds the files below the sandbox roots that the kernel must hide
@@ -434,7 +528,9 @@ func (j *Judger) search(res *classify.Result, pol *policy.Policy, why map[string
 	}
 	for _, l := range [][]string{f.Hide, f.ReadOnly, f.NoRead} {
 		for _, p := range l {
-			if w := m.Why(p); w != "" {
+			if h, ok := f.Links[p]; ok {
+				why[p] = "another name (a hard link) of " + h + ", the same file"
+			} else if w := m.Why(p); w != "" {
 				why[p] = w
 			} else {
 				why[p] = "the target of a symbolic link, or another name of a hidden file"
@@ -442,6 +538,70 @@ func (j *Judger) search(res *classify.Result, pol *policy.Policy, why map[string
 		}
 	}
 	return f, nil
+}
+
+// otherNames returns, for each target of res that resolves to an existing
+// regular file with more than one link (classify.Resolution.Links), the
+// names of the same file (device and inode) that the kernel would hide
+// from a confined command: found by the search of the sandbox roots
+// (search: the index daemon's answer, or a walk), matched by a Read deny
+// rule's absolute or home path (secrets), by the target's resolved path
+// (classify.Env.OtherNames). looked is false, at no cost, when no
+// target has several links: hard links of plain files (pnpm's store) cost
+// a search of the roots (a query of the daemon), no question. A search
+// that did not finish is the error, with the names it did find: the
+// caller asks what it would have allowed. It looks only on Linux, where
+// the index daemon answers for the price of a socket round trip;
+// elsewhere each lookup would walk the roots.
+func (j *Judger) otherNames(res *classify.Result, pol *policy.Policy) (names map[string][]string, looked bool, err error) {
+	if runtime.GOOS != "linux" {
+		return nil, false, nil
+	}
+	var multi []string
+	for i := range res.Targets {
+		t := &res.Targets[i]
+		for _, r := range []*classify.Resolution{&t.Res, t.Lex} {
+			if r != nil && r.Exists && r.Links > 1 && !slices.Contains(multi, r.Path) {
+				multi = append(multi, r.Path)
+			}
+		}
+	}
+	if len(multi) == 0 {
+		return nil, false, nil
+	}
+	type fileKey struct{ dev, ino uint64 }
+	keyOf := func(p string) (fileKey, bool) {
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			return fileKey{}, false
+		}
+		dev, ino, _, ok := linkCount(fi)
+		return fileKey{dev, ino}, ok
+	}
+	f, serr := j.search(res, pol, map[string]string{})
+	hidden, _ := j.secrets(pol, j.Sys.Getenv("HOME"), map[string]string{})
+	for _, h := range f.Hide {
+		if _, other := f.Links[h]; !other {
+			hidden = append(hidden, h)
+		}
+	}
+	byKey := map[fileKey][]string{}
+	for _, h := range hidden {
+		if k, ok := keyOf(h); ok && !slices.Contains(byKey[k], h) {
+			byKey[k] = append(byKey[k], h)
+		}
+	}
+	names = map[string][]string{}
+	for _, p := range multi {
+		if k, ok := keyOf(p); ok {
+			for _, h := range byKey[k] {
+				if h != p {
+					names[p] = append(names[p], h)
+				}
+			}
+		}
+	}
+	return names, true, serr
 }
 
 // askIndex asks the index daemon of spec's roots what to hide (see
@@ -617,9 +777,13 @@ func resolvedDirIn(fsys fs.ReadLinkFS, p string) (string, bool) {
 // home path: their literal prefix, or the files their glob matches there
 // (bounded). Project-anchored and name patterns (.env*) are guarded by the
 // analysis only: denying them to the kernel inside a writable root would
-// make every new file beside them unreadable.
-func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string) []string {
-	var out []string
+// make every new file beside them unreadable. missing are the literal
+// prefixes of the rules that deny a whole directory (~/.aws/**) where it
+// does not exist yet: resolved through their nearest existing parent, for
+// Landlock's NoRead, which keeps them unreadable to every process of the
+// command once something creates them (`aws configure` while a process a
+// confined command left behind still runs: issue 27).
+func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string) (out, missing []string) {
 	for i := range pol.Deny {
 		r := &pol.Deny[i]
 		if r.Kind != policy.RulePath || r.Access != policy.Read {
@@ -644,6 +808,11 @@ func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string)
 		case rest == "" || rest == "**":
 			if p, ok := j.resolvedDir(dir); ok {
 				found = append(found, p)
+			} else if p, ok := j.missingTarget(dir); ok {
+				if _, ok := why[p]; !ok {
+					why[p] = "deny rule " + r.Text + " (" + r.Pos.String() + "), not there yet: unreadable once created"
+				}
+				missing = append(missing, p)
 			}
 		default:
 			found = j.matches(dir, rest)
@@ -655,7 +824,32 @@ func (j *Judger) secrets(pol *policy.Policy, home string, why map[string]string)
 		}
 		out = append(out, found...)
 	}
-	return out
+	return out, missing
+}
+
+// pathWithin reports whether p is root or lies beneath it (clean, absolute
+// paths).
+func pathWithin(p, root string) bool {
+	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
+}
+
+// missingTarget returns the path p, which does not exist, as the kernel
+// would reach it once made: its nearest existing parent resolved, then the
+// rest as written.
+func (j *Judger) missingTarget(p string) (string, bool) {
+	p = filepath.Clean(p)
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if r, ok := j.resolvedDir(d); ok {
+			rel, err := filepath.Rel(d, p)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return "", false
+			}
+			return filepath.Join(r, rel), true
+		}
+		if d == "/" || d == "." {
+			return "", false
+		}
+	}
 }
 
 // matches returns the resolved paths below dir that the glob rest matches,

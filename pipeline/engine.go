@@ -296,6 +296,19 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 			v.Res = classify.Decide(call, pol, env, view.FS)
 		}
 	}
+	if !v.Res.Confine && v.Res.Decision != policy.Deny {
+		// What runs unconfined (a file tool, a shell command the kernel
+		// does not confine) reads a hidden file through any of its names:
+		// a target with several links is judged at the hidden names of
+		// the same file too.
+		if names, looked, err := j.otherNames(v.Res, pol); looked {
+			env.OtherNames = names
+			if err != nil {
+				env.OtherNamesErr = err.Error()
+			}
+			v.Res = classify.Decide(call, pol, env, view.FS)
+		}
+	}
 	if v.Res.Confine {
 		conf, err := j.confinementFor(v.Res, call, host, hr.sandbox, pol, data, root)
 		if err != nil {

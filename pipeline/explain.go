@@ -103,9 +103,15 @@ type ExplainTarget struct {
 	Hops     []classify.Hop `json:"hops,omitempty"`
 	Globs    []string       `json:"globs,omitempty"`
 	Inside   bool           `json:"inside"`
-	Class    string         `json:"class"`
-	Decision string         `json:"decision,omitempty"`
-	Error    string         `json:"error,omitempty"`
+	// Links is the resolved file's link count when above 1 (hard links),
+	// Names its other names judged with it (hidden files of the same
+	// inode), NamesUnknown why they could not be known.
+	Links        uint64   `json:"links,omitempty"`
+	Names        []string `json:"names,omitempty"`
+	NamesUnknown string   `json:"names_unknown,omitempty"`
+	Class        string   `json:"class"`
+	Decision     string   `json:"decision,omitempty"`
+	Error        string   `json:"error,omitempty"`
 }
 
 // ExplainCommand is one simple command of a shell command line.
@@ -248,6 +254,9 @@ func explainTarget(res *classify.Result, i int) ExplainTarget {
 	}
 	if t.Lex != nil {
 		et.Lexical = t.Lex.Path
+	}
+	if t.Res.Links > 1 {
+		et.Links, et.Names, et.NamesUnknown = t.Res.Links, t.Names, t.NamesUnknown
 	}
 	if t.Err != nil {
 		et.Error = t.Err.Error()
@@ -403,6 +412,18 @@ func writeResolution(w *trace, t ExplainTarget) {
 	if !t.Inside {
 		in = "no"
 	}
+	if t.Links > 1 {
+		// A call that runs confined is not looked up: the kernel hides
+		// every name (the ruleset's hide lines).
+		names := ""
+		switch {
+		case t.NamesUnknown != "":
+			names = "; the hidden ones not known: " + t.NamesUnknown
+		case len(t.Names) > 0:
+			names = "; judged as " + strings.Join(t.Names, ", ") + " too (the same file)"
+		}
+		w.p("  links    %d names (hard links)%s", t.Links, names)
+	}
 	w.p("  inside   %s", in)
 	if t.Class != "" {
 		w.p("  class    %s", t.Class)
@@ -460,6 +481,7 @@ func (e Explanation) writeConfine(w *trace) {
 		if c.ReadOnlyOff != "" {
 			w.p("  readonly guarded by the analysis only: %s", c.ReadOnlyOff)
 		}
+		w.p("  later    a process it leaves running is not ended with the call and keeps this view: the noread paths stay unreadable once made; a secret made later in the project, or a socket made later outside, is not hidden from it (README, \"What the kernel enforces\")")
 	case c.Note != "":
 		w.p("confine    no: %s", c.Note)
 	case c.Unavailable != "":

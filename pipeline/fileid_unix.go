@@ -30,6 +30,16 @@ func infoID(fi fs.FileInfo) (fileID, bool) {
 	return idOf(st), true
 }
 
+// linkCount returns the device, inode number and link count (st_nlink) of
+// the file fi describes; ok is false where fi holds no stat(2) record.
+func linkCount(fi fs.FileInfo) (dev, ino, nlink uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st == nil {
+		return 0, 0, 0, false
+	}
+	return uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), true
+}
+
 // readWithID is policy.ReadCapped that also returns the identity of the
 // file it read, taken from the open file before reading it: a change after
 // that changes its ctime, so that a cache keyed by the identity is never

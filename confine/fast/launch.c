@@ -4,9 +4,9 @@
  * fast launcher"). It takes the arguments of the Go launcher's bash and
  * exec modes (confine.Main), and does what the Go launcher's two stages do
  * for a ruleset with a mount namespace (it always makes one; NoRead paths
- * it hides like Hide ones):
+ * that exist it hides like Hide ones, the missing ones stay NoRead):
  *
- *   1. check and unlink the state file (bash mode);
+ *   1. check that the state descriptor is a pipe (bash mode);
  *   2. unshare(CLONE_NEWUSER | CLONE_NEWNS), before any other thread
  *      exists, and map the caller's user and group IDs to themselves;
  *   3. build the command's view of the file system (confine's mountAll):
@@ -14,7 +14,8 @@
  *      files, then, outer paths first, pins and read-only binds and
  *      stand-ins (mode 000) over the hidden paths;
  *   4. enter the working directory again through the new mounts;
- *   5. a Landlock ruleset: read everywhere (hidden paths are stand-ins),
+ *   5. a Landlock ruleset: read everywhere (hidden paths are stand-ins)
+ *      but the way to the missing NoRead paths,
  *      write beneath the Write paths, device ioctls on the data devices
  *      (ABI 5), abstract sockets and signals scoped (ABI 6);
  *   6. no capabilities for root in the namespace (SECBIT_NOROOT),
@@ -380,12 +381,23 @@ static void parse(const char *text, struct ruleset *rs)
 		for (int i = 0; i < all[a]->n; i++)
 			if (!valid(all[a]->v[i]))
 				die("bad ruleset: \"%s\" is not an absolute, clean path", all[a]->v[i]);
-	/* NoRead paths are hidden: a stand-in no one may open. They lie
-	 * outside the Write paths (confine's Ruleset), so nothing could write
-	 * them anyway. */
-	for (int i = 0; i < rs->noread.n; i++)
-		push(&rs->hide, rs->noread.v[i]);
-	rs->noread.n = 0;
+	/* The NoRead paths that exist are hidden: a stand-in no one may open.
+	 * They lie outside the Write paths (confine's Ruleset), so nothing
+	 * could write them anyway. The ones that do not exist stay NoRead: a
+	 * stand-in needs something to stand on, and Landlock's read rights,
+	 * granted on the complement of the way to them (read_complement),
+	 * keep them unreadable once something creates them, for as long as
+	 * any process of the command lives (issue 27: `aws configure` after
+	 * a confined command left a process behind). */
+	int kept = 0;
+	for (int i = 0; i < rs->noread.n; i++) {
+		struct stat st;
+		if (lstat(rs->noread.v[i], &st) == 0)
+			push(&rs->hide, rs->noread.v[i]);
+		else
+			rs->noread.v[kept++] = rs->noread.v[i];
+	}
+	rs->noread.n = kept;
 }
 
 /* ---- paths ---- */
@@ -777,7 +789,73 @@ static void grant(int rfd, const char *p, uint64_t rights)
 	close(fd);
 }
 
-static int ruleset_fd(struct ruleset *rs, int abi, int statefd)
+/* on_way reports whether some path of l is p or lies beneath it: 1 for
+ * beneath, 2 for p itself. */
+static int on_way(const char *p, const struct list *l)
+{
+	int r = 0;
+	for (int i = 0; i < l->n; i++) {
+		if (!strcmp(l->v[i], p))
+			return 2;
+		if (within(l->v[i], p))
+			r = 1;
+	}
+	return r;
+}
+
+/* read_complement is confine's grantReadComplement: it grants read on every
+ * entry of the directory dirfd (at path dir) that is not on the way to a
+ * path of denied, and recurses into the ones that are. A name that does
+ * not exist is granted nothing, so what is created there later stays
+ * unreadable; a symlink on the way is an error (the ruleset holds resolved
+ * paths); a directory that cannot be listed grants nothing but the way. */
+static void read_complement(int rfd, int dirfd, const char *dir, const struct list *denied)
+{
+	int lfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = lfd < 0 ? NULL : fdopendir(lfd);
+	if (!d) {
+		if (lfd >= 0)
+			close(lfd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *p;
+		if (asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name) < 0)
+			die("out of memory");
+		int way = on_way(p, denied);
+		if (way == 2) {
+			free(p);
+			continue;
+		}
+		int fd = openat(dirfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT)
+				die("read complement: %s: %s", p, strerror(errno));
+			free(p);
+			continue;
+		}
+		struct stat st;
+		if (fstat(fd, &st) < 0)
+			die("read complement: %s: %s", p, strerror(errno));
+		if (way) {
+			if (S_ISLNK(st.st_mode))
+				die("read complement: %s, on the way to a denied path, is a symlink; the ruleset must hold resolved paths", p);
+			if (S_ISDIR(st.st_mode))
+				read_complement(rfd, fd, p, denied);
+			else
+				add_rule(rfd, fd, LL_READ_FILE, 0, p); /* nothing lies beneath a file */
+		} else if (!S_ISLNK(st.st_mode))
+			add_rule(rfd, fd, LL_READ_FILE, S_ISDIR(st.st_mode), p);
+		close(fd);
+		free(p);
+	}
+	closedir(d);
+}
+
+static int ruleset_fd(struct ruleset *rs, int abi)
 {
 	uint64_t write = LL_WRITE_V1;
 	if (abi >= 2)
@@ -797,11 +875,15 @@ static int ruleset_fd(struct ruleset *rs, int abi, int statefd)
 		die("landlock_create_ruleset: %s", strerror(errno));
 	for (int i = 0; i < rs->write.n; i++)
 		grant(rfd, rs->write.v[i], write);
-	/* Read everywhere: the hidden paths are stand-ins no one may open. */
+	/* Read everywhere but the way to the missing NoRead paths: the hidden
+	 * paths are stand-ins no one may open. */
 	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		die("open /: %s", strerror(errno));
-	add_rule(rfd, root, LL_READ_FILE, 1, "/");
+	if (rs->noread.n == 0)
+		add_rule(rfd, root, LL_READ_FILE, 1, "/");
+	else
+		read_complement(rfd, root, "/", &rs->noread);
 	close(root);
 	if (abi >= 5) {
 		for (size_t i = 0; i < sizeof ioctl_devices / sizeof ioctl_devices[0]; i++)
@@ -818,8 +900,6 @@ static int ruleset_fd(struct ruleset *rs, int abi, int statefd)
 			closedir(dev);
 		}
 	}
-	if (statefd >= 0)
-		add_rule(rfd, statefd, LL_READ_FILE, 0, "state file");
 	return rfd;
 }
 
@@ -908,14 +988,16 @@ static char *bash_script(int statefd, const char *cmd)
 	size_t k = strlen(run);
 	memset(run + k, '\n', nl);
 	run[k + nl] = 0;
-	strcat(run, " \\eval \"$__safezone_cmd\" && :");
-	if (statefd < 0)
+	strcat(run, " \\eval \"$__safezone_cmd\"");
+	if (statefd < 0) {
+		strcat(run, " && :");
 		return run;
+	}
 	char *s;
 	if (asprintf(&s,
-		     "\\builtin . /dev/fd/%d 2>/dev/null; %s; \\builtin set -- \"$?\"; \\builtin printf '\\0%%s' \"${PWD-}\" >&%d "
-		     "2>/dev/null; \\builtin exit \"$1\"",
-		     statefd, run, statefd) < 0)
+		     "\\builtin . /dev/fd/%d 2>/dev/null; %s %d<&- && :; \\builtin set -- \"$?\"; "
+		     "\\builtin printf '\\0%%s' \"${PWD-}\" 2>/dev/null >/dev/fd/%d; \\builtin exit \"$1\"",
+		     statefd, run, statefd, statefd) < 0)
 		die("out of memory");
 	free(run);
 	return s;
@@ -937,21 +1019,25 @@ static void shell_level_down(void)
 	setenv("SHLVL", buf, 1);
 }
 
-static void check_state_file(int fd, const char *path)
+/* pipe_arg is confine's pipeArg: the descriptor number arg, which must be
+ * open on a pipe (an anonymous one, never a name another process could
+ * open). */
+static int pipe_arg(const char *name, const char *arg)
 {
-	struct stat f, l;
-	if (fstat(fd, &f) < 0)
-		die("state descriptor %d: %s", fd, strerror(errno));
-	if (lstat(path, &l) < 0)
-		die("state file: lstat %s: %s", path, strerror(errno));
-	if (f.st_dev != l.st_dev || f.st_ino != l.st_ino || !S_ISREG(l.st_mode) || l.st_uid != geteuid() || l.st_nlink != 1)
-		die("state file %s is not the caller's own regular file open as descriptor %d", path, fd);
-	if (unlink(path) < 0)
-		die("state file: unlink %s: %s", path, strerror(errno));
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (!*arg || *end || n < 3 || n > 1 << 20)
+		die("%s \"%s\" is not a descriptor number above 2", name, arg);
+	struct stat st;
+	if (fstat((int)n, &st) < 0)
+		die("%s %ld: %s", name, n, strerror(errno));
+	if (!S_ISFIFO(st.st_mode))
+		die("%s %ld: is not a pipe", name, n);
+	return (int)n;
 }
 
 static const char usage[] =
-	"usage: safezone-launch bash RULESET STATEFD STATEFILE SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
+	"usage: safezone-launch bash RULESET STATEFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
 
 int main(int argc, char **argv)
 {
@@ -969,22 +1055,14 @@ int main(int argc, char **argv)
 	const char *path = NULL;
 	char **args = NULL;
 	if (!strcmp(mode, "bash")) {
-		if (argc != 8)
+		if (argc != 7)
 			die("%s", usage);
-		const char *fdarg = argv[3], *file = argv[4], *shell = argv[5], *arg0 = argv[6];
-		char *cmd = unbase64(argv[7]);
+		const char *statearg = argv[3], *shell = argv[4], *arg0 = argv[5];
+		char *cmd = unbase64(argv[6]);
 		if (!cmd)
 			die("the command is not base64");
-		if ((strcmp(fdarg, "-") == 0) != (strcmp(file, "-") == 0))
-			die("STATEFD and STATEFILE must both be given or both be \"-\"");
-		if (strcmp(fdarg, "-")) {
-			char *end;
-			long n = strtol(fdarg, &end, 10);
-			if (*end || n < 3 || n > 1 << 20)
-				die("STATEFD \"%s\" is not a descriptor number above 2", fdarg);
-			statefd = (int)n;
-			check_state_file(statefd, file);
-		}
+		if (strcmp(statearg, "-"))
+			statefd = pipe_arg("STATEFD", statearg);
 		if (shell[0] != '/')
 			die("SHELL \"%s\" is not an absolute path", shell);
 		path = shell;
@@ -1020,7 +1098,7 @@ int main(int argc, char **argv)
 	char wd[4096];
 	if (!getcwd(wd, sizeof wd) || chdir(wd) < 0)
 		die("re-entering the working directory: %s", strerror(errno));
-	int rfd = ruleset_fd(&rs, (int)abi, statefd);
+	int rfd = ruleset_fd(&rs, (int)abi);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
 		die("prctl(PR_CAP_AMBIENT_CLEAR_ALL): %s", strerror(errno));
 	if (geteuid() == 0 &&
