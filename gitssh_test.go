@@ -23,10 +23,13 @@ import (
 // confined, for real, against an sshd started by the test on 127.0.0.1
 // (issue 20, item 5): once through an ssh-agent whose socket lies where
 // agents keep theirs ($TMPDIR/ssh-*/, a directory a confined command gets
-// a tmpfs of its own over), once through a key file in ~/.ssh. The default
-// grants leave the agent's socket reachable and ~/.ssh readable to those
-// git commands only: `git push ... && python3 x.py` gets no grant, and a
-// confined python3 can neither read ~/.ssh nor reach the agent.
+// a tmpfs of its own over), once through a key file in ~/.ssh, once
+// through an agent that only IdentityAgent in ~/.ssh/config names, at
+// ~/.1password/agent.sock as 1Password's (issue 27, item 6: no variable
+// names it). The default grants leave the agents' sockets reachable and
+// ~/.ssh readable to those git commands only: `git push ... && python3
+// x.py` gets no grant, and a confined python3 can neither read ~/.ssh nor
+// reach either agent.
 //
 // ssh is pointed at the test's ~/.ssh/config by GIT_SSH_COMMAND in the
 // environment the hook and the command run with (ssh finds ~ in the
@@ -100,7 +103,12 @@ PermitRootLogin prohibit-password
 	waitPort(t, port)
 
 	user := currentUser(t)
-	// Two hosts, one per way of authenticating: the key file, and the
+	// The agent no variable names, where 1Password's listens. ssh finds ~
+	// in the password database, not $HOME: the configuration names it by
+	// its absolute path.
+	onepass := filepath.Join(home, ".1password", "agent.sock")
+	mustMkdir(t, filepath.Dir(onepass))
+	// Three hosts, one per way of authenticating: the key file, and each
 	// agent only (the key file not offered).
 	writeFile(t, home+"/.ssh/config", fmt.Sprintf(`Host keyfile
 	HostName 127.0.0.1
@@ -120,7 +128,16 @@ Host agent
 	UserKnownHostsFile %[3]s/.ssh/known_hosts
 	StrictHostKeyChecking accept-new
 	BatchMode yes
-`, port, user, home))
+Host onepass
+	HostName 127.0.0.1
+	Port %[1]d
+	User %[2]s
+	IdentityFile none
+	IdentityAgent "%[4]s"
+	UserKnownHostsFile %[3]s/.ssh/known_hosts
+	StrictHostKeyChecking accept-new
+	BatchMode yes
+`, port, user, home, onepass))
 	writeFile(t, home+"/.gitconfig", "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
 
 	// The agent, with its socket where ssh-agent puts it: $TMPDIR/ssh-*/,
@@ -134,6 +151,9 @@ Host agent
 	startDaemon(t, "ssh-agent", "-D", "-a", sock)
 	waitSocket(t, sock)
 	runIn(t, d, []string{"SSH_AUTH_SOCK=" + sock}, "ssh-add", "-q", d+"/agentkey/id")
+	startDaemon(t, "ssh-agent", "-D", "-a", onepass)
+	waitSocket(t, onepass)
+	runIn(t, d, []string{"SSH_AUTH_SOCK=" + onepass}, "ssh-add", "-q", d+"/agentkey/id")
 
 	// The remote: a bare repository with one commit.
 	remote := d + "/remote/repo.git"
@@ -157,6 +177,7 @@ Host agent
 	// The work repository: a clone made unconfined, with both remotes.
 	runIn(t, d, env, "git", "clone", "-q", "keyfile:"+remote, proj)
 	runIn(t, proj, env, "git", "remote", "add", "viaagent", "agent:"+remote)
+	runIn(t, proj, env, "git", "remote", "add", "viaonepass", "onepass:"+remote)
 
 	// The test's own check: host "agent" needs the agent, host "keyfile"
 	// the key file.
@@ -174,6 +195,9 @@ Host agent
 	if err := ssh(env, "keyfile"); err != nil {
 		t.Fatalf("ssh with the key file, unconfined: %v", err)
 	}
+	if err := ssh(env, "onepass"); err != nil {
+		t.Fatalf("ssh through the IdentityAgent, unconfined: %v", err)
+	}
 
 	h := &hookRunner{t: t, bin: bin}
 	remoteLog := func() string {
@@ -186,6 +210,7 @@ Host agent
 	}{
 		{"key file", "origin", env},
 		{"agent", "viaagent", agentEnv},
+		{"identity agent", "viaonepass", env},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h.t = t
@@ -201,6 +226,9 @@ Host agent
 			}
 			if tc.name == "agent" && !slices.Contains(ex.Kept, sock) {
 				t.Errorf("explain does not keep the agent's socket %s: kept %v", sock, ex.Kept)
+			}
+			if tc.name == "identity agent" && (!slices.Contains(ex.Kept, onepass) || slices.Contains(ex.Ruleset.Hide, onepass)) {
+				t.Errorf("explain does not keep the IdentityAgent's socket %s: kept %v, hidden %v", onepass, ex.Kept, ex.Ruleset.Hide)
 			}
 
 			// Someone else pushes; fetch, pull and ls-remote see it.
@@ -221,10 +249,7 @@ Host agent
 			if out := h.confined(proj, tc.env, 0, "git ls-remote "+tc.remote); !strings.Contains(out, "refs/heads/main") {
 				t.Errorf("ls-remote: %q", out)
 			}
-			host := "keyfile"
-			if tc.name == "agent" {
-				host = "agent"
-			}
+			host := map[string]string{"key file": "keyfile", "agent": "agent", "identity agent": "onepass"}[tc.name]
 			h.confined(proj, tc.env, 0, "git clone -q "+host+":"+remote+" cloned-"+tc.remote)
 			if _, err := os.Stat(proj + "/cloned-" + tc.remote + "/from-other.txt"); err != nil {
 				t.Errorf("clone: %v", err)
@@ -258,10 +283,10 @@ sys.exit(0 if failed == 3 else 1)
 	runIn(t, proj, env, "git", "commit", "-q", "-m", "not to be pushed")
 	before := remoteLog()
 	for _, e := range [][]string{env, agentEnv} {
-		for _, remote := range []string{"origin", "viaagent"} {
+		for _, remote := range []string{"origin", "viaagent", "viaonepass"} {
 			line := "git push -q " + remote + " HEAD:main && python3 x.py"
 			ex := h.explain(proj, e, line)
-			if len(ex.Granted) > 0 || slices.Contains(ex.Kept, sock) || !slices.Contains(ex.Ruleset.Hide, filepath.Join(home, ".ssh")) {
+			if len(ex.Granted) > 0 || slices.Contains(ex.Kept, sock) || slices.Contains(ex.Kept, onepass) || !slices.Contains(ex.Ruleset.Hide, onepass) || !slices.Contains(ex.Ruleset.Hide, filepath.Join(home, ".ssh")) {
 				t.Errorf("%s: granted %v, kept %v, hidden %v: want no grant", line, ex.Granted, ex.Kept, ex.Ruleset.Hide)
 			}
 			out := h.confined(proj, e, -1, line)
@@ -284,6 +309,15 @@ sys.exit(0 if failed == 3 else 1)
 	// test's own check).
 	if out := runIn(t, proj, agentEnv, "sh", "-c", "python3 x.py || true"); strings.Contains(out, "cannot") {
 		t.Errorf("unconfined, x.py could not read or connect: %s", out)
+	}
+	// The IdentityAgent's socket, which no variable names: reachable
+	// unconfined, not confined.
+	onepassEnv := append(slices.Clone(env), "SSH_AUTH_SOCK="+onepass)
+	if out := runIn(t, proj, onepassEnv, "sh", "-c", "python3 x.py || true"); !strings.Contains(out, "reached the agent") {
+		t.Errorf("unconfined, x.py could not reach the IdentityAgent: %s", out)
+	}
+	if out := h.confined(proj, env, 0, "SSH_AUTH_SOCK="+onepass+" python3 x.py"); !strings.Contains(out, "cannot reach the agent") {
+		t.Errorf("confined, x.py reached the IdentityAgent %s:\n%s", onepass, out)
 	}
 }
 

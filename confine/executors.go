@@ -79,12 +79,14 @@ var fixedSockets = []struct{ path, what string }{
 
 // FindExecutors returns the executors reachable from this environment:
 // getenv is the command's environment, uid the user's ID, home $HOME. It
-// looks at the paths the environment names, at fixed places, in
-// $XDG_RUNTIME_DIR (or /run/user/UID), and at the top level of the
-// temporary directories (sockets, and the directories ssh-agent, tmux,
-// screen, X11 and editors make there). Paths are resolved; only those that
-// exist are returned. It lists at most two directories and stats a few
-// dozen paths.
+// looks at the paths the environment names, at the ssh agents the ssh
+// configuration names ([SSHAgents]), at fixed places, in $XDG_RUNTIME_DIR
+// (or /run/user/UID), and at the top level of the temporary directories
+// (sockets, and the directories ssh-agent, tmux, screen, X11 and editors
+// make there). Paths are resolved; only those that exist are returned. It
+// lists at most two directories, reads the ssh configuration files and
+// stats a few dozen paths. It knows sockets by name only: the hook adds
+// every other socket bound outside the sandbox from [BoundSockets].
 func FindExecutors(getenv func(string) string, uid int, home string) Executors {
 	e := Executors{Why: map[string]string{}}
 	add := func(list *[]string, p, what string) {
@@ -108,6 +110,9 @@ func FindExecutors(getenv func(string) string, uid int, home string) Executors {
 		if p := SocketPath(v.name, getenv(v.name), runtime); p != "" {
 			add(&e.Hide, p, v.what+" ($"+v.name+")")
 		}
+	}
+	for _, p := range SSHAgents(getenv, home) {
+		add(&e.Hide, p, "an ssh agent (IdentityAgent in the ssh configuration)")
 	}
 	for _, f := range fixedSockets {
 		p := f.path

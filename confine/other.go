@@ -21,3 +21,9 @@ func Available() Status {
 func (l *launch) run() (int, error) { return 0, errNoBackend }
 
 func checkPipe(fd int) error { return errNoBackend }
+
+// ReachableSockets finds the sockets a confined command could reach: no
+// command is confined on this operating system, so it reports errNoBackend.
+func ReachableSockets(paths []string, skip func(string) bool) ([]string, error) {
+	return nil, errNoBackend
+}

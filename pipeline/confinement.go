@@ -393,9 +393,16 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 		}
 	}
 	if namespaces {
-		ways, kept := j.outsideWays(&rs, res, pol)
+		ways, kept, err := j.outsideWays(&rs, res, pol)
+		if err != nil {
+			return fmt.Errorf("the sockets of the programs outside the sandbox cannot all be hidden: %w", err)
+		}
 		for p, w := range ways {
-			c.Why[p] = "leads to " + w
+			if strings.HasPrefix(w, "reachable: ") {
+				c.Why[p] = w
+			} else {
+				c.Why[p] = "leads to " + w
+			}
 		}
 		c.Kept = kept
 	}
@@ -1051,10 +1058,16 @@ func (c *confinement) describe(home string) string {
 		s += "it may write nothing (read mode)"
 	}
 	var secrets, ways []string
+	bound := 0
 	for _, p := range c.Ruleset.Hide {
-		if strings.HasPrefix(c.Why[p], "leads to ") {
+		switch {
+		case c.Why[p] == "leads to "+boundOutside:
+			// Named by no variable nor usual place: counted, not named
+			// (explain lists them).
+			bound++
+		case strings.HasPrefix(c.Why[p], "leads to "):
 			ways = append(ways, p)
-		} else {
+		default:
 			secrets = append(secrets, p)
 		}
 	}
@@ -1066,8 +1079,13 @@ func (c *confinement) describe(home string) string {
 	if len(secrets) > 0 {
 		s += "; it can neither read nor write " + short(secrets) + " (the policy's Read deny rules: empty and unreadable to it)"
 	}
-	if len(ways) > 0 {
+	switch {
+	case len(ways) > 0 && bound > 0:
+		s += "; it cannot reach the programs running outside it through " + short(ways) + fmt.Sprintf(", nor the %d other Unix sockets bound outside the sandbox", bound)
+	case len(ways) > 0:
 		s += "; it cannot reach the programs running outside it through " + short(ways)
+	case bound > 0:
+		s += fmt.Sprintf("; it cannot reach the programs running outside it through the %d Unix sockets bound outside the sandbox", bound)
 	}
 	if len(c.Ruleset.Overlay) > 0 {
 		s += "; its changes to " + short(c.Ruleset.Overlay) + " are its own (gone when it ends)"

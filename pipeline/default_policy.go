@@ -604,6 +604,16 @@ func EmbeddedDefault() *policy.Layer {
 					Glob: "yarn.lock",
 				},
 			},
+			Sockets: []policy.Setting[string]{
+				policy.Setting[string]{
+					Value: "/var/lib/sss/pipes/nss",
+					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 178, Col: 13},
+				},
+				policy.Setting[string]{
+					Value: "/run/nscd/socket",
+					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 178, Col: 39},
+				},
+			},
 			Grants: []policy.Grant{
 				policy.Grant{
 					Pos: policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 16},

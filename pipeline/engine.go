@@ -58,6 +58,10 @@ type System struct {
 	// StartBuild builds the fast launcher into a path in the background
 	// (confine.BuildFast); nil builds none: the Go launcher runs.
 	StartBuild func(dst string) error
+	// UnixSockets lists the Unix sockets bound on the system, for the
+	// hook to hide those that lead outside the sandbox; nil reads
+	// /proc/net/unix (confine.BoundSockets).
+	UnixSockets func() (confine.BoundList, error)
 	// cacheSettle is how old the files of a policy must be for the hook to
 	// cache it (see policycache.go); 0 caches nothing.
 	cacheSettle time.Duration

@@ -472,7 +472,11 @@ func (e Explanation) writeConfine(w *trace) {
 			w.p("  no grant %s", c.GrantRefused)
 		}
 		for _, k := range c.Kept {
-			w.p("  reach    %s: a socket confine.sockets or a grant leaves reachable", k)
+			if why, ok := strings.CutPrefix(c.Why[k], "reachable: "); ok {
+				w.p("  reach    %s: left reachable by %s", k, why)
+			} else {
+				w.p("  reach    %s: a socket confine.sockets or a grant leaves reachable", k)
+			}
 		}
 		if c.ReadOnlyOff != "" {
 			w.p("  readonly guarded by the analysis only: %s", c.ReadOnlyOff)

@@ -23,21 +23,65 @@ import (
 	"github.com/safezonehq/safezone/policy"
 )
 
-// outsideWays adds to rs the executors (confine.FindExecutors) a confined
-// command must not reach, less the sockets confine.sockets and the call's
-// grants name, which stay reachable (bound back into a directory that gets
-// a tmpfs). It returns, for explain, what each hidden socket or directory
-// leads to, and the sockets left reachable.
-func (j *Judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *policy.Policy) (why map[string]string, kept []string) {
+// outsideWays adds to rs the ways out of the sandbox through programs
+// running outside it that a confined command must not reach: the
+// executors confine.FindExecutors knows by name, and every other Unix
+// socket bound on the system (confine.BoundSockets, /proc/net/unix) that
+// the command could connect to (confine.ReachableSockets), except those
+// in a writable sandbox root (ownSocketRoots: the command's own, or an
+// earlier call's server), beneath a directory already hidden or given a
+// tmpfs, and those confine.sockets and the call's grants name, which stay
+// reachable (bound back into a directory that gets a tmpfs). It returns,
+// for explain, what each hidden socket or directory leads to ("reachable:"
+// and the entry that keeps it, for a socket left reachable), and the
+// sockets left reachable. An error listing or looking at the bound
+// sockets is returned: the command must then not run as if they were
+// hidden.
+func (j *Judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *policy.Policy) (why map[string]string, kept []string, err error) {
 	home := j.Sys.Getenv("HOME")
 	ex := confine.FindExecutors(j.Sys.Getenv, j.Sys.uid, home)
 	var allowed []string
+	// What leaves each allowed socket reachable, for explain.
+	allowedBy := map[string]string{}
+	allow := func(entry, by string) {
+		for _, p := range j.socketPaths(entry, home) {
+			allowed = append(allowed, p)
+			if _, ok := allowedBy[p]; !ok {
+				allowedBy[p] = by
+			}
+		}
+	}
 	for _, s := range pol.Confine.Sockets {
-		allowed = append(allowed, j.socketPaths(s.Value, home)...)
+		allow(s.Value, "confine.sockets "+s.Value+" ("+s.Pos.String()+")")
 	}
 	for _, g := range res.Grants {
 		for _, s := range g.Sockets {
-			allowed = append(allowed, j.socketPaths(s, home)...)
+			allow(s, "the grant to "+g.Command.Text+" ("+g.Pos.String()+"), as "+s)
+		}
+	}
+	list := j.Sys.UnixSockets
+	if list == nil {
+		list = confine.BoundSockets
+	}
+	bound, err := list()
+	if err != nil {
+		return nil, nil, err
+	}
+	own := ownSocketRoots(res, home)
+	// Beneath these the command already sees nothing of the outside.
+	covered := slices.Concat(ex.Tmpfs, rs.Tmpfs, rs.Hide)
+	skip := func(p string) bool {
+		under := func(d string) bool { return p == d || strings.HasPrefix(p, d+"/") }
+		return slices.Contains(ex.Hide, p) || slices.ContainsFunc(covered, under) || slices.ContainsFunc(own, under)
+	}
+	reachable, err := confine.ReachableSockets(bound.Paths, skip)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range reachable {
+		if !skip(p) {
+			ex.Hide = append(ex.Hide, p)
+			ex.Why[p] = boundOutside
 		}
 	}
 	for _, p := range ex.Hide {
@@ -54,36 +98,70 @@ func (j *Judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *pol
 		}
 		if !slices.Contains(kept, a) {
 			kept = append(kept, a)
+			ex.Why[a] = "reachable: " + allowedBy[a]
 		}
 	}
 	// The tmpfs directories are the command's own to write.
 	rs.Write = append(rs.Write, ex.Tmpfs...)
-	return ex.Why, kept
+	return ex.Why, kept, nil
+}
+
+// boundOutside is what a socket found in /proc/net/unix leads to, for
+// explain and describe.
+const boundOutside = "the program listening at it (a Unix socket bound outside the sandbox, found in /proc/net/unix)"
+
+// ownSocketRoots are the directories whose sockets are the confined
+// command's own to reach, resolved: the writable sandbox roots, where the
+// command, or a server an earlier call started and left running, binds
+// them. A root that holds the home directory (or is /) is none: every
+// program of the user keeps its sockets there. home is $HOME, resolved
+// here.
+func ownSocketRoots(res *classify.Result, home string) []string {
+	if r, err := filepath.EvalSymlinks(home); err == nil {
+		home = r
+	}
+	var out []string
+	for _, r := range res.Roots {
+		p := r.Resolved
+		if r.ReadOnly || p == "" || p == "/" || home != "" && (home == p || strings.HasPrefix(home, p+"/")) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // socketPaths expands one confine.sockets entry: $NAME is the socket the
 // variable names (as confine.FindExecutors reads it), ~/ the home
-// directory. It returns the path resolved, if it exists.
+// directory. $SSH_AUTH_SOCK names the ssh agents the user's ssh uses:
+// the variable's socket and every IdentityAgent of the ssh configuration
+// (confine.SSHAgents), so that a grant for git over ssh follows an agent
+// configured there (1Password's ~/.1password/agent.sock). It returns the
+// paths resolved, those that exist.
 func (j *Judger) socketPaths(s, home string) []string {
-	p := s
+	ps := []string{s}
 	switch {
+	case s == "$SSH_AUTH_SOCK":
+		ps = confine.SSHAgents(j.Sys.Getenv, home)
 	case strings.HasPrefix(s, "$"):
 		name := s[1:]
-		p = confine.SocketPath(name, j.Sys.Getenv(name), j.Sys.Getenv("XDG_RUNTIME_DIR"))
+		ps = []string{confine.SocketPath(name, j.Sys.Getenv(name), j.Sys.Getenv("XDG_RUNTIME_DIR"))}
 	case strings.HasPrefix(s, "~/"):
 		if home == "" {
 			return nil
 		}
-		p = filepath.Join(home, s[2:])
+		ps = []string{filepath.Join(home, s[2:])}
 	}
-	if !filepath.IsAbs(p) {
-		return nil
+	var out []string
+	for _, p := range ps {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
 	}
-	r, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return nil
-	}
-	return []string{r}
+	return out
 }
 
 // grantedRead removes from rs.Hide the paths a grant of the call leaves

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/safezonehq/safezone/confine"
 )
 
 // confineTemp is the temporary file a confined command's rewrite names.
@@ -126,6 +128,9 @@ func runCorpusCase(t *testing.T, c corpusCase, refPolicy []byte) bool {
 	sys := OSSystem()
 	sys.StartIndex, sys.StartBuild = nil, nil
 	sys.Start, sys.Exit = time.Time{}, nil
+	// The sockets bound on the machine come and go between the runs
+	// compared (other tests' servers): none is listed.
+	sys.UnixSockets = func() (confine.BoundList, error) { return confine.BoundList{}, nil }
 	env := map[string]string{"HOME": home, "CLAUDE_PROJECT_DIR": proj, "PWD": proj,
 		"XDG_CONFIG_HOME": home + "/.config", "XDG_STATE_HOME": home + "/.local/state"}
 	sys.Getenv = func(k string) string {

@@ -1,0 +1,224 @@
+package confine
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// SSHSystemConfig is the system-wide configuration file of OpenSSH's
+// client (ssh_config(5)).
+const SSHSystemConfig = "/etc/ssh/ssh_config"
+
+// maxSSHInclude bounds the depth of nested Include directives, as ssh does
+// (READCONF_MAX_DEPTH).
+const maxSSHInclude = 16
+
+// SSHAgents returns the sockets of the ssh agents the user's ssh client may
+// use (OpenSSH's ssh_config(5), IdentityAgent): the one $SSH_AUTH_SOCK
+// names (getenv is the command's environment), and every IdentityAgent
+// set in ~/.ssh/config (home is $HOME) or in [SSHSystemConfig], in any Host
+// or Match block, and in the files their Include directives name (globs,
+// relative to ~/.ssh and /etc/ssh respectively, at most 16 deep). The paths
+// are absolute and clean, not resolved, in the order found, without
+// duplicates.
+//
+// An IdentityAgent value is read as ssh reads it: "none" names no agent,
+// "SSH_AUTH_SOCK" the variable's socket, "$NAME" and "${NAME}" a variable's
+// value; a leading ~ is home, and the tokens %d (home), %u (the user:
+// $USER), %i (the user ID), %L and %l (the local host name) and %% are
+// expanded. A value holding a token that depends on the host connected to
+// (%h, %n, %p, %r, %C, %j, %k), or a variable that is not set, names no
+// path here and is left out; so are files that cannot be read. ssh finds ~
+// and %d in the password database, the hook in $HOME: where the two differ
+// (a test's HOME), name the agent by an absolute path. A configuration
+// given to ssh otherwise (ssh -F, GIT_SSH_COMMAND, core.sshCommand) is not
+// read.
+func SSHAgents(getenv func(string) string, home string) []string {
+	var out []string
+	add := func(p string) {
+		if !filepath.IsAbs(p) {
+			return
+		}
+		p = filepath.Clean(p)
+		for _, o := range out {
+			if o == p {
+				return
+			}
+		}
+		out = append(out, p)
+	}
+	add(getenv("SSH_AUTH_SOCK"))
+	r := sshConfigReader{getenv: getenv, home: home, seen: map[string]bool{}}
+	if filepath.IsAbs(home) {
+		dir := filepath.Join(home, ".ssh")
+		r.read(filepath.Join(dir, "config"), dir, 0)
+	}
+	r.read(SSHSystemConfig, filepath.Dir(SSHSystemConfig), 0)
+	for _, v := range r.agents {
+		add(r.agentPath(v))
+	}
+	return out
+}
+
+// sshConfigReader collects the IdentityAgent values of ssh configuration
+// files.
+type sshConfigReader struct {
+	getenv func(string) string
+	home   string
+	seen   map[string]bool
+	agents []string
+}
+
+// read reads the configuration file p, whose relative Include paths are
+// relative to dir, at Include depth depth.
+func (r *sshConfigReader) read(p, dir string, depth int) {
+	if depth > maxSSHInclude || r.seen[p] {
+		return
+	}
+	r.seen[p] = true
+	f, err := os.Open(p)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		key, args := sshConfigLine(sc.Text())
+		switch strings.ToLower(key) {
+		case "identityagent":
+			if len(args) > 0 {
+				r.agents = append(r.agents, args[0])
+			}
+		case "include":
+			for _, a := range args {
+				a = r.tilde(a)
+				if !filepath.IsAbs(a) {
+					a = filepath.Join(dir, a)
+				}
+				ms, _ := filepath.Glob(a)
+				for _, m := range ms {
+					r.read(m, dir, depth+1)
+				}
+			}
+		}
+	}
+}
+
+// sshConfigLine splits a line of an ssh configuration file into its
+// keyword and arguments: "Keyword arg ...", or "Keyword=arg"; arguments
+// may be quoted with double quotes. Blank lines and comments give "".
+func sshConfigLine(line string) (string, []string) {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] == '#' {
+		return "", nil
+	}
+	i := strings.IndexAny(line, " \t=")
+	if i < 0 {
+		return line, nil
+	}
+	key, rest := line[:i], strings.TrimLeft(line[i:], " \t")
+	if strings.HasPrefix(rest, "=") {
+		rest = strings.TrimLeft(rest[1:], " \t")
+	}
+	var args []string
+	for rest != "" {
+		var a string
+		if rest[0] == '"' {
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				return key, args // unterminated: ssh refuses the line
+			}
+			a, rest = rest[1:1+end], rest[2+end:]
+		} else {
+			end := strings.IndexAny(rest, " \t")
+			if end < 0 {
+				end = len(rest)
+			}
+			a, rest = rest[:end], rest[end:]
+		}
+		args = append(args, a)
+		rest = strings.TrimLeft(rest, " \t")
+	}
+	return key, args
+}
+
+// tilde expands a leading ~/ (or a lone ~) to the home directory.
+func (r *sshConfigReader) tilde(p string) string {
+	if r.home == "" {
+		return p
+	}
+	if p == "~" {
+		return r.home
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(r.home, rest)
+	}
+	return p
+}
+
+// agentPath is the socket an IdentityAgent value v names, or "".
+func (r *sshConfigReader) agentPath(v string) string {
+	switch {
+	case strings.EqualFold(v, "none"):
+		return ""
+	case v == "SSH_AUTH_SOCK":
+		return r.getenv("SSH_AUTH_SOCK")
+	case strings.HasPrefix(v, "$") && !strings.HasPrefix(v, "${"):
+		return r.getenv(v[1:])
+	}
+	v = r.tilde(v)
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '%' && i+1 < len(v):
+			i++
+			switch v[i] {
+			case '%':
+				b.WriteByte('%')
+			case 'd':
+				if r.home == "" {
+					return ""
+				}
+				b.WriteString(r.home)
+			case 'u':
+				u := r.getenv("USER")
+				if u == "" {
+					return ""
+				}
+				b.WriteString(u)
+			case 'i':
+				b.WriteString(strconv.Itoa(os.Getuid()))
+			case 'L', 'l':
+				h, err := os.Hostname()
+				if err != nil {
+					return ""
+				}
+				if v[i] == 'L' {
+					h, _, _ = strings.Cut(h, ".")
+				}
+				b.WriteString(h)
+			default:
+				return "" // a token of the host connected to
+			}
+		case c == '$' && i+1 < len(v) && v[i+1] == '{':
+			end := strings.IndexByte(v[i:], '}')
+			if end < 0 {
+				return ""
+			}
+			val := r.getenv(v[i+2 : i+end])
+			if val == "" {
+				return ""
+			}
+			b.WriteString(val)
+			i += end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
