@@ -67,7 +67,8 @@ type Env func(name string) string
 // submodule the .git file of its work tree (from its core.worktree) and
 // for each linked worktree its .git file (from worktrees/NAME/gitdir). The
 // global and system configuration files are read too (their core.hooksPath
-// and includes count for every repository) and listed.
+// and includes count for every repository), but not listed themselves:
+// they belong to the user, not to a repository.
 //
 // fsys is the whole file system, paths without their leading "/"
 // (os.DirFS("/")). Nothing is run and nothing is written. Files that
@@ -241,7 +242,6 @@ func (d *deriver) globals(env Env) {
 		if !path.IsAbs(f) {
 			continue
 		}
-		d.add(Path{Path: f, Why: "git's global or system configuration"})
 		d.read(f, 0, &d.global)
 	}
 }
@@ -432,7 +432,6 @@ func (d *deriver) worktrees(g string) {
 				d.add(Path{Path: gitfile, Why: "the .git file of the linked worktree " + wt + ": git finds its repository from it"})
 			}
 		}
-		d.add(Path{Path: path.Join(w, "gitdir"), Why: "where git finds the linked worktree " + e.Name()})
 		d.gitdir(w, wt)
 	}
 }
@@ -444,4 +443,47 @@ func isTrue(v string) bool {
 		return true
 	}
 	return false
+}
+
+// LocalFile returns the configuration file that `git config --local`
+// writes for the repository git finds from the absolute directory dir (git's
+// discovery, as Derive does it, without GIT_DIR or
+// GIT_CEILING_DIRECTORIES): the config of the repository's common
+// directory (gitrepository-layout(5): a linked worktree shares its main
+// repository's). Its second result is false when no repository is found
+// or its .git file cannot be read. The path is clean, symlinks not
+// resolved.
+func LocalFile(fsys fs.ReadLinkFS, dir string) (string, bool) {
+	if !path.IsAbs(dir) {
+		return "", false
+	}
+	d := &deriver{fsys: fsys}
+	dir = path.Clean(dir)
+	g := ""
+	if d.isFile(path.Join(dir, "HEAD")) && d.isDir(path.Join(dir, "objects")) && d.isFile(path.Join(dir, "config")) {
+		g = dir
+	}
+	for p := dir; g == ""; p = path.Dir(p) {
+		dot := path.Join(p, ".git")
+		if d.isDir(dot) {
+			g = dot
+			break
+		}
+		if d.isFile(dot) {
+			t, ok := strings.CutPrefix(d.readSmall(dot), "gitdir:")
+			if t = strings.TrimSpace(t); !ok || t == "" || strings.HasPrefix(t, "~") {
+				return "", false
+			}
+			g = d.expand(t, p)
+			break
+		}
+		if p == "/" {
+			return "", false
+		}
+	}
+	common := g
+	if c := d.readSmall(path.Join(g, "commondir")); c != "" {
+		common = d.expand(c, g)
+	}
+	return path.Join(common, "config"), true
 }

@@ -87,7 +87,10 @@ func TestDeriveAsGit(t *testing.T) {
 				if !filepath.IsAbs(f) {
 					f = filepath.Join(dir, f)
 				}
-				want = append(want, filepath.Clean(f))
+				if f = filepath.Clean(f); f != filepath.Join(home, ".gitconfig") {
+					// The global file itself is the user's, not listed.
+					want = append(want, f)
+				}
 			}
 		}
 		hooks := gitIn(t, dir, home, "rev-parse", "--git-path", "hooks")
@@ -118,5 +121,34 @@ func TestDeriveAsGit(t *testing.T) {
 		if !all[w] {
 			t.Errorf("from %s: %s is not listed", proj, w)
 		}
+	}
+}
+
+// TestLocalFile compares LocalFile with git rev-parse --git-path config
+// (which follows commondir) from the work trees of TestDeriveAsGit's
+// kinds: a repository, a subdirectory, a linked worktree, a submodule.
+func TestLocalFile(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	os.MkdirAll(home, 0o755)
+	os.MkdirAll(filepath.Join(proj, "d"), 0o755)
+	gitIn(t, proj, home, "init", "-q")
+	gitIn(t, proj, home, "commit", "-q", "--allow-empty", "-m", "i")
+	gitIn(t, proj, home, "worktree", "add", "-q", filepath.Join(root, "wt"))
+	fsys := os.DirFS("/").(fs.ReadLinkFS)
+	for _, dir := range []string{proj, filepath.Join(proj, "d"), filepath.Join(root, "wt")} {
+		want := gitIn(t, dir, home, "rev-parse", "--path-format=absolute", "--git-path", "config")
+		if got, ok := LocalFile(fsys, dir); !ok || got != want {
+			t.Errorf("LocalFile(%s) = %q, %v; git writes %q", dir, got, ok, want)
+		}
+	}
+	if got, ok := LocalFile(fsys, home); ok {
+		t.Errorf("LocalFile(%s) = %q outside any repository", home, got)
 	}
 }
