@@ -920,7 +920,7 @@ func (c *confinement) describe(home string) string {
 		s += "; it cannot change " + short(c.Ruleset.ReadOnly)
 	}
 	if slices.ContainsFunc(c.Ruleset.ReadOnly, gitConfigOrHooks) {
-		s += "; git's configuration and hooks (.git/config, .git/hooks) are read-only to it: git config in the repository and hook installers (husky's core.hooksPath) fail, ask the user to run them"
+		s += "; git's configuration and hooks (.git/config, .git/hooks) are read-only to it, and so is what that configuration names (the core.hooksPath directory, included files, submodules' and linked worktrees' repositories): git config of a key that runs code and hook installers (husky's core.hooksPath) fail, ask the user to run them; git config of user.name, user.email and other keys git never runs works when it is the whole command"
 	}
 	return s
 }
