@@ -41,6 +41,10 @@ type Path struct {
 	Dir     bool   // a directory (hooks), else a file
 	Why     string // what makes git read or run it, for explain
 	Missing Missing
+	// Submodule marks the config file of a submodule's repository
+	// (modules/NAME/config), which git submodule update rewrites
+	// (core.worktree) every time it runs.
+	Submodule bool
 }
 
 // Env is what Derive takes from the environment git would run in: $HOME,
@@ -78,7 +82,7 @@ type Env func(name string) string
 // past the bounds the rest is not listed. The result is sorted by path,
 // each path once (the first reason found).
 func Derive(fsys fs.ReadLinkFS, env Env, dirs []string) []Path {
-	d := &deriver{fsys: fsys, home: env("HOME"), seen: map[string]bool{}, got: map[string]int{}}
+	d := &deriver{fsys: fsys, home: env("HOME"), seen: map[string]bool{}, sub: map[string]bool{}, got: map[string]int{}}
 	d.globals(env)
 	for _, dir := range dirs {
 		if path.IsAbs(dir) {
@@ -106,6 +110,7 @@ type deriver struct {
 	home    string
 	global  []sourced // system, then global, in git's order
 	seen    map[string]bool
+	sub     map[string]bool // the submodules' repositories
 	got     map[string]int // path -> index in out
 	out     []Path
 	gitdirs int
@@ -313,7 +318,7 @@ func (d *deriver) gitdir(g, wt string) {
 	if c := d.readSmall(path.Join(g, "commondir")); c != "" {
 		common = d.expand(c, g)
 	}
-	d.add(Path{Path: path.Join(common, "config"), Why: "the configuration of the repository " + common, Missing: Watch})
+	d.add(Path{Path: path.Join(common, "config"), Why: "the configuration of the repository " + common, Missing: Watch, Submodule: d.sub[common]})
 	d.add(Path{Path: path.Join(common, "hooks"), Dir: true, Why: "the hooks of the repository " + common + " (githooks(5))", Missing: Make})
 	var local []sourced
 	d.read(path.Join(common, "config"), 0, &local)
@@ -404,6 +409,7 @@ func (d *deriver) modules(common, dir string, depth int) {
 				d.add(Path{Path: path.Join(wt, ".git"), Why: "the .git file of the submodule in " + wt + ": git finds its repository from it"})
 			}
 		}
+		d.sub[m] = true
 		d.gitdir(m, wt)
 	}
 }

@@ -696,7 +696,11 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 	if filepath.IsAbs(cwd) {
 		dirs = append(dirs, filepath.Clean(cwd))
 	}
+	subUpdate := submoduleUpdateOnly(res)
 	for _, g := range j.gitPaths(dirs) {
+		if g.Submodule && subUpdate {
+			continue
+		}
 		why[g.Path] = g.Why
 		cands = append(cands, g.Path)
 		switch g.Missing {
@@ -725,6 +729,30 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 		}
 	}
 	return cands, optional, made
+}
+
+// submoduleUpdateOnly reports whether the shell line of res is one
+// command, git submodule update (git-submodule(1)), with no option before
+// "submodule": git rewrites core.worktree in each submodule's config every
+// time it updates it (ensure_core_worktree in git's
+// builtin/submodule--helper.c, git 2.36 and later), so those files are
+// left writable to it. What else runs then is what the read-only
+// configuration and hooks name (the submodules' hooks stay read-only),
+// and git writes no other key there.
+func submoduleUpdateOnly(res *classify.Result) bool {
+	if res.Shell == nil || !res.Shell.Known() || len(res.Shell.Commands) != 1 {
+		return false
+	}
+	argv := res.Shell.Commands[0].Argv
+	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || argv[1] != "submodule" {
+		return false
+	}
+	for _, w := range argv[2:] {
+		if !strings.HasPrefix(w, "-") {
+			return w == "update"
+		}
+	}
+	return false
 }
 
 // gitPaths returns what git reads as configuration or runs as code for
