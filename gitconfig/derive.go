@@ -111,7 +111,7 @@ type deriver struct {
 	global  []sourced // system, then global, in git's order
 	seen    map[string]bool
 	sub     map[string]bool // the submodules' repositories
-	got     map[string]int // path -> index in out
+	got     map[string]int  // path -> index in out
 	out     []Path
 	gitdirs int
 }
