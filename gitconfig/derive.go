@@ -45,6 +45,10 @@ type Path struct {
 	// (modules/NAME/config), which git submodule update rewrites
 	// (core.worktree) every time it runs.
 	Submodule bool
+	// Worktree marks what git worktree remove and prune delete of a linked
+	// worktree: its work tree's .git file and core.hooksPath directory, and
+	// worktrees/NAME/commondir and config.worktree.
+	Worktree bool
 }
 
 // Env is what Derive takes from the environment git would run in: $HOME,
@@ -82,7 +86,7 @@ type Env func(name string) string
 // past the bounds the rest is not listed. The result is sorted by path,
 // each path once (the first reason found).
 func Derive(fsys fs.ReadLinkFS, env Env, dirs []string) []Path {
-	d := &deriver{fsys: fsys, home: env("HOME"), seen: map[string]bool{}, sub: map[string]bool{}, got: map[string]int{}}
+	d := &deriver{fsys: fsys, home: env("HOME"), seen: map[string]bool{}, sub: map[string]bool{}, linked: map[string]bool{}, got: map[string]int{}}
 	d.globals(env)
 	for _, dir := range dirs {
 		if path.IsAbs(dir) {
@@ -111,6 +115,7 @@ type deriver struct {
 	global  []sourced // system, then global, in git's order
 	seen    map[string]bool
 	sub     map[string]bool // the submodules' repositories
+	linked  map[string]bool // the linked worktrees' (worktrees/NAME)
 	got     map[string]int  // path -> index in out
 	out     []Path
 	gitdirs int
@@ -312,8 +317,8 @@ func (d *deriver) gitdir(g, wt string) {
 	}
 	d.seen[g] = true
 	d.gitdirs++
-	d.add(Path{Path: path.Join(g, "commondir"), Why: "commondir of " + g + ": git reads the shared configuration and hooks where it points", Missing: Watch})
-	d.add(Path{Path: path.Join(g, "config.worktree"), Why: "the per-worktree configuration of " + g, Missing: Watch})
+	d.add(Path{Path: path.Join(g, "commondir"), Why: "commondir of " + g + ": git reads the shared configuration and hooks where it points", Missing: Watch, Worktree: d.linked[g]})
+	d.add(Path{Path: path.Join(g, "config.worktree"), Why: "the per-worktree configuration of " + g, Missing: Watch, Worktree: d.linked[g]})
 	common := g
 	if c := d.readSmall(path.Join(g, "commondir")); c != "" {
 		common = d.expand(c, g)
@@ -353,7 +358,7 @@ func (d *deriver) gitdir(g, wt string) {
 			base = g // hooks of a bare repository run in it (githooks(5))
 		}
 		if hp := d.expand(hooksPath, base); hp != "" {
-			d.add(Path{Path: hp, Dir: true, Why: "core.hooksPath in " + hooksFrom + ": git runs the hooks there", Missing: Make})
+			d.add(Path{Path: hp, Dir: true, Why: "core.hooksPath in " + hooksFrom + ": git runs the hooks there", Missing: Make, Worktree: d.linked[g]})
 		}
 	}
 	d.modules(common, path.Join(common, "modules"), 0)
@@ -435,9 +440,10 @@ func (d *deriver) worktrees(g string) {
 		if path.IsAbs(gitfile) {
 			wt = path.Dir(path.Clean(gitfile))
 			if _, ok := d.lstat(gitfile); ok {
-				d.add(Path{Path: gitfile, Why: "the .git file of the linked worktree " + wt + ": git finds its repository from it"})
+				d.add(Path{Path: gitfile, Why: "the .git file of the linked worktree " + wt + ": git finds its repository from it", Worktree: true})
 			}
 		}
+		d.linked[w] = true
 		d.gitdir(w, wt)
 	}
 }

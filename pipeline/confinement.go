@@ -696,9 +696,10 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 	if filepath.IsAbs(cwd) {
 		dirs = append(dirs, filepath.Clean(cwd))
 	}
-	subUpdate := submoduleUpdateOnly(res)
+	subUpdate := gitOnly(res, "submodule", "update")
+	wtRemove := gitOnly(res, "worktree", "remove", "prune")
 	for _, g := range j.gitPaths(dirs) {
-		if g.Submodule && subUpdate {
+		if g.Submodule && subUpdate || g.Worktree && wtRemove {
 			continue
 		}
 		why[g.Path] = g.Why
@@ -731,25 +732,29 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 	return cands, optional, made
 }
 
-// submoduleUpdateOnly reports whether the shell line of res is one
-// command, git submodule update (git-submodule(1)), with no option before
-// "submodule": git rewrites core.worktree in each submodule's config every
-// time it updates it (ensure_core_worktree in git's
-// builtin/submodule--helper.c, git 2.36 and later), so those files are
-// left writable to it. What else runs then is what the read-only
-// configuration and hooks name (the submodules' hooks stay read-only),
-// and git writes no other key there.
-func submoduleUpdateOnly(res *classify.Result) bool {
+// gitOnly reports whether the shell line of res is one command, git SUB
+// ACTION (one of actions) with no option before SUB. Two such lines need
+// derived paths writable that are read-only to every other:
+//   - git submodule update (git-submodule(1)) rewrites core.worktree in
+//     each submodule's config every time it updates it (ensure_core_worktree
+//     in git's builtin/submodule--helper.c, git 2.36 and later);
+//   - git worktree remove and prune (git-worktree(1)) delete a linked
+//     worktree's .git file and worktrees/NAME, commondir with it.
+//
+// What else runs then is what the read-only configuration and hooks name
+// (the submodules' hooks stay read-only), and git writes no other key
+// there.
+func gitOnly(res *classify.Result, sub string, actions ...string) bool {
 	if res.Shell == nil || !res.Shell.Known() || len(res.Shell.Commands) != 1 {
 		return false
 	}
 	argv := res.Shell.Commands[0].Argv
-	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || argv[1] != "submodule" {
+	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || argv[1] != sub {
 		return false
 	}
 	for _, w := range argv[2:] {
 		if !strings.HasPrefix(w, "-") {
-			return w == "update"
+			return slices.Contains(actions, w)
 		}
 	}
 	return false
