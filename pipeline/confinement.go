@@ -83,6 +83,10 @@ type confinement struct {
 	// Npmrc is the copy of ~/.npmrc without its credentials that the
 	// command reads in its place ("" for none).
 	Npmrc string
+	// GitWritable are the paths git reads as configuration or runs that
+	// this one line may write (gitOnly), with why; every other confined
+	// command has them read-only.
+	GitWritable map[string]string
 	// Launcher is the fast launcher the command runs through ("" for the
 	// safezone binary itself: confine's Go launcher).
 	Launcher string
@@ -363,7 +367,8 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	rs.Hide = append(rs.Hide, found.Hide...)
 	rs.NoRead = found.NoRead
 	var missing []string
-	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, rs.Write, c.Why)
+	c.GitWritable = map[string]string{}
+	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, rs.Write, c.Why, c.GitWritable)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
 	for _, root := range res.Roots {
 		// sandbox.read_dirs below a directory the command may write (a
@@ -677,8 +682,9 @@ func (j *Judger) matches(dir, rest string) []string {
 // literal absolute self-protection patterns (cands); those of them that
 // may be missing without being watched (optional); and, off the live
 // path, the directories the hook would have made (made). why gets the
-// reason of each git path, by its clean path.
-func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, why map[string]string) (cands, optional, made []string) {
+// reason of each git path, by its clean path; left those left writable to
+// this line (gitOnly), with why.
+func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, why, left map[string]string) (cands, optional, made []string) {
 	var dirs []string
 	for _, root := range res.Roots {
 		if root.ReadOnly {
@@ -699,7 +705,12 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 	subUpdate := gitOnly(res, "submodule", "update")
 	wtRemove := gitOnly(res, "worktree", "remove", "prune")
 	for _, g := range j.gitPaths(dirs) {
-		if g.Submodule && subUpdate || g.Worktree && wtRemove {
+		switch {
+		case g.Submodule && subUpdate:
+			left[g.Path] = "git submodule update rewrites core.worktree there (" + g.Why + ")"
+			continue
+		case g.Worktree && wtRemove:
+			left[g.Path] = "git worktree remove or prune deletes it (" + g.Why + ")"
 			continue
 		}
 		why[g.Path] = g.Why
@@ -779,12 +790,13 @@ func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
 // global git configuration file, a pruned worktree's .git file). The
 // missing directories of makeInRoot and the missing hooks directories
 // (core.hooksPath's too) inside a writable root are first created. why
-// gets the reason of each git path, by its resolved path. In a root that
+// gets the reason of each git path, by its resolved path; left the git
+// paths this line may write (gitOnly), with why. In a root that
 // is no git repository nothing of git's is listed: a confined program can
 // make a repository with hooks there (README, "What the kernel enforces").
-func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, writable []string, why map[string]string) (existing, missing []string) {
+func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, writable []string, why, left map[string]string) (existing, missing []string) {
 	gitWhy := map[string]string{}
-	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, gitWhy)
+	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, gitWhy, left)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
 	}
