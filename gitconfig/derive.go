@@ -1,6 +1,7 @@
 package gitconfig
 
 import (
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -80,13 +81,14 @@ type Env func(name string) string
 //
 // fsys is the whole file system, paths without their leading "/"
 // (os.DirFS("/")). Nothing is run and nothing is written. Files that
-// cannot be read are skipped; a configuration file git would refuse
+// cannot be read are skipped, and so are the entries of one larger than
+// MaxFile (the file itself is still listed); a configuration file git would refuse
 // counts up to its bad line (git would stop there too). Work is bounded
 // (maxGitdirs repositories, maxEntries submodules or worktrees each);
 // past the bounds the rest is not listed. The result is sorted by path,
 // each path once (the first reason found).
 func Derive(fsys fs.ReadLinkFS, env Env, dirs []string) []Path {
-	d := &deriver{fsys: fsys, home: env("HOME"), seen: map[string]bool{}, sub: map[string]bool{}, linked: map[string]bool{}, got: map[string]int{}}
+	d := &deriver{fsys: fsys, home: env("HOME"), seen: map[string]bool{}, parsed: map[string][]sourced{}, sub: map[string]bool{}, linked: map[string]bool{}, got: map[string]int{}}
 	d.globals(env)
 	for _, dir := range dirs {
 		if path.IsAbs(dir) {
@@ -114,9 +116,10 @@ type deriver struct {
 	home    string
 	global  []sourced // system, then global, in git's order
 	seen    map[string]bool
-	sub     map[string]bool // the submodules' repositories
-	linked  map[string]bool // the linked worktrees' (worktrees/NAME)
-	got     map[string]int  // path -> index in out
+	parsed  map[string][]sourced // a file read at depth 0, with its includes
+	sub     map[string]bool      // the submodules' repositories
+	linked  map[string]bool      // the linked worktrees' (worktrees/NAME)
+	got     map[string]int       // path -> index in out
 	out     []Path
 	gitdirs int
 }
@@ -188,21 +191,28 @@ func (d *deriver) read(p string, depth int, into *[]sourced) {
 	if depth > maxIncludeDepth {
 		return
 	}
+	if depth == 0 {
+		// A repository's config is read once however many worktrees
+		// and submodules share it.
+		if got, ok := d.parsed[p]; ok {
+			*into = append(*into, got...)
+			return
+		}
+		var all []sourced
+		caller := into
+		defer func() {
+			d.parsed[p] = all
+			*caller = append(*caller, all...)
+		}()
+		into = &all
+	}
 	f, err := d.fsys.Open(rel(p))
 	if err != nil {
 		return
 	}
-	buf := make([]byte, MaxFile+1)
-	n := 0
-	for n < len(buf) {
-		m, err := f.Read(buf[n:])
-		n += m
-		if err != nil || m == 0 {
-			break
-		}
-	}
+	data, _ := io.ReadAll(io.LimitReader(f, MaxFile+1))
 	f.Close()
-	entries, _ := Parse(buf[:n])
+	entries, _ := Parse(data)
 	for _, e := range entries {
 		*into = append(*into, sourced{e, p})
 		if e.Key != "path" || e.NoValue || !(e.Section == "include" && e.Subsection == "" || e.Section == "includeif" && e.Subsection != "") {
@@ -259,12 +269,15 @@ func (d *deriver) globals(env Env) {
 // discover finds the repository git would use from dir (git's discovery:
 // dir, then each directory above it) and follows it.
 func (d *deriver) discover(dir string) {
+	if d.dotGit(dir, "") {
+		return
+	}
 	if d.isFile(path.Join(dir, "HEAD")) && d.isDir(path.Join(dir, "objects")) && d.isFile(path.Join(dir, "config")) {
 		// A bare repository (or a .git directory named directly).
 		d.gitdir(dir, "")
 		return
 	}
-	for p := dir; ; p = path.Dir(p) {
+	for p := path.Dir(dir); ; p = path.Dir(p) {
 		if d.dotGit(p, "") {
 			return
 		}
@@ -327,7 +340,14 @@ func (d *deriver) gitdir(g, wt string) {
 	d.add(Path{Path: path.Join(common, "hooks"), Dir: true, Why: "the hooks of the repository " + common + " (githooks(5))", Missing: Make})
 	var local []sourced
 	d.read(path.Join(common, "config"), 0, &local)
-	d.read(path.Join(g, "config.worktree"), 0, &local)
+	for _, e := range local {
+		// git reads config.worktree only with this extension on
+		// (git-worktree(1), "CONFIGURATION FILE").
+		if e.Section == "extensions" && e.Subsection == "" && e.Key == "worktreeconfig" && (e.NoValue || isTrue(e.Value)) {
+			d.read(path.Join(g, "config.worktree"), 0, &local)
+			break
+		}
+	}
 	all := append(slices.Clone(d.global), local...)
 	hooksPath, hooksFrom, coreWT := "", "", ""
 	for _, e := range all {

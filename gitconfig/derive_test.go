@@ -62,6 +62,8 @@ func TestDeriveAsGit(t *testing.T) {
 	gitIn(t, proj, home, "-c", "protocol.file.allow=always", "submodule", "add", "-q", up, "sub")
 	gitIn(t, proj, home, "commit", "-qm", "sub")
 	gitIn(t, proj, home, "worktree", "add", "-q", filepath.Join(root, "wt"))
+	gitIn(t, proj, home, "config", "extensions.worktreeConfig", "true")
+	gitIn(t, filepath.Join(root, "wt"), home, "config", "--worktree", "core.hooksPath", ".wthooks")
 
 	getenv := func(k string) string {
 		switch k {
@@ -117,7 +119,7 @@ func TestDeriveAsGit(t *testing.T) {
 	// worktree's files too.
 	for _, w := range []string{filepath.Join(proj, ".git/modules/sub/config"), filepath.Join(proj, ".git/modules/sub/hooks"),
 		filepath.Join(proj, "sub/.git"), filepath.Join(root, "wt/.git"), filepath.Join(proj, ".git/worktrees/wt/commondir"),
-		filepath.Join(proj, ".githooks"), filepath.Join(root, "wt/.githooks"), filepath.Join(proj, "team.gitconfig"), filepath.Join(proj, "nested.gitconfig")} {
+		filepath.Join(proj, ".githooks"), filepath.Join(root, "wt/.wthooks"), filepath.Join(proj, ".git/worktrees/wt/config.worktree"), filepath.Join(proj, "team.gitconfig"), filepath.Join(proj, "nested.gitconfig")} {
 		if !all[w] {
 			t.Errorf("from %s: %s is not listed", proj, w)
 		}
@@ -150,5 +152,18 @@ func TestLocalFile(t *testing.T) {
 	}
 	if got, ok := LocalFile(fsys, home); ok {
 		t.Errorf("LocalFile(%s) = %q outside any repository", home, got)
+	}
+}
+
+// BenchmarkDerive measures Derive from this module's own directory (the
+// repository it is checked out in, if any): the cost a confined call pays.
+func BenchmarkDerive(b *testing.B) {
+	dir, err := os.Getwd()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fsys := os.DirFS("/").(fs.ReadLinkFS)
+	for b.Loop() {
+		Derive(fsys, os.Getenv, []string{dir})
 	}
 }
