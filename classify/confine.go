@@ -1,6 +1,10 @@
 package classify
 
 import (
+	"strings"
+
+	"github.com/safezonehq/safezone/classify/shell"
+	"github.com/safezonehq/safezone/gitconfig"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/policy"
 )
@@ -44,6 +48,10 @@ func (d *decider) confine(r *Result) {
 			r.ConfineNote = "not confined: " + d.whyNotConfinable()
 		}
 	case r.Decision == policy.Allow:
+		if why := d.gitConfigUnconfined(r); why != "" {
+			r.ConfineNote = "not confined: " + why
+			return
+		}
 		r.Confine = true
 	case unasked:
 		r.Confine = true
@@ -54,6 +62,45 @@ func (d *decider) confine(r *Result) {
 	if r.Confine {
 		r.ConfineNote = "confine.mode " + d.pol.Confine.Mode.Value.String() + " (" + d.pol.Confine.Mode.Pos.String() + ")"
 	}
+}
+
+// gitConfigUnconfined says why an allowed line runs unconfined, or "":
+// under confine.mode auto, outside read mode, a line that only sets or
+// unsets keys whose values git never runs (shell.GitConfigSets: git config
+// --local user.email x) in the configuration of the repository found from
+// the call's working directory (gitconfig.LocalFile), when that file
+// exists and lies in a writable sandbox root (anywhere in agi mode or
+// without the sandbox). Confined, it would fail: the kernel keeps the
+// file read-only (README, "What the kernel enforces"). A key that runs
+// code (core.hooksPath, husky's install) is never such a line: it runs
+// confined and fails, and the model is told why.
+func (d *decider) gitConfigUnconfined(r *Result) string {
+	if d.pol.Confine.Mode.Value != policy.ConfineAuto || r.Modes.Read.On || !strings.HasPrefix(d.call.Cwd, "/") {
+		return ""
+	}
+	keys, ok := shell.GitConfigSets(d.call.Command)
+	if !ok {
+		return ""
+	}
+	cfg, ok := gitconfig.LocalFile(d.fsys, d.call.Cwd)
+	if !ok {
+		return ""
+	}
+	res, err := Resolve(d.fsys, cfg)
+	if err != nil || !res.Exists {
+		return ""
+	}
+	inside := r.Modes.AGI || !r.Modes.Sandbox.On
+	for _, root := range d.roots {
+		if !root.ReadOnly && strings.HasPrefix(res.Path, strings.TrimSuffix(root.Resolved, "/")+"/") {
+			inside = true
+		}
+	}
+	if !inside {
+		return ""
+	}
+	return "git config sets only " + strings.Join(keys, ", ") + ", whose values git never runs, in " + res.Path +
+		", which the kernel keeps read-only to a confined command"
 }
 
 // override makes dec the call's decision, decided by a call-level reason

@@ -24,6 +24,7 @@ import (
 
 	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/gitconfig"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/index"
 	"github.com/safezonehq/safezone/policy"
@@ -36,11 +37,10 @@ const maxSecretMatches = 64
 
 // readOnlyInRoot are the paths inside each writable sandbox root that stay
 // read-only for a confined command: the host's project settings and hooks
-// (.claude), git's configuration and hooks, which run code on the user's
-// next git command (commondir would point git at another configuration;
-// the rest of .git stays writable: a build may commit),
-// safezone's policy files and the other hosts' hook registrations.
-var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks", ".git/commondir", ".git/config.worktree",
+// (.claude), safezone's policy files and the other hosts' hook
+// registrations. What git reads as configuration or runs is derived from
+// the repositories themselves (gitPaths).
+var readOnlyInRoot = []string{".claude",
 	policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
 	".codex", ".gemini/settings.json", ".github/hooks", ".cursor/hooks.json", ".cursor/sandbox.json"}
 
@@ -55,9 +55,8 @@ var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit"}
 
 // makeInRoot are the directories of readOnlyInRoot the hook creates, empty,
 // where their parent exists, so that the kernel can keep them read-only and
-// Claude Code's own settings file, made later in .claude, is not missing:
-// git ignores an empty directory.
-var makeInRoot = []string{".claude", ".git/hooks"}
+// Claude Code's own settings file, made later in .claude, is not missing.
+var makeInRoot = []string{".claude"}
 
 // confinement is how a confined call is run and explained.
 type confinement struct {
@@ -85,6 +84,10 @@ type confinement struct {
 	// Npmrc is the copy of ~/.npmrc without its credentials that the
 	// command reads in its place ("" for none).
 	Npmrc string
+	// GitWritable are the paths git reads as configuration or runs that
+	// this one line may write (gitOnly), with why; every other confined
+	// command has them read-only.
+	GitWritable map[string]string
 	// Launcher is the fast launcher the command runs through ("" for the
 	// safezone binary itself: confine's Go launcher).
 	Launcher string
@@ -166,7 +169,7 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		// read-only and workspace-write sandboxes: EPERM).
 		roErr = fmt.Errorf("the command runs inside %s, where user namespaces are not available", hostSandbox)
 	}
-	if err := j.ruleset(c, res, pol, roErr == nil); err != nil {
+	if err := j.ruleset(c, res, pol, call.Cwd, roErr == nil); err != nil {
 		return nil, err
 	}
 	c.Ruleset = c.Ruleset.Normalize()
@@ -302,7 +305,7 @@ func (j *Judger) cacheDirs(pol *policy.Policy, project string) []string {
 // A confine.write directory that does not exist is created when its parent
 // does (~/.cache in a new home directory: a tool that finds no cache
 // directory creates one, and could not); else it is left out.
-func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, namespaces bool) error {
+func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, cwd string, namespaces bool) error {
 	var rs confine.Ruleset
 	// Off the live path, the directories the hook would have made.
 	would := map[string]string{}
@@ -373,7 +376,8 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 		}
 	}
 	var missing []string
-	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
+	c.GitWritable = map[string]string{}
+	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, rs.Write, c.Why, c.GitWritable)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
 	for _, root := range res.Roots {
 		// sandbox.read_dirs below a directory the command may write (a
@@ -874,26 +878,56 @@ func (j *Judger) matches(dir, rest string) []string {
 }
 
 // readOnlyCandidates lists readOnly's candidates: readOnlyInRoot in each
-// writable root and the literal absolute self-protection patterns (cands),
-// those of them that may be missing without being watched (optional: .git
-// files where there is no repository), and the code caches that count
-// only when they exist (existingOnly), and, off the live path, the
-// directories the hook would have made (made).
-func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (cands, optional, existingOnly, made []string) {
+// writable root, what git reads as configuration or runs for the
+// repositories of the writable roots and of cwd (gitPaths), and the
+// literal absolute self-protection patterns (cands); those of them that
+// may be missing without being watched (optional); and, off the live
+// path, the directories the hook would have made (made). why gets the
+// reason of each git path, by its clean path; left those left writable to
+// this line (gitOnly), with why.
+func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, why, left map[string]string) (cands, optional, made []string) {
+	var dirs []string
 	for _, root := range res.Roots {
 		if root.ReadOnly {
 			continue
 		}
-		gitDir := j.isDir(filepath.Join(root.Resolved, ".git"))
+		dirs = append(dirs, root.Resolved)
 		for _, rel := range readOnlyInRoot {
 			c := filepath.Join(root.Resolved, rel)
 			if slices.Contains(makeInRoot, rel) && j.makeDirIn(c, root.Resolved) && !j.live {
 				made = append(made, c)
 			}
 			cands = append(cands, c)
-			if strings.HasPrefix(rel, ".git/") && !gitDir {
-				optional = append(optional, c)
+		}
+	}
+	if filepath.IsAbs(cwd) {
+		dirs = append(dirs, filepath.Clean(cwd))
+	}
+	subUpdate := gitOnly(res, "submodule", "update")
+	wtRemove := gitOnly(res, "worktree", "remove", "prune")
+	for _, g := range j.gitPaths(dirs) {
+		switch {
+		case g.Submodule && subUpdate:
+			left[g.Path] = "git submodule update rewrites core.worktree there (" + g.Why + ")"
+			continue
+		case g.Worktree && wtRemove:
+			left[g.Path] = "git worktree remove or prune deletes it (" + g.Why + ")"
+			continue
+		}
+		why[g.Path] = g.Why
+		cands = append(cands, g.Path)
+		switch g.Missing {
+		case gitconfig.Make:
+			for _, root := range res.Roots {
+				if !root.ReadOnly && (g.Path == root.Resolved || strings.HasPrefix(g.Path, root.Resolved+"/")) {
+					if j.makeDirIn(g.Path, root.Resolved) && !j.live {
+						made = append(made, g.Path)
+					}
+					break
+				}
 			}
+		case gitconfig.Ignore:
+			optional = append(optional, g.Path)
 		}
 	}
 	state := j.Sys.StateDir()
@@ -907,27 +941,65 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 			}
 		}
 	}
-	return cands, optional, existingOnly, made
+	return cands, optional, made
+}
+
+// gitOnly reports whether the shell line of res is one command, git SUB
+// ACTION (one of actions) with no option before SUB. Two such lines need
+// derived paths writable that are read-only to every other:
+//   - git submodule update (git-submodule(1)) rewrites core.worktree in
+//     each submodule's config every time it updates it (ensure_core_worktree
+//     in git's builtin/submodule--helper.c, git 2.36 and later);
+//   - git worktree remove and prune (git-worktree(1)) delete a linked
+//     worktree's .git file and worktrees/NAME, commondir with it.
+//
+// What else runs then is what the read-only configuration and hooks name
+// (the submodules' hooks stay read-only), and git writes no other key
+// there.
+func gitOnly(res *classify.Result, sub string, actions ...string) bool {
+	if res.Shell == nil || !res.Shell.Known() || len(res.Shell.Commands) != 1 {
+		return false
+	}
+	argv := res.Shell.Commands[0].Argv
+	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || argv[1] != sub {
+		return false
+	}
+	for _, w := range argv[2:] {
+		if !strings.HasPrefix(w, "-") {
+			return slices.Contains(actions, w)
+		}
+	}
+	return false
+}
+
+// gitPaths returns what git reads as configuration or runs as code for
+// the repositories git finds from dirs (absolute): gitconfig.Derive, read
+// through the judger's file system and environment, without running git.
+func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
+	return gitconfig.Derive(j.Sys.FS, j.Sys.Getenv, dirs)
 }
 
 // readOnly lists the existing files inside the write roots that stay
-// read-only (resolved): readOnlyInRoot in each writable sandbox root and
-// the literal absolute self-protection patterns. Its second result lists
-// the ones that do not exist but could be created (absolute, clean): their
-// nearest existing parent lies in a write root. The missing directories of
-// makeInRoot are first created. In a root that is no git repository (no
-// .git directory), .git/config and .git/hooks are not listed: a confined
-// program can make a repository with hooks there (README, "What the kernel
-// enforces").
-func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
-	cands, optional, existingOnly, made := j.readOnlyCandidates(res, pol)
+// read-only (resolved): readOnlyInRoot in each writable sandbox root, what
+// git reads as configuration or runs for the repositories of those roots
+// and of cwd (gitconfig.Derive: config, config.worktree, commondir, hooks,
+// the .git file, include.path and includeIf files, core.hooksPath, the
+// submodules' and linked worktrees' repositories), and the literal
+// absolute self-protection patterns. Its second result lists the ones that
+// do not exist but could be created (absolute, clean): their nearest
+// existing parent lies in a write root, and they are not optional (a
+// global git configuration file, a pruned worktree's .git file). The
+// missing directories of makeInRoot and the missing hooks directories
+// (core.hooksPath's too) inside a writable root are first created. why
+// gets the reason of each git path, by its resolved path; left the git
+// paths this line may write (gitOnly), with why. In a root that
+// is no git repository nothing of git's is listed: a confined program can
+// make a repository with hooks there (README, "What the kernel enforces").
+func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, writable []string, why, left map[string]string) (existing, missing []string) {
+	gitWhy := map[string]string{}
+	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, gitWhy, left)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
-	}
-	for _, r := range existingOnly {
-		if !slices.Contains(existing, r) && inWritable(r) {
-			existing = append(existing, r)
-		}
 	}
 	for _, c := range cands {
 		r, ok := j.resolvedDir(c)
@@ -946,6 +1018,9 @@ func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 		}
 		if !slices.Contains(existing, r) && inWritable(r) {
 			existing = append(existing, r)
+			if w, ok := gitWhy[c]; ok && why[r] == "" {
+				why[r] = w
+			}
 		}
 	}
 	return existing, missing
@@ -1102,7 +1177,7 @@ func (c *confinement) describe(home string) string {
 		s += "; it cannot change " + short(c.Ruleset.ReadOnly)
 	}
 	if slices.ContainsFunc(c.Ruleset.ReadOnly, gitConfigOrHooks) {
-		s += "; git's configuration and hooks (.git/config, .git/hooks) are read-only to it: git config in the repository and hook installers (husky's core.hooksPath) fail, ask the user to run them"
+		s += "; git's configuration and hooks (.git/config, .git/hooks) are read-only to it, and so is what that configuration names (the core.hooksPath directory, included files, submodules' and linked worktrees' repositories): git config of a key that runs code and hook installers (husky's core.hooksPath) fail, ask the user to run them; git config of user.name, user.email and other keys git never runs works when it is the whole command"
 	}
 	return s
 }

@@ -70,6 +70,10 @@ type ExplainConfine struct {
 	Why     map[string]string `json:"why,omitempty"`
 	Granted []string          `json:"granted,omitempty"`
 	Kept    []string          `json:"kept,omitempty"`
+	// GitWritable are what git reads as configuration or runs, read-only
+	// to every other confined command, that this line may write (git
+	// submodule update, git worktree remove), with why.
+	GitWritable map[string]string `json:"git_writable,omitempty"`
 	// GrantRefused says why the confine.grants the command matched do not
 	// apply (classify.Result.GrantRefused).
 	GrantRefused string `json:"grant_refused,omitempty"`
@@ -169,6 +173,7 @@ func ExplanationOf(v Verdict) Explanation {
 		if v.conf != nil {
 			c.Ruleset, c.ReadOnlyOff = &v.conf.Ruleset, v.conf.ReadOnlyOff
 			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
+			c.GitWritable = v.conf.GitWritable
 		}
 		e.Confine = c
 	}
@@ -477,6 +482,9 @@ func (e Explanation) writeConfine(w *trace) {
 			} else {
 				w.p("  reach    %s: a socket confine.sockets or a grant leaves reachable", k)
 			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(c.GitWritable)) {
+			w.p("  writable %s: left to this line: %s", k, c.GitWritable[k])
 		}
 		if c.ReadOnlyOff != "" {
 			w.p("  readonly guarded by the analysis only: %s", c.ReadOnlyOff)
