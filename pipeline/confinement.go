@@ -38,19 +38,69 @@ const maxSecretMatches = 64
 // (.claude), git's configuration and hooks, which run code on the user's
 // next git command (commondir would point git at another configuration;
 // the rest of .git stays writable: a build may commit),
-// safezone's policy files and the other hosts' hook registrations.
-var readOnlyInRoot = []string{".claude", ".git/config", ".git/hooks", ".git/commondir", ".git/config.worktree",
-	policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
-	".codex", ".gemini/settings.json", ".github/hooks", ".cursor/hooks.json", ".cursor/sandbox.json"}
+// safezone's policy files, the other hosts' hook registrations and the
+// other hosts' project files that run code when the project is opened
+// (VS Code's tasks with runOn folderOpen, Cursor's and Gemini CLI's MCP
+// servers and hooks, direnv's .envrc). Each maps to why, for explain.
+// One that does not exist is watched (watch.go): the kernel cannot keep it
+// from being created.
+var readOnlyInRoot = map[string]string{
+	".claude":              "Claude Code's project settings and hooks, run unconfined",
+	".git/config":          "git's configuration: it names programs git runs",
+	".git/hooks":           "git's hooks, run by the user's next git command",
+	".git/commondir":       "git's pointer to another repository's configuration",
+	".git/config.worktree": "git's configuration: it names programs git runs",
+	policy.ProjectFile:     "safezone's project policy",
+	policy.LocalFile:       "safezone's local policy",
+	".mcp.json":            "Claude Code's project MCP servers, run unconfined",
+	"hooks.json":           "a plugin's hook registrations",
+	"hooks/hooks.json":     "a plugin's hook registrations",
+	".codex":               "Codex's project configuration and hooks",
+	".gemini":              "Gemini CLI's project settings, hooks, MCP servers and extensions",
+	".github/hooks":        "Copilot's and VS Code's hook registrations",
+	".cursor":              "Cursor's hooks, MCP servers and environment",
+	".vscode":              "VS Code's tasks (runOn folderOpen), settings, launch configurations and MCP servers",
+	".envrc":               "direnv's script, run when the user enters the directory",
+}
 
-// codeCaches are directories inside the default confine.write caches that
-// hold code a later unconfined process runs: the packages npx runs (Claude
-// Code starts npx-configured MCP servers from there) and pre-commit's hook
-// environments. A confined command sees them with a private layer on top
-// (confine.Ruleset.Overlay): a confined npx -y or pre-commit installs what
-// it needs for itself, and the cache the next unconfined run trusts stays
-// as it was. The hook makes them, empty, where their parent exists.
-var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit"}
+// codeCaches are the caches, below the home directory, that hold code a
+// later unconfined process runs without checking it again: the packages
+// npx runs (Claude Code starts npx-configured MCP servers from there),
+// pre-commit's hook environments, go's extracted modules (go checks a
+// module zip's hash when it downloads it, not the extracted tree, and
+// chmod is no write Landlock governs) and build cache, cargo's extracted
+// crates and git checkouts, maven's and gradle's jars, uv's and pip's
+// caches (pip serves a package download from its HTTP cache, and a wheel
+// it built before), corepack's package managers, pnpm's store. A confined
+// command sees each with a private layer on top (confine.Ruleset.Overlay):
+// it may download and build there for itself, and what the next unconfined
+// run trusts stays as it was; what it added is gone when it ends (the next
+// call downloads or builds it again). The hook makes them, empty, where
+// their parent exists; the caches the environment moves elsewhere
+// (cacheEnv) are overlaid too.
+var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit",
+	"~/go/pkg/mod", "~/.cache/go-build", "~/.cargo/registry", "~/.cargo/git",
+	"~/.m2/repository", "~/.gradle/caches", "~/.cache/uv", "~/.cache/pip",
+	"~/.cache/node/corepack", "~/.local/share/pnpm"}
+
+// homeCodeCaches are the code caches outside confine.write's defaults that
+// the hook adds as writable (with a private layer) where they exist:
+// pnpm's store (pnpm install needs it).
+var homeCodeCaches = []string{"~/.local/share/pnpm"}
+
+// agiReadOnly are the files below the home directory a later unconfined
+// shell runs, kept read-only for a confined command that may write the
+// home directory (agi mode, the sandbox off): Claude Code's shell
+// snapshots (Claude Code 2.1.330 sources one in the shell of every Bash
+// call, outside the confined command) and the shell startup files. Each
+// maps to whether a missing one is watched (watch.go): Claude Code makes
+// its snapshots directory itself, so a missing one is not.
+var agiReadOnly = map[string]bool{
+	"~/.claude/shell-snapshots": false,
+	"~/.bashrc":                 true, "~/.bash_profile": true, "~/.bash_login": true, "~/.profile": true, "~/.bash_logout": true,
+	"~/.zshrc": true, "~/.zshenv": true, "~/.zprofile": true, "~/.zlogin": true,
+	"~/.config/fish/config.fish": true,
+}
 
 // makeInRoot are the directories of readOnlyInRoot the hook creates, empty,
 // where their parent exists, so that the kernel can keep them read-only and
@@ -286,6 +336,44 @@ func (j *Judger) cacheDirs(pol *policy.Policy, project string) []string {
 	return out
 }
 
+// cacheEnv are the environment variables that move a code cache
+// elsewhere (go, cargo, uv, pip, corepack, pnpm): the directory each names
+// is overlaid like codeCaches. CARGO_HOME's registry and git are.
+var cacheEnv = []string{"GOMODCACHE", "GOCACHE", "UV_CACHE_DIR", "PIP_CACHE_DIR", "COREPACK_HOME", "npm_config_store_dir", "PNPM_STORE_DIR"}
+
+// overlaid returns the code caches (codeCaches, and where cacheEnv or
+// CARGO_HOME move them) that lie in or below a directory of write, made
+// where their parent exists (see madeDir; would as there), resolved: a
+// confined command sees each with a private layer on top. why gets the
+// reason of each.
+func (j *Judger) overlaid(write []string, pol *policy.Policy, project string, would, why map[string]string) []string {
+	home := j.Sys.Getenv("HOME")
+	var cands []string
+	if home != "" {
+		for _, cc := range codeCaches {
+			cands = append(cands, filepath.Join(home, strings.TrimPrefix(cc, "~/")))
+		}
+	}
+	for _, v := range cacheEnv {
+		if p := j.Sys.Getenv(v); filepath.IsAbs(p) {
+			cands = append(cands, filepath.Clean(p))
+		}
+	}
+	if ch := j.Sys.Getenv("CARGO_HOME"); filepath.IsAbs(ch) {
+		cands = append(cands, filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
+	}
+	var out []string
+	for _, p := range cands {
+		r, ok := j.madeDir(p, would)
+		if !ok || slices.Contains(out, r) || !slices.ContainsFunc(write, func(w string) bool { return w == "/" || r == w || strings.HasPrefix(r, w+"/") }) {
+			continue
+		}
+		out = append(out, r)
+		why[r] = "a cache of code that later unconfined programs run: the command's changes are its own, gone when it ends"
+	}
+	return out
+}
+
 // ruleset computes what the confined command may do: write in the sandbox
 // roots, the temporary directories, the devices and the caches (everywhere
 // when the sandbox is off or in agi mode, nowhere but the devices in read
@@ -332,6 +420,14 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			}
 		}
 		tools := toolsRun(res)
+		if home != "" {
+			for _, cc := range homeCodeCaches {
+				// Writable with a private layer (overlaid) where it exists.
+				if r, ok := j.resolvedDir(filepath.Join(home, strings.TrimPrefix(cc, "~/"))); ok {
+					rs.Write = append(rs.Write, r)
+				}
+			}
+		}
 		for _, d := range j.cacheDirs(pol, project) {
 			if toolCache(d, home, tools) {
 				// The tool this line runs would make its cache, and
@@ -364,7 +460,7 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	rs.Hide = append(rs.Hide, found.Hide...)
 	rs.NoRead = found.NoRead
 	var missing []string
-	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write)
+	rs.ReadOnly, missing = j.readOnly(res, pol, rs.Write, c.Why)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
 	for _, root := range res.Roots {
 		// sandbox.read_dirs below a directory the command may write (a
@@ -374,15 +470,7 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			c.Why[root.Resolved] = "sandbox.read_dirs: read, not written"
 		}
 	}
-	if home != "" {
-		for _, cc := range codeCaches {
-			p := filepath.Join(home, strings.TrimPrefix(cc, "~/"))
-			if r, ok := j.madeDir(p, would); ok && slices.ContainsFunc(rs.Write, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) }) {
-				rs.Overlay = append(rs.Overlay, r)
-				c.Why[r] = "a cache of code that later unconfined programs run: changes stay the command's own"
-			}
-		}
-	}
+	rs.Overlay = j.overlaid(rs.Write, pol, project, would, c.Why)
 	if namespaces {
 		ways, kept := j.outsideWays(&rs, res, pol)
 		for p, w := range ways {
@@ -678,14 +766,15 @@ func (j *Judger) matches(dir, rest string) []string {
 // files where there is no repository), and the code caches that count
 // only when they exist (existingOnly), and, off the live path, the
 // directories the hook would have made (made).
-func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (cands, optional, existingOnly, made []string) {
+func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, why map[string]string) (cands, optional, existingOnly, made []string) {
 	for _, root := range res.Roots {
 		if root.ReadOnly {
 			continue
 		}
 		gitDir := j.isDir(filepath.Join(root.Resolved, ".git"))
-		for _, rel := range readOnlyInRoot {
+		for _, rel := range slices.Sorted(maps.Keys(readOnlyInRoot)) {
 			c := filepath.Join(root.Resolved, rel)
+			why[c] = readOnlyInRoot[rel]
 			if slices.Contains(makeInRoot, rel) && j.makeDirIn(c, root.Resolved) && !j.live {
 				made = append(made, c)
 			}
@@ -703,6 +792,21 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 			// read-only (stateInside), not a file to watch.
 			if prefix, rest := glob.LiteralPrefix(p.Glob); (rest == "" || rest == "**") && prefix != state {
 				cands = append(cands, prefix)
+				if p.Why != "" {
+					why[prefix] = "a host runs it unconfined: " + p.Why
+				} else if _, ok := why[prefix]; !ok {
+					why[prefix] = "self-protection " + p.Text
+				}
+			}
+		}
+	}
+	if home := j.Sys.Getenv("HOME"); home != "" && filepath.IsAbs(home) {
+		for _, rel := range slices.Sorted(maps.Keys(agiReadOnly)) {
+			c := filepath.Join(home, strings.TrimPrefix(rel, "~/"))
+			cands = append(cands, c)
+			why[c] = "run by a later unconfined shell (the host's shell snapshots, the shell's startup files)"
+			if !agiReadOnly[rel] {
+				optional = append(optional, c)
 			}
 		}
 	}
@@ -718,8 +822,9 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy) (c
 // .git directory), .git/config and .git/hooks are not listed: a confined
 // program can make a repository with hooks there (README, "What the kernel
 // enforces").
-func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string) (existing, missing []string) {
-	cands, optional, existingOnly, made := j.readOnlyCandidates(res, pol)
+func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, writable []string, why map[string]string) (existing, missing []string) {
+	cand := map[string]string{}
+	cands, optional, existingOnly, made := j.readOnlyCandidates(res, pol, cand)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
 	}
@@ -745,6 +850,9 @@ func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, writable []s
 		}
 		if !slices.Contains(existing, r) && inWritable(r) {
 			existing = append(existing, r)
+			if w := cand[c]; w != "" {
+				why[r] = w
+			}
 		}
 	}
 	return existing, missing
@@ -851,7 +959,9 @@ func (c *confinement) describe(home string) string {
 	s := "it runs confined by the kernel: "
 	if slices.Contains(c.Ruleset.Write, "/") {
 		s += "it may write anywhere (no sandbox)"
-	} else if w := short(slices.DeleteFunc(slices.Clone(c.Ruleset.Write), func(p string) bool { return slices.Contains(c.Ruleset.Tmpfs, p) })); w != "" {
+	} else if w := short(slices.DeleteFunc(slices.Clone(c.Ruleset.Write), func(p string) bool {
+		return slices.Contains(c.Ruleset.Tmpfs, p) || slices.Contains(c.Ruleset.Overlay, p)
+	})); w != "" {
 		s += "it may write only in " + w
 	} else {
 		s += "it may write nothing (read mode)"
