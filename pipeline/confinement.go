@@ -71,22 +71,19 @@ var readOnlyInRoot = map[string]string{
 // chmod is no write Landlock governs) and build cache, cargo's extracted
 // crates and git checkouts, maven's and gradle's jars, uv's and pip's
 // caches (pip serves a package download from its HTTP cache, and a wheel
-// it built before), corepack's package managers, pnpm's store. A confined
+// it built before), corepack's package managers. A confined
 // command sees each with a private layer on top (confine.Ruleset.Overlay):
 // it may download and build there for itself, and what the next unconfined
 // run trusts stays as it was; what it added is gone when it ends (the next
 // call downloads or builds it again). The hook makes them, empty, where
 // their parent exists; the caches the environment moves elsewhere
-// (cacheEnv) are overlaid too.
+// (cacheEnv) are overlaid too. pnpm's store (~/.local/share/pnpm) is not
+// writable at all: a confined pnpm install keeps its store in the
+// project's node_modules/.pnpm-store (pnpm 12.26.0, measured).
 var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit",
 	"~/go/pkg/mod", "~/.cache/go-build", "~/.cargo/registry", "~/.cargo/git",
 	"~/.m2/repository", "~/.gradle/caches", "~/.cache/uv", "~/.cache/pip",
-	"~/.cache/node/corepack", "~/.local/share/pnpm"}
-
-// homeCodeCaches are the code caches outside confine.write's defaults that
-// the hook adds as writable (with a private layer) where they exist:
-// pnpm's store (pnpm install needs it).
-var homeCodeCaches = []string{"~/.local/share/pnpm"}
+	"~/.cache/node/corepack"}
 
 // agiReadOnly are the files below the home directory a later unconfined
 // shell runs, kept read-only for a confined command that may write the
@@ -420,14 +417,6 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			}
 		}
 		tools := toolsRun(res)
-		if home != "" {
-			for _, cc := range homeCodeCaches {
-				// Writable with a private layer (overlaid) where it exists.
-				if r, ok := j.resolvedDir(filepath.Join(home, strings.TrimPrefix(cc, "~/"))); ok {
-					rs.Write = append(rs.Write, r)
-				}
-			}
-		}
 		for _, d := range j.cacheDirs(pol, project) {
 			if toolCache(d, home, tools) {
 				// The tool this line runs would make its cache, and
