@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )
 
@@ -40,6 +41,7 @@ type hostSettingsFile struct {
 	path    string
 	project string // ~/.claude.json: the key of projects to read ("" for none)
 	tasks   bool   // .vscode/tasks.json: tasks[].command and args
+	toml    bool   // Codex's config.toml: mcp_servers and notify
 }
 
 // HostCodeFiles returns the files that the hosts' settings at loc register
@@ -62,6 +64,10 @@ type hostSettingsFile struct {
 //     .gemini/settings.json and ~/.gemini/settings.json,
 //     .cursor/hooks.json and ~/.cursor/hooks.json (any "command" or
 //     "bash" string below "hooks");
+//   - Copilot CLI's hook files ([HostCodeDirs]: .github/hooks/*.json,
+//     ~/.copilot/hooks/*.json: "bash" and "command" below "hooks");
+//   - Codex's config.toml, $CODEX_HOME's and the project's .codex/
+//     (mcp_servers.<name>.command and args, notify);
 //   - VS Code's .vscode/tasks.json (tasks[].command and args: a task may
 //     run when the folder opens).
 //
@@ -99,7 +105,24 @@ func HostCodeFiles(loc Locations) []HostCode {
 		}
 	}
 	if dir := loc.codexHome(); dir != "" {
-		files = append(files, hostSettingsFile{path: filepath.Join(dir, "hooks.json")})
+		files = append(files, hostSettingsFile{path: filepath.Join(dir, "hooks.json")},
+			hostSettingsFile{path: filepath.Join(dir, "config.toml"), toml: true})
+	}
+	if loc.ProjectRoot != "" {
+		files = append(files, hostSettingsFile{path: filepath.Join(loc.ProjectRoot, ".codex", "config.toml"), toml: true})
+	}
+	for _, dir := range HostCodeDirs(loc) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		n := 0
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".json") && e.Type().IsRegular() && n < maxHostDirFiles {
+				files = append(files, hostSettingsFile{path: filepath.Join(dir, e.Name())})
+				n++
+			}
+		}
 	}
 	d := &deriver{loc: loc, seen: map[string]bool{}}
 	for _, f := range files {
@@ -112,6 +135,25 @@ func HostCodeFiles(loc Locations) []HostCode {
 	return d.out
 }
 
+// maxHostDirFiles bounds the files read from one of HostCodeDirs.
+const maxHostDirFiles = 32
+
+// HostCodeDirs are the directories whose *.json files [HostCodeFiles]
+// reads, in name order, at most 32 of each: Copilot CLI's (and VS Code's)
+// hook files, .github/hooks/ in the project and ~/.copilot/hooks/ (see
+// hookio/copilot.go). A cache of what HostCodeFiles returned depends on
+// their listing.
+func HostCodeDirs(loc Locations) []string {
+	var out []string
+	if loc.ProjectRoot != "" {
+		out = append(out, filepath.Join(loc.ProjectRoot, ".github", "hooks"))
+	}
+	if loc.Home != "" {
+		out = append(out, filepath.Join(loc.Home, ".copilot", "hooks"))
+	}
+	return out
+}
+
 type deriver struct {
 	loc      Locations
 	out      []HostCode
@@ -121,15 +163,29 @@ type deriver struct {
 
 // file reads the commands of one settings file.
 func (d *deriver) file(f hostSettingsFile, data []byte) {
+	in := " in " + f.path
+	var top map[string]any
+	if f.toml {
+		// Codex's configuration reference: mcp_servers.<name>.command and
+		// args, and notify (a program and its arguments run on events).
+		if toml.Unmarshal(data, &top) != nil {
+			return
+		}
+		d.servers(top["mcp_servers"], "mcp_servers", in)
+		if n, ok := top["notify"].([]any); ok && len(n) > 0 {
+			if prog, ok := n[0].(string); ok {
+				d.taskOrServer(map[string]any{"command": prog, "args": n[1:]}, "notify"+in, false)
+			}
+		}
+		return
+	}
 	std, err := hujson.Standardize(data)
 	if err != nil {
 		return
 	}
-	var top map[string]any
 	if json.Unmarshal(std, &top) != nil || top == nil {
 		return
 	}
-	in := " in " + f.path
 	if f.tasks {
 		tasks, _ := top["tasks"].([]any)
 		for i, t := range tasks {

@@ -40,6 +40,9 @@ func TestHostCodeFiles(t *testing.T) {
 		"proj/.gemini/settings.json":  `{"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [{"name": "g", "type": "command", "command": "sh .gemini/hook.sh"}]}]}}`,
 		"home/.cursor/hooks.json":     `{"version": 1, "hooks": {"beforeShellExecution": [{"command": "$HOME/hooks/cursor.sh"}]}}`,
 		"proj/.codex/hooks.json":      `not json`,
+		"proj/.codex/config.toml":     "notify = [\"python3\", \"tools/notify.py\"]\n[mcp_servers.docs]\ncommand = \"./bin/docs-mcp\"\n",
+		"proj/.github/hooks/a.json":   `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./.github/hooks/pre.sh", "powershell": "x.ps1"}]}}`,
+		"home/.copilot/hooks/b.json":  `{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "bash ~/copilot/start.sh"}]}}`,
 		"home/.claude/settings.json":  `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "env FOO=1 deno run -A scripts/start.ts"}]}]}}`,
 		"proj/scripts/format.sh":      "#!/bin/sh\n",
 		"proj/.claude/hooks/check.sh": "#!/bin/sh\n",
@@ -73,6 +76,10 @@ func TestHostCodeFiles(t *testing.T) {
 		root + "/bin/cursor-mcp":         `mcpServers.c`,
 		root + "/.gemini/hook.sh":        `hooks.BeforeTool command "sh .gemini/hook.sh"`,
 		home + "/hooks/cursor.sh":        `hooks.beforeShellExecution command`,
+		root + "/tools/notify.py":        `notify "python3 tools/notify.py" in ` + root + `/.codex/config.toml`,
+		root + "/bin/docs-mcp":           `mcp_servers.docs "./bin/docs-mcp" in ` + root + `/.codex/config.toml`,
+		root + "/.github/hooks/pre.sh":   `hooks.preToolUse bash "./.github/hooks/pre.sh" in ` + root + `/.github/hooks/a.json`,
+		home + "/copilot/start.sh":       `hooks.sessionStart bash`,
 		root + "/scripts/start.ts":       `hooks.SessionStart command "env FOO=1 deno run -A scripts/start.ts" in ` + home + `/.claude/settings.json`,
 	}
 	for p, w := range want {
