@@ -750,11 +750,16 @@ func (j *Judger) matches(dir, rest string) []string {
 }
 
 // readOnlyCandidates lists readOnly's candidates: readOnlyInRoot in each
-// writable root and the literal absolute self-protection patterns (cands),
-// those of them that may be missing without being watched (optional: .git
-// files where there is no repository), and the code caches that count
+// writable root, the literal absolute self-protection patterns (cands;
+// those derived from the hosts' settings, policy.HostCodeFiles, less the
+// ones below confine.program_writable), the files a later unconfined
+// shell runs (agiReadOnly: they count where the home directory is
+// writable); those of them that may be missing without being watched
+// (optional: .git files where there is no repository, Claude Code's shell
+// snapshots directory), and the code caches that count
 // only when they exist (existingOnly), and, off the live path, the
-// directories the hook would have made (made).
+// directories the hook would have made (made). why gets each candidate's
+// reason, for explain.
 func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, why map[string]string) (cands, optional, existingOnly, made []string) {
 	for _, root := range res.Roots {
 		if root.ReadOnly {
@@ -774,12 +779,31 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, wh
 		}
 	}
 	state := j.Sys.StateDir()
+	var pw *classify.PathMatcher
+	programWritable := func(p string) bool {
+		if pw == nil {
+			spec := res.KernelSpec(pol)
+			spec.Hide, spec.ReadOnly = nil, nil
+			m, err := spec.Matcher()
+			if err != nil {
+				return false
+			}
+			pw = m
+		}
+		return pw.Class(p) == classify.PathSkip
+	}
 	for i := range pol.Protected {
 		p := &pol.Protected[i]
 		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
 			// The state directory is the hook's own to make and keep
 			// read-only (stateInside), not a file to watch.
 			if prefix, rest := glob.LiteralPrefix(p.Glob); (rest == "" || rest == "**") && prefix != state {
+				if p.Why != "" && programWritable(prefix) {
+					// A file a host runs, in a tree the programs a
+					// command runs rewrite whole (node_modules/.bin/x):
+					// kept read-only, npm install could not work.
+					continue
+				}
 				cands = append(cands, prefix)
 				if p.Why != "" {
 					why[prefix] = "a host runs it unconfined: " + p.Why

@@ -76,7 +76,8 @@ type hostSettingsFile struct {
 // node x.js, python3 x.py, uv run x.py, deno run x.ts, npx tsx x.ts, go run
 // x.go); $CLAUDE_PROJECT_DIR and $HOME expand, a relative path is relative
 // to the project root (where the hosts run hooks). Words with other
-// expansions are skipped. What a derived file runs in turn (a script it
+// expansions are skipped, and so is a path that holds the project root or
+// the home directory (node . names the project, not a file). What a derived file runs in turn (a script it
 // sources, package.json scripts, node_modules/.bin) is not derived. The
 // result is bounded (maxHostCommands commands, maxHostCode files) and has
 // no errors: settings safezone cannot read are the host's to report.
@@ -356,7 +357,16 @@ func (d *deriver) resolve(w string) (string, bool) {
 		}
 		w = filepath.Join(d.loc.ProjectRoot, w)
 	}
-	return filepath.Clean(w), true
+	w = filepath.Clean(w)
+	// Never a directory that holds the project or the home directory
+	// (node . runs the project's package.json main): only what a setting
+	// names as the file it runs.
+	for _, holder := range []string{d.loc.ProjectRoot, d.loc.Home} {
+		if holder != "" && (w == holder || w == "/" || strings.HasPrefix(holder, w+"/")) {
+			return "", false
+		}
+	}
+	return w, true
 }
 
 // interpreters run the script named by their first operand.

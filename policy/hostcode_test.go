@@ -23,7 +23,7 @@ func TestHostCodeFiles(t *testing.T) {
       {"type": "command", "command": "npx prettier --write ."},
       {"type": "command", "command": "cd \"$CLAUDE_PROJECT_DIR\" && uv run tools/lint.py 2>/dev/null || true"}
     ]}],
-    "Stop": [{"hooks": [{"type": "command", "command": "python3 -c 'print(1)'; node ./notify.mjs"}]}]
+    "Stop": [{"hooks": [{"type": "command", "command": "python3 -c 'print(1)'; node ./notify.mjs"}, {"type": "command", "command": "node ."}, {"type": "command", "command": "$HOME/"}]}]
   },
   "statusLine": {"type": "command", "command": "~/bin/status.sh"}
 }`,

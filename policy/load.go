@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -447,6 +448,10 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 	// the status line, MCP servers' scripts): each names its setting.
 	for _, hc := range HostCodeFiles(loc) {
 		text := glob.Escape(filepath.ToSlash(hc.Path))
+		if fi, err := os.Stat(hc.Path); err == nil && fi.IsDir() {
+			// A directory run (go run ./cmd/x): everything below it.
+			text += "/**"
+		}
 		if seen[text] {
 			continue
 		}
