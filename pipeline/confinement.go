@@ -339,10 +339,11 @@ func (j *Judger) cacheDirs(pol *policy.Policy, project string) []string {
 var cacheEnv = []string{"GOMODCACHE", "GOCACHE", "UV_CACHE_DIR", "PIP_CACHE_DIR", "COREPACK_HOME", "npm_config_store_dir", "PNPM_STORE_DIR"}
 
 // overlaid returns the code caches (codeCaches, and where cacheEnv or
-// CARGO_HOME move them) that lie in or below a directory of write, made
-// where their parent exists (see madeDir; would as there), resolved: a
-// confined command sees each with a private layer on top. why gets the
-// reason of each.
+// CARGO_HOME move them) that lie in or below a directory of write,
+// resolved: a confined command sees each with a private layer on top. A
+// missing one is made where its parent exists (see madeDir; would as
+// there), or with the whole way to it where its nearest existing parent
+// lies in a directory of write (but "/"). why gets the reason of each.
 func (j *Judger) overlaid(write []string, pol *policy.Policy, project string, would, why map[string]string) []string {
 	home := j.Sys.Getenv("HOME")
 	var cands []string
@@ -359,10 +360,23 @@ func (j *Judger) overlaid(write []string, pol *policy.Policy, project string, wo
 	if ch := j.Sys.Getenv("CARGO_HOME"); filepath.IsAbs(ch) {
 		cands = append(cands, filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
 	}
+	inWrite := func(r string) bool {
+		return slices.ContainsFunc(write, func(w string) bool { return w == "/" || r == w || strings.HasPrefix(r, w+"/") })
+	}
 	var out []string
 	for _, p := range cands {
+		if _, ok := j.resolvedDir(p); !ok && !slices.Contains(write, "/") {
+			// A cache whose parent is missing too (~/.cache/node for
+			// corepack's) inside a directory the command may write: the
+			// command would make it, for good, outside any layer. The hook
+			// makes the way to it first. (Not where the whole disk is
+			// writable, agi mode: nothing there is kept from the command.)
+			if parent, ok := j.existingParent(p); ok && inWrite(parent) {
+				j.makeDirAll(p, would)
+			}
+		}
 		r, ok := j.madeDir(p, would)
-		if !ok || slices.Contains(out, r) || !slices.ContainsFunc(write, func(w string) bool { return w == "/" || r == w || strings.HasPrefix(r, w+"/") }) {
+		if !ok || slices.Contains(out, r) || !inWrite(r) {
 			continue
 		}
 		out = append(out, r)
