@@ -4,6 +4,7 @@ package policy
 // what each host reads, not from a fixed list (issue 27 item 5).
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )
@@ -166,6 +168,10 @@ type deriver struct {
 func (d *deriver) file(f hostSettingsFile, data []byte) {
 	in := " in " + f.path
 	var top map[string]any
+	if f.project != "" || strings.HasSuffix(f.path, ".claude.json") {
+		d.claudeJSON(f, data, in)
+		return
+	}
 	if f.toml {
 		// Codex's configuration reference: mcp_servers.<name>.command and
 		// args, and notify (a program and its arguments run on events).
@@ -196,15 +202,6 @@ func (d *deriver) file(f hostSettingsFile, data []byte) {
 		}
 		return
 	}
-	if strings.HasSuffix(f.path, ".claude.json") {
-		d.servers(top["mcpServers"], "mcpServers", in)
-		if projects, ok := top["projects"].(map[string]any); ok && f.project != "" {
-			if p, ok := projects[f.project].(map[string]any); ok {
-				d.servers(p["mcpServers"], "projects["+f.project+"].mcpServers", in)
-			}
-		}
-		return
-	}
 	d.servers(top["mcpServers"], "mcpServers", in)
 	d.servers(top["servers"], "servers", in)
 	if h, ok := top["hooks"]; ok {
@@ -219,6 +216,75 @@ func (d *deriver) file(f hostSettingsFile, data []byte) {
 		if c, ok := top[k].(string); ok {
 			d.shell(c, k, in)
 		}
+	}
+}
+
+// claudeJSON reads ~/.claude.json, Claude Code's own state file (plain
+// JSON, often hundreds of kilobytes: every project's history): only its
+// user-scope mcpServers and the project's entry are decoded, the rest is
+// skipped token by token.
+func (d *deriver) claudeJSON(f hostSettingsFile, data []byte, in string) {
+	if !bytes.Contains(data, []byte(`"mcpServers"`)) {
+		return
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.ReadToken(); err != nil || t.Kind() != '{' {
+		return
+	}
+	for dec.PeekKind() == '"' {
+		k, err := dec.ReadToken()
+		if err != nil {
+			return
+		}
+		switch k.String() {
+		case "mcpServers":
+			d.rawServers(dec, "mcpServers", in)
+		case "projects":
+			if t, err := dec.ReadToken(); err != nil || t.Kind() != '{' {
+				return
+			}
+			for dec.PeekKind() == '"' {
+				p, err := dec.ReadToken()
+				if err != nil {
+					return
+				}
+				if f.project == "" || p.String() != f.project {
+					if dec.SkipValue() != nil {
+						return
+					}
+					continue
+				}
+				raw, err := dec.ReadValue()
+				if err != nil {
+					return
+				}
+				var entry struct {
+					MCPServers map[string]any `json:"mcpServers"`
+				}
+				if json.Unmarshal(raw, &entry) == nil && entry.MCPServers != nil {
+					d.servers(entry.MCPServers, "projects["+f.project+"].mcpServers", in)
+				}
+			}
+			if _, err := dec.ReadToken(); err != nil {
+				return
+			}
+		default:
+			if dec.SkipValue() != nil {
+				return
+			}
+		}
+	}
+}
+
+// rawServers decodes the mcpServers value next in dec.
+func (d *deriver) rawServers(dec *jsontext.Decoder, where, in string) {
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) == nil {
+		d.servers(m, where, in)
 	}
 }
 

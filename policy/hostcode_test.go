@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,5 +152,42 @@ func TestSelfProtectionHostCode(t *testing.T) {
 	}
 	if p := l.Protected[i]; !p.Resolve || !strings.Contains(p.Why, "hooks.PostToolUse") {
 		t.Errorf("pattern %+v: want Resolve and a Why naming hooks.PostToolUse", p)
+	}
+}
+
+// BenchmarkHostCodeFiles measures the derivation a policy loading adds
+// (not a cached call): a project whose settings register three hooks and
+// a status line, a .mcp.json of two servers, and a ~/.claude.json of
+// about 500 KB (2,000 projects) or none.
+func BenchmarkHostCodeFiles(b *testing.B) {
+	for _, big := range []bool{false, true} {
+		name := "no-claude-json"
+		if big {
+			name = "claude-json-500k"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			root, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
+			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+			os.MkdirAll(home, 0o755)
+			os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(`{"hooks":{"PostToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"bash scripts/format.sh"},{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/lint.sh"}]}],"Stop":[{"hooks":[{"type":"command","command":"node tools/notify.js"}]}]},"statusLine":{"type":"command","command":"~/.claude/statusline.sh"}}`), 0o644)
+			os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers":{"a":{"command":"python3","args":["mcp/a.py"]},"b":{"command":"npx","args":["-y","@x/b"]}}}`), 0o644)
+			if big {
+				var sb strings.Builder
+				sb.WriteString(`{"numStartups":10,"projects":{`)
+				for i := range 2000 {
+					fmt.Fprintf(&sb, `"/home/u/p%d":{"allowedTools":[],"history":[{"display":"a prompt of some length, as Claude Code keeps them"}],"lastCost":1.5,"mcpServers":{}},`, i)
+				}
+				fmt.Fprintf(&sb, `%q:{"mcpServers":{"l":{"command":"node","args":["srv/index.js"]}}}}}`, root)
+				os.WriteFile(filepath.Join(home, ".claude.json"), []byte(sb.String()), 0o644)
+			}
+			loc := Locations{ProjectRoot: root, Home: home}
+			b.ReportAllocs()
+			for b.Loop() {
+				if len(HostCodeFiles(loc)) < 4 {
+					b.Fatal("files not derived")
+				}
+			}
+		})
 	}
 }
