@@ -138,6 +138,11 @@ func describe(p *policy.Policy) effective {
 		ps  []policy.Pattern
 	}{{"paths.protected", p.Protected}, {"paths.warned", p.Warned}, {"paths.safe", p.Safe}} {
 		for _, x := range c.ps {
+			if x.Why != "" {
+				// A file a host's setting runs (policy.HostCodeFiles).
+				add(c.key, x.Text+"  # run by "+x.Why, x.Pos)
+				continue
+			}
 			add(c.key, x.Text, x.Pos)
 		}
 	}

@@ -818,6 +818,9 @@ func (d *decider) someMatch(dir, rest string) string {
 // protectedRule names a protected pattern in reasons: "self-protection" for
 // safezone's own, else "paths.protected".
 func protectedRule(pt *policy.Pattern) string {
+	if pt.Pos.File == policy.SelfProtectionSource && pt.Why != "" {
+		return fmt.Sprintf("self-protection %q (a host runs it unconfined: %s)", pt.Text, pt.Why)
+	}
 	if pt.Pos.File == policy.SelfProtectionSource {
 		return fmt.Sprintf("self-protection %q", pt.Text)
 	}

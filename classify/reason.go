@@ -182,7 +182,7 @@ func (d *decider) rootList(r *Result) string {
 // self-protection, or a paths.protected pattern with its note.
 func protectedMessage(dec policy.Decision, what string, x Reason) string {
 	if x.Source == policy.SelfProtectionSource {
-		return fmt.Sprintf("safezone: %s %s: %s: safezone's own policy files and audit log, the hosts' settings where the hook is registered, and the safezone binary cannot be changed by the agent; describe the change and ask the user to make it",
+		return fmt.Sprintf("safezone: %s %s: %s: safezone's own policy files and audit log, the hosts' settings where the hook is registered, the files those settings run, and the safezone binary cannot be changed by the agent; describe the change and ask the user to make it",
 			dec, what, x.Rule)
 	}
 	note := ""

@@ -278,3 +278,37 @@ func BenchmarkAvailable(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOverlays measures what the private layers of the code caches
+// add to a confined `bash -c true` with read-only paths: none, the two
+// that npx's and pre-commit's caches took before issue 27, and the twelve
+// a home with every code cache takes now (go's two, cargo's two, maven's,
+// gradle's, uv's, pip's, corepack's, npx's, pre-commit's and one that the
+// environment names). Each is an overlayfs over an existing directory with
+// a fresh tmpfs as its upper layer.
+func BenchmarkOverlays(b *testing.B) {
+	if !Available().Confine() || namespaces() != nil {
+		b.Skip("overlays are unavailable here")
+	}
+	for _, n := range []int{0, 2, 12} {
+		b.Run(fmt.Sprintf("overlays-%d", n), func(b *testing.B) {
+			rs := typicalRuleset(b, true)
+			caches, err := filepath.EvalSymlinks(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			rs.Write = append(rs.Write, caches)
+			for i := range n {
+				d := filepath.Join(caches, fmt.Sprintf("cache%02d", i))
+				if err := os.MkdirAll(filepath.Join(d, "pkg"), 0o755); err != nil {
+					b.Fatal(err)
+				}
+				rs.Overlay = append(rs.Overlay, d)
+			}
+			rules, _ := rs.Normalize().MarshalText()
+			benchCommand(b, func() *exec.Cmd {
+				return exec.Command(launcherPath, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
+			})
+		})
+	}
+}

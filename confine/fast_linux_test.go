@@ -64,6 +64,7 @@ func TestFastLauncher(t *testing.T) {
 		{"HideMissingSkipped", TestHideMissingSkipped},
 		{"OddPaths", TestOddPaths},
 		{"Overlay", TestOverlay},
+		{"OverlayOfWritePath", TestOverlayOfWritePath},
 		{"Executors", TestExecutors},
 		{"SignalsAndStatus", TestSignalsAndStatus},
 		{"FailsClosed", TestFailsClosed},

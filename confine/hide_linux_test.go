@@ -179,6 +179,45 @@ func TestOverlay(t *testing.T) {
 	}
 }
 
+// TestOverlayOfWritePath: a code cache that is itself a Write path
+// (~/go/pkg/mod in confine.write) gets its private layer too: a file the
+// tool left read-only, made writable (chmod is no write Landlock governs)
+// and changed, and a file added, are the command's own.
+func TestOverlayOfWritePath(t *testing.T) {
+	needNamespaces(t)
+	f := newFixture(t)
+	cache := f.home + "/go/pkg/mod"
+	mod := cache + "/example.com/lib@v1.0.0"
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mod+"/lib.go", []byte("old"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(mod, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(mod, 0o755)
+	rs := f.rules(true)
+	rs.Write = append(rs.Write, cache)
+	rs.Overlay = []string{cache}
+	rules, _ := rs.Normalize().MarshalText()
+	r := runLauncher(t, f.proj, nil, "exec", string(rules), "/bin/sh", "-c",
+		"chmod -R u+w "+mod+" && echo evil > "+mod+"/lib.go && cat "+mod+"/lib.go && mkdir "+cache+"/new")
+	if r.code != 0 || r.stdout != "evil\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the change made in the command's layer", r.code, r.stdout, r.stderr)
+	}
+	if got := readFile(t, mod+"/lib.go"); got != "old" {
+		t.Errorf("the module's file holds %q afterwards, want old", got)
+	}
+	if fi, err := os.Stat(mod); err != nil || fi.Mode().Perm() != 0o555 {
+		t.Errorf("the module's directory: %v, %v; want mode 0555 as it was", fi.Mode(), err)
+	}
+	if exists(cache + "/new") {
+		t.Error("what the command added reached the real cache")
+	}
+}
+
 // TestOddPaths: paths that JSON escapes (quotes, backslashes, a newline, a
 // tab, non-ASCII letters, an emoji) reach the launcher intact: the file
 // named so is hidden, its neighbour is not.

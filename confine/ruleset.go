@@ -60,7 +60,9 @@ import (
 //     writable layer on top (overlayfs): it may add, change and remove
 //     files there, and what it does is gone when it ends; the directory
 //     itself stays as it was. For the code caches that later unconfined
-//     programs run from (npx's): a confined npx -y can still install.
+//     programs run from (npx's, go's module cache, cargo's registry): a
+//     confined npx -y or go build can still install. An Overlay path may
+//     also be a Write path itself; one that does not exist is skipped.
 //   - Keep: paths beneath a Tmpfs directory that stay reachable in it: the
 //     launcher binds each (a socket the policy grants, such as the
 //     ssh-agent's) back at the same place in the new tmpfs. One that does

@@ -37,21 +37,63 @@ const maxSecretMatches = 64
 
 // readOnlyInRoot are the paths inside each writable sandbox root that stay
 // read-only for a confined command: the host's project settings and hooks
-// (.claude), safezone's policy files and the other hosts' hook
-// registrations. What git reads as configuration or runs is derived from
-// the repositories themselves (gitPaths).
-var readOnlyInRoot = []string{".claude",
-	policy.ProjectFile, policy.LocalFile, ".mcp.json", "hooks.json", "hooks/hooks.json",
-	".codex", ".gemini/settings.json", ".github/hooks", ".cursor/hooks.json", ".cursor/sandbox.json"}
+// (.claude), safezone's policy files, the other hosts' hook registrations and the
+// other hosts' project files that run code when the project is opened
+// (VS Code's tasks with runOn folderOpen, Cursor's and Gemini CLI's MCP
+// servers and hooks, direnv's .envrc). Each maps to why, for explain.
+// One that does not exist is watched (watch.go): the kernel cannot keep it
+// from being created. What git reads as configuration or runs is derived
+// from the repositories themselves (gitPaths).
+var readOnlyInRoot = map[string]string{
+	".claude":              "Claude Code's project settings and hooks, run unconfined",
+	policy.ProjectFile:     "safezone's project policy",
+	policy.LocalFile:       "safezone's local policy",
+	".mcp.json":            "Claude Code's project MCP servers, run unconfined",
+	"hooks.json":           "a plugin's hook registrations",
+	"hooks/hooks.json":     "a plugin's hook registrations",
+	".codex":               "Codex's project configuration and hooks",
+	".gemini":              "Gemini CLI's project settings, hooks, MCP servers and extensions",
+	".github/hooks":        "Copilot's and VS Code's hook registrations",
+	".cursor":              "Cursor's hooks, MCP servers and environment",
+	".vscode":              "VS Code's tasks (runOn folderOpen), settings, launch configurations and MCP servers",
+	".envrc":               "direnv's script, run when the user enters the directory",
+}
 
-// codeCaches are directories inside the default confine.write caches that
-// hold code a later unconfined process runs: the packages npx runs (Claude
-// Code starts npx-configured MCP servers from there) and pre-commit's hook
-// environments. A confined command sees them with a private layer on top
-// (confine.Ruleset.Overlay): a confined npx -y or pre-commit installs what
-// it needs for itself, and the cache the next unconfined run trusts stays
-// as it was. The hook makes them, empty, where their parent exists.
-var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit"}
+// codeCaches are the caches, below the home directory, that hold code a
+// later unconfined process runs without checking it again: the packages
+// npx runs (Claude Code starts npx-configured MCP servers from there),
+// pre-commit's hook environments, go's extracted modules (go checks a
+// module zip's hash when it downloads it, not the extracted tree, and
+// chmod is no write Landlock governs) and build cache, cargo's extracted
+// crates and git checkouts, maven's and gradle's jars, uv's and pip's
+// caches (pip serves a package download from its HTTP cache, and a wheel
+// it built before), corepack's package managers. A confined
+// command sees each with a private layer on top (confine.Ruleset.Overlay):
+// it may download and build there for itself, and what the next unconfined
+// run trusts stays as it was; what it added is gone when it ends (the next
+// call downloads or builds it again). The hook makes them, empty, where
+// their parent exists; the caches the environment moves elsewhere
+// (cacheEnv) are overlaid too. pnpm's store (~/.local/share/pnpm) is not
+// writable at all: a confined pnpm install keeps its store in the
+// project's node_modules/.pnpm-store (pnpm 12.26.0, measured).
+var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit",
+	"~/go/pkg/mod", "~/.cache/go-build", "~/.cargo/registry", "~/.cargo/git",
+	"~/.m2/repository", "~/.gradle/caches", "~/.cache/uv", "~/.cache/pip",
+	"~/.cache/node/corepack"}
+
+// agiReadOnly are the files below the home directory a later unconfined
+// shell runs, kept read-only for a confined command that may write the
+// home directory (agi mode, the sandbox off): Claude Code's shell
+// snapshots (Claude Code 2.1.330 sources one in the shell of every Bash
+// call, outside the confined command) and the shell startup files. Each
+// maps to whether a missing one is watched (watch.go): Claude Code makes
+// its snapshots directory itself, so a missing one is not.
+var agiReadOnly = map[string]bool{
+	"~/.claude/shell-snapshots": false,
+	"~/.bashrc":                 true, "~/.bash_profile": true, "~/.bash_login": true, "~/.profile": true, "~/.bash_logout": true,
+	"~/.zshrc": true, "~/.zshenv": true, "~/.zprofile": true, "~/.zlogin": true,
+	"~/.config/fish/config.fish": true,
+}
 
 // makeInRoot are the directories of readOnlyInRoot the hook creates, empty,
 // where their parent exists, so that the kernel can keep them read-only and
@@ -290,6 +332,58 @@ func (j *Judger) cacheDirs(pol *policy.Policy, project string) []string {
 	return out
 }
 
+// cacheEnv are the environment variables that move a code cache
+// elsewhere (go, cargo, uv, pip, corepack, pnpm): the directory each names
+// is overlaid like codeCaches. CARGO_HOME's registry and git are.
+var cacheEnv = []string{"GOMODCACHE", "GOCACHE", "UV_CACHE_DIR", "PIP_CACHE_DIR", "COREPACK_HOME", "npm_config_store_dir", "PNPM_STORE_DIR"}
+
+// overlaid returns the code caches (codeCaches, and where cacheEnv or
+// CARGO_HOME move them) that lie in or below a directory of write,
+// resolved: a confined command sees each with a private layer on top. A
+// missing one is made where its parent exists (see madeDir; would as
+// there), or with the whole way to it where its nearest existing parent
+// lies in a directory of write (but "/"). why gets the reason of each.
+func (j *Judger) overlaid(write []string, pol *policy.Policy, project string, would, why map[string]string) []string {
+	home := j.Sys.Getenv("HOME")
+	var cands []string
+	if home != "" {
+		for _, cc := range codeCaches {
+			cands = append(cands, filepath.Join(home, strings.TrimPrefix(cc, "~/")))
+		}
+	}
+	for _, v := range cacheEnv {
+		if p := j.Sys.Getenv(v); filepath.IsAbs(p) {
+			cands = append(cands, filepath.Clean(p))
+		}
+	}
+	if ch := j.Sys.Getenv("CARGO_HOME"); filepath.IsAbs(ch) {
+		cands = append(cands, filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
+	}
+	inWrite := func(r string) bool {
+		return slices.ContainsFunc(write, func(w string) bool { return w == "/" || r == w || strings.HasPrefix(r, w+"/") })
+	}
+	var out []string
+	for _, p := range cands {
+		if _, ok := j.resolvedDir(p); !ok && !slices.Contains(write, "/") {
+			// A cache whose parent is missing too (~/.cache/node for
+			// corepack's) inside a directory the command may write: the
+			// command would make it, for good, outside any layer. The hook
+			// makes the way to it first. (Not where the whole disk is
+			// writable, agi mode: nothing there is kept from the command.)
+			if parent, ok := j.existingParent(p); ok && inWrite(parent) {
+				j.makeDirAll(p, would)
+			}
+		}
+		r, ok := j.madeDir(p, would)
+		if !ok || slices.Contains(out, r) || !inWrite(r) {
+			continue
+		}
+		out = append(out, r)
+		why[r] = "a cache of code that later unconfined programs run: the command's changes are its own, gone when it ends"
+	}
+	return out
+}
+
 // ruleset computes what the confined command may do: write in the sandbox
 // roots, the temporary directories, the devices and the caches (everywhere
 // when the sandbox is off or in agi mode, nowhere but the devices in read
@@ -387,15 +481,7 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			c.Why[root.Resolved] = "sandbox.read_dirs: read, not written"
 		}
 	}
-	if home != "" {
-		for _, cc := range codeCaches {
-			p := filepath.Join(home, strings.TrimPrefix(cc, "~/"))
-			if r, ok := j.madeDir(p, would); ok && slices.ContainsFunc(rs.Write, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) }) {
-				rs.Overlay = append(rs.Overlay, r)
-				c.Why[r] = "a cache of code that later unconfined programs run: changes stay the command's own"
-			}
-		}
-	}
+	rs.Overlay = j.overlaid(rs.Write, pol, project, would, c.Why)
 	if namespaces {
 		ways, kept, err := j.outsideWays(&rs, res, pol)
 		if err != nil {
@@ -879,12 +965,15 @@ func (j *Judger) matches(dir, rest string) []string {
 
 // readOnlyCandidates lists readOnly's candidates: readOnlyInRoot in each
 // writable root, what git reads as configuration or runs for the
-// repositories of the writable roots and of cwd (gitPaths), and the
-// literal absolute self-protection patterns (cands); those of them that
-// may be missing without being watched (optional); and, off the live
-// path, the directories the hook would have made (made). why gets the
-// reason of each git path, by its clean path; left those left writable to
-// this line (gitOnly), with why.
+// repositories of the writable roots and of cwd (gitPaths), the literal
+// absolute self-protection patterns (those derived from the hosts'
+// settings, policy.HostCodeFiles, less the ones below
+// confine.program_writable) and the files a later unconfined shell runs
+// (agiReadOnly: they count where the home directory is writable) (cands);
+// those of them that may be missing without being watched (optional); and,
+// off the live path, the directories the hook would have made (made). why
+// gets each candidate's reason, by its clean path, for explain; left those
+// git paths left writable to this line (gitOnly), with why.
 func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, why, left map[string]string) (cands, optional, made []string) {
 	var dirs []string
 	for _, root := range res.Roots {
@@ -892,8 +981,9 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 			continue
 		}
 		dirs = append(dirs, root.Resolved)
-		for _, rel := range readOnlyInRoot {
+		for _, rel := range slices.Sorted(maps.Keys(readOnlyInRoot)) {
 			c := filepath.Join(root.Resolved, rel)
+			why[c] = readOnlyInRoot[rel]
 			if slices.Contains(makeInRoot, rel) && j.makeDirIn(c, root.Resolved) && !j.live {
 				made = append(made, c)
 			}
@@ -931,13 +1021,47 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 		}
 	}
 	state := j.Sys.StateDir()
+	var pw *classify.PathMatcher
+	programWritable := func(p string) bool {
+		if pw == nil {
+			spec := res.KernelSpec(pol)
+			spec.Hide, spec.ReadOnly = nil, nil
+			m, err := spec.Matcher()
+			if err != nil {
+				return false
+			}
+			pw = m
+		}
+		return pw.Class(p) == classify.PathSkip
+	}
 	for i := range pol.Protected {
 		p := &pol.Protected[i]
 		if p.Pos.File == policy.SelfProtectionSource && p.Anchor == policy.Absolute {
 			// The state directory is the hook's own to make and keep
 			// read-only (stateInside), not a file to watch.
 			if prefix, rest := glob.LiteralPrefix(p.Glob); (rest == "" || rest == "**") && prefix != state {
+				if p.Why != "" && programWritable(prefix) {
+					// A file a host runs, in a tree the programs a
+					// command runs rewrite whole (node_modules/.bin/x):
+					// kept read-only, npm install could not work.
+					continue
+				}
 				cands = append(cands, prefix)
+				if p.Why != "" {
+					why[prefix] = "a host runs it unconfined: " + p.Why
+				} else if _, ok := why[prefix]; !ok {
+					why[prefix] = "self-protection " + p.Text
+				}
+			}
+		}
+	}
+	if home := j.Sys.Getenv("HOME"); home != "" && filepath.IsAbs(home) {
+		for _, rel := range slices.Sorted(maps.Keys(agiReadOnly)) {
+			c := filepath.Join(home, strings.TrimPrefix(rel, "~/"))
+			cands = append(cands, c)
+			why[c] = "run by a later unconfined shell (the host's shell snapshots, the shell's startup files)"
+			if !agiReadOnly[rel] {
+				optional = append(optional, c)
 			}
 		}
 	}
@@ -985,19 +1109,21 @@ func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
 // and of cwd (gitconfig.Derive: config, config.worktree, commondir, hooks,
 // the .git file, include.path and includeIf files, core.hooksPath, the
 // submodules' and linked worktrees' repositories), and the literal
-// absolute self-protection patterns. Its second result lists the ones that
+// absolute self-protection patterns (those derived from the hosts'
+// settings included), and in agi mode the shell's startup files and the
+// host's shell snapshots. Its second result lists the ones that
 // do not exist but could be created (absolute, clean): their nearest
 // existing parent lies in a write root, and they are not optional (a
 // global git configuration file, a pruned worktree's .git file). The
 // missing directories of makeInRoot and the missing hooks directories
 // (core.hooksPath's too) inside a writable root are first created. why
-// gets the reason of each git path, by its resolved path; left the git
+// gets the reason of each, by its resolved path; left the git
 // paths this line may write (gitOnly), with why. In a root that
 // is no git repository nothing of git's is listed: a confined program can
 // make a repository with hooks there (README, "What the kernel enforces").
 func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, writable []string, why, left map[string]string) (existing, missing []string) {
-	gitWhy := map[string]string{}
-	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, gitWhy, left)
+	cand := map[string]string{}
+	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, cand, left)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
 	}
@@ -1018,7 +1144,7 @@ func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, 
 		}
 		if !slices.Contains(existing, r) && inWritable(r) {
 			existing = append(existing, r)
-			if w, ok := gitWhy[c]; ok && why[r] == "" {
+			if w := cand[c]; w != "" && why[r] == "" {
 				why[r] = w
 			}
 		}
@@ -1127,7 +1253,9 @@ func (c *confinement) describe(home string) string {
 	s := "it runs confined by the kernel: "
 	if slices.Contains(c.Ruleset.Write, "/") {
 		s += "it may write anywhere (no sandbox)"
-	} else if w := short(slices.DeleteFunc(slices.Clone(c.Ruleset.Write), func(p string) bool { return slices.Contains(c.Ruleset.Tmpfs, p) })); w != "" {
+	} else if w := short(slices.DeleteFunc(slices.Clone(c.Ruleset.Write), func(p string) bool {
+		return slices.Contains(c.Ruleset.Tmpfs, p) || slices.Contains(c.Ruleset.Overlay, p)
+	})); w != "" {
 		s += "it may write only in " + w
 	} else {
 		s += "it may write nothing (read mode)"

@@ -219,6 +219,19 @@ func (r *cacheRecorder) entry(loc policy.Locations, reads *FileCache) cacheEntry
 			e.ok = false
 		}
 	}
+	// The files of the directories policy.HostCodeFiles lists: one added
+	// changes the directory.
+	for _, dir := range policy.HostCodeDirs(loc) {
+		id, err := statID(dir)
+		switch {
+		case err == nil:
+			e.deps = append(e.deps, cacheDep{path: dir, exists: true, id: id})
+		case errors.Is(err, fs.ErrNotExist):
+			e.deps = append(e.deps, cacheDep{path: dir})
+		default:
+			e.ok = false
+		}
+	}
 	slices.SortFunc(e.deps, func(a, b cacheDep) int { return strings.Compare(a.path, b.path) })
 	return e
 }

@@ -96,6 +96,15 @@ func TestPolicyCacheFollowsLayers(t *testing.T) {
 		{"user settings", dir + "/home/.claude/settings.json", `{"permissions":{"deny":["Edit(src/**)"]}}`, `{"permissions":{"deny":["Edit(doc/**)"]}}`},
 		{"managed settings", dir + "/etc/claude-code/managed-settings.json", `{"permissions":{"deny":["Edit(src/**)"]}}`, `{"permissions":{"deny":["Edit(doc/**)"]}}`},
 		{"managed settings.d", dir + "/etc/claude-code/managed-settings.d/a.json", `{"permissions":{"deny":["Edit(src/**)"]}}`, `{"permissions":{"deny":["Edit(doc/**)"]}}`},
+		// Files that register code the host runs: what they run is
+		// self-protected (policy.HostCodeFiles).
+		{"hook script", dir + "/proj/.claude/settings.local.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"bash src/main.go"}]}]}}`, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"bash doc/main.go"}]}]}}`},
+		{"MCP server", dir + "/proj/.mcp.json", `{"mcpServers":{"a":{"command":"node","args":["src/main.go"]}}}`, `{"mcpServers":{"a":{"command":"node","args":["doc/main.go"]}}}`},
+		{"local MCP server", dir + "/home/.claude.json", `{"projects":{"` + dir + `/proj":{"mcpServers":{"a":{"command":"./src/main.go"}}}}}`, `{"projects":{"` + dir + `/proj":{"mcpServers":{"a":{"command":"./doc/main.go"}}}}}`},
+		{"VS Code task", dir + "/proj/.vscode/tasks.json", `{"tasks":[{"type":"shell","command":"sh src/main.go"}]}`, `{"tasks":[{"type":"shell","command":"sh doc/main.go"}]}`},
+		{"Copilot hook", dir + "/proj/.github/hooks/x.json", `{"hooks":{"preToolUse":[{"bash":"src/main.go"}]}}`, `{"hooks":{"preToolUse":[{"bash":"doc/main.go"}]}}`},
+		{"Codex MCP server", dir + "/home/.codex/config.toml", "[mcp_servers.a]\ncommand = \"src/main.go\"\n", "[mcp_servers.a]\ncommand = \"doc/main.go\"\n"},
+		{"Codex hook", dir + "/home/.codex/hooks.json", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"src/main.go"}]}]}}`, `{"hooks":{"PreToolUse":[{"hooks":[{"command":"doc/main.go"}]}]}}`},
 	}
 	for _, l := range layers {
 		if len(l.deny) != len(l.other) {

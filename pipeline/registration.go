@@ -42,8 +42,8 @@ func (c *FileCache) read(path string) ([]byte, error) {
 // ownTimeout is the timeout of the hook registration that (most likely)
 // started this process, the binary exe: the smallest timeout among the
 // PreToolUse command hooks that run safezone in the files already read
-// (policy.HookTimeouts finds them in Claude Code's settings files and in
-// nothing else; Claude Code runs every matching hook, each under its own
+// (policy.HookTimeouts finds them in the files named as Claude Code's
+// settings files are, see claudeSettingsName, and in nothing else; Claude Code runs every matching hook, each under its own
 // timeout, and safezone cannot tell which one it is). It reports false when
 // no read file registers one: settings not read (host_settings: false),
 // another host, or the plugin (whose hooks/hooks.json is not a settings
@@ -51,8 +51,8 @@ func (c *FileCache) read(path string) ([]byte, error) {
 func ownTimeout(reads *FileCache, exe string) (time.Duration, bool) {
 	ours := RunsSafezone(exe)
 	var best time.Duration
-	for _, f := range reads.Files {
-		if f.err != nil {
+	for path, f := range reads.Files {
+		if f.err != nil || !claudeSettingsName(path) {
 			continue
 		}
 		for _, t := range policy.HookTimeouts(f.Data, ours) {
@@ -62,6 +62,19 @@ func ownTimeout(reads *FileCache, exe string) (time.Duration, bool) {
 		}
 	}
 	return best, best > 0
+}
+
+// claudeSettingsName reports whether path is named as a Claude Code
+// settings file is (settings.json, settings.local.json,
+// managed-settings.json, managed-settings.d/*.json): the loading also
+// reads the other hosts' files, for what they run (policy.HostCodeFiles),
+// and Codex's hooks.json has Claude Code's form.
+func claudeSettingsName(path string) bool {
+	switch filepath.Base(path) {
+	case "settings.json", "settings.local.json", "managed-settings.json":
+		return true
+	}
+	return filepath.Base(filepath.Dir(path)) == "managed-settings.d"
 }
 
 // RunsSafezone returns whether a hook command runs this binary, judged by

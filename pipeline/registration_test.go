@@ -51,12 +51,19 @@ func TestOwnTimeout(t *testing.T) {
 	for _, tt := range tests {
 		c := NewFileCache()
 		for i, f := range tt.files {
-			c.Files[filepath.Join("/settings", string(rune('a'+i)))] = CachedFile{Data: []byte(f)}
+			c.Files[filepath.Join("/settings", string(rune('a'+i)), "settings.json")] = CachedFile{Data: []byte(f)}
 		}
 		got, ok := ownTimeout(c, "/opt/bin/safezone")
 		if got != tt.want || ok != (tt.want > 0) {
 			t.Errorf("%s: %v %v, want %v", tt.name, got, ok, tt.want)
 		}
+	}
+	// Codex's hooks.json has Claude Code's form, and the loading reads it
+	// for what it runs: it is not Claude Code's registration.
+	c := NewFileCache()
+	c.Files["/home/.codex/hooks.json"] = CachedFile{Data: []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"safezone","timeout":3}]}]}}`)}
+	if got, ok := ownTimeout(c, "/opt/bin/safezone"); ok {
+		t.Errorf("Codex's hooks.json: %v, want none", got)
 	}
 }
 

@@ -25,7 +25,7 @@ import (
 var ErrBadEncoding = errors.New("not an encoded policy")
 
 // binaryVersion changes when the layout does.
-const binaryVersion = 2
+const binaryVersion = 3
 
 // sentinels are the conditions an [Error]'s Err is tested for with
 // errors.Is; an encoded error keeps which of them it matched, and its text.
@@ -163,6 +163,7 @@ func encPattern(e *encoder, p Pattern) {
 	e.uint(uint64(p.Anchor))
 	e.str(p.Glob)
 	e.bool(p.Resolve)
+	e.str(p.Why)
 }
 
 func encRule(e *encoder, r Rule) {
@@ -397,7 +398,7 @@ func decDir(d *decoder) Dir {
 }
 
 func decPattern(d *decoder) Pattern {
-	return Pattern{Text: d.str(), Pos: d.pos(), Anchor: Anchor(d.enum(int(Home) + 1)), Glob: d.str(), Resolve: d.bool()}
+	return Pattern{Text: d.str(), Pos: d.pos(), Anchor: Anchor(d.enum(int(Home) + 1)), Glob: d.str(), Resolve: d.bool(), Why: d.str()}
 }
 
 func decRule(d *decoder) Rule {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -360,7 +361,10 @@ func loadClaudeLayers(loc Locations) ([]*Layer, error) {
 // every policy layer file, loaded or only possible (an agent could create
 // .safezone.local.yaml to loosen the policy), Claude Code's settings files
 // (where the hook is registered), the other hosts' hook configurations,
-// hooks.json, and the safezone binary itself. Each pattern also covers
+// hooks.json, the other hosts' project files that run code (.vscode's
+// tasks, settings, launch and MCP files, .cursor/mcp.json, .envrc), the
+// files the hosts' settings run ([HostCodeFiles], each pattern's Why naming
+// the setting), and the safezone binary itself. Each pattern also covers
 // where its path resolves to (Pattern.Resolve). Only the managed layer can
 // turn it off (self_protection: false).
 func SelfProtection(loc Locations, layers []*Layer) *Layer {
@@ -391,6 +395,13 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 		ProjectFile, LocalFile, ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/**", ".mcp.json",
 		"hooks.json", "hooks/hooks.json", ".codex/**", ".gemini/settings.json",
 		".github/hooks/*.json", ".cursor/hooks.json", ".cursor/sandbox.json",
+		// The other hosts' project files that run code when the user opens
+		// the project (VS Code's tasks with runOn folderOpen, its settings
+		// and launch configurations, Cursor's and VS Code's MCP servers,
+		// Cursor's background-agent environment, Gemini CLI's
+		// extensions, direnv's .envrc).
+		".vscode/tasks.json", ".vscode/settings.json", ".vscode/launch.json", ".vscode/mcp.json",
+		".cursor/mcp.json", ".cursor/environment.json", ".gemini/extensions/**", ".envrc",
 	} {
 		add("./" + rel)
 	}
@@ -433,6 +444,23 @@ func SelfProtection(loc Locations, layers []*Layer) *Layer {
 		}
 	}
 	addAbs(loc.Executable)
+	// The files the hosts' settings run (hook scripts outside .claude/hooks,
+	// the status line, MCP servers' scripts): each names its setting.
+	for _, hc := range HostCodeFiles(loc) {
+		text := glob.Escape(filepath.ToSlash(hc.Path))
+		if fi, err := os.Stat(hc.Path); err == nil && fi.IsDir() {
+			// A directory run (go run ./cmd/x): everything below it.
+			text += "/**"
+		}
+		if seen[text] {
+			continue
+		}
+		seen[text] = true
+		if p, err := CompilePattern(text, pos); err == nil {
+			p.Resolve, p.Why = true, hc.Why
+			l.Protected = append(l.Protected, p)
+		}
+	}
 	// The trust records and watch lists: an agent that writes them trusts
 	// a repository's widening, or unwatches a file it made.
 	addAbs(loc.State)

@@ -45,6 +45,9 @@ type Pattern struct {
 	// symlinked ~/.config/safezone/policy.yaml is a write to the policy.
 	// Package classify resolves it, lazily, for write targets.
 	Resolve bool
+	// Why says, for a self-protection pattern derived from a host's
+	// settings (HostCodeFiles), which setting runs the file; "" otherwise.
+	Why string
 }
 
 func (p Pattern) String() string { return p.Text }
