@@ -62,6 +62,7 @@ func TestFastLauncher(t *testing.T) {
 		{"Hide", TestHide},
 		{"HideUnprivileged", TestHideUnprivileged},
 		{"HideMissingSkipped", TestHideMissingSkipped},
+		{"HideUnreachableSkipped", TestHideUnreachableSkipped},
 		{"OddPaths", TestOddPaths},
 		{"Overlay", TestOverlay},
 		{"OverlayOfWritePath", TestOverlayOfWritePath},

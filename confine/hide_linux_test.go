@@ -150,6 +150,37 @@ func TestHideMissingSkipped(t *testing.T) {
 	}
 }
 
+// TestHideUnreachableSkipped: a Hide path in a directory the launcher
+// cannot enter (another user's, mode 0700: a socket /proc/net/unix lists)
+// is skipped, not fatal; the command cannot reach it either. As root
+// only (it needs a directory of another user).
+func TestHideUnreachableSkipped(t *testing.T) {
+	needNamespaces(t)
+	if os.Geteuid() != 0 {
+		t.Skip("runs as root: makes a directory of another user")
+	}
+	f := newFixture(t)
+	private := f.root + "/other"
+	if err := os.Mkdir(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(private+"/agent.sock", []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{private + "/agent.sock", private} {
+		if err := os.Chown(p, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs := f.rules(true)
+	rs.Hide = []string{private + "/agent.sock"}
+	rules, _ := rs.Normalize().MarshalText()
+	r := runLauncher(t, f.proj, nil, "exec", string(rules), "/bin/sh", "-c", "cat "+private+"/agent.sock; echo ok")
+	if r.code != 0 || r.stdout != "ok\n" || !strings.Contains(r.stderr, "Permission denied") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the command run and the path unreachable to it", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestOverlay: a directory overlaid for the command (npx's cache) can be
 // added to, changed and emptied by it, and is as it was afterwards.
 func TestOverlay(t *testing.T) {

@@ -92,6 +92,12 @@ func mountAll(rs Ruleset) error {
 		if errors.Is(err, unix.ENOENT) {
 			continue
 		}
+		if t.hide && errors.Is(err, unix.EACCES) {
+			// The launcher, with every capability the command could
+			// have and more, cannot reach it (a socket in another
+			// user's directory): neither can the command.
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", what, t.path, err)
 		}

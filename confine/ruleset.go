@@ -44,7 +44,10 @@ import (
 //     ReadOnly, the directories between them and their Write path cannot
 //     be renamed away. A Hide path may lie anywhere (~/.ssh, a socket
 //     that leads to a program outside the sandbox: connect(2) is not a
-//     read Landlock can deny). One that does not exist is skipped.
+//     read Landlock can deny). One that does not exist is skipped, and so
+//     is one the launcher cannot reach (EACCES on the way: a socket in
+//     another user's private directory), which the command, with fewer
+//     privileges than the launcher, cannot reach either.
 //     [Ruleset.WithoutNamespace] says what Landlock alone can do of them.
 //   - Replace: each key is a path whose contents the command reads from
 //     the file its value names instead (read-only): a copy of ~/.npmrc

@@ -738,7 +738,10 @@ static void mount_all(struct ruleset *rs)
 		const char *what = ts[i].hide ? "hidden path" : "read-only path";
 		int fd = open_nofollow(ts[i].path);
 		if (fd < 0) {
-			if (errno == ENOENT)
+			/* A hidden path the launcher, with every capability the
+			 * command could have and more, cannot reach (a socket in
+			 * another user's directory), the command cannot either. */
+			if (errno == ENOENT || (ts[i].hide && errno == EACCES))
 				continue;
 			die("%s %s: %s", what, ts[i].path, strerror(errno));
 		}
