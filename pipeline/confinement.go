@@ -1144,7 +1144,7 @@ func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, 
 		}
 		if !slices.Contains(existing, r) && inWritable(r) {
 			existing = append(existing, r)
-			if w := cand[c]; w != "" && why[r] == "" {
+			if w := cand[c]; w != "" {
 				why[r] = w
 			}
 		}
