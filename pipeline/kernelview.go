@@ -68,6 +68,14 @@ func (j *Judger) outsideWays(rs *confine.Ruleset, res *classify.Result, pol *pol
 		return nil, nil, err
 	}
 	own := ownSocketRoots(res, home)
+	// The index daemons' sockets, one per project of the user's: their
+	// directory is hidden whole, one mount where each socket would be one.
+	if sd := j.Sys.StateDir(); sd != "" {
+		if d, ok := j.resolvedDir(filepath.Join(sd, "index")); ok && j.isDir(d) {
+			rs.Hide = append(rs.Hide, d)
+			ex.Why[d] = "safezone's index daemons (their sockets)"
+		}
+	}
 	// Beneath these the command already sees nothing of the outside.
 	covered := slices.Concat(ex.Tmpfs, rs.Tmpfs, rs.Hide)
 	skip := func(p string) bool {
