@@ -65,6 +65,7 @@ func TestFastLauncher(t *testing.T) {
 		{"HideUnreachableSkipped", TestHideUnreachableSkipped},
 		{"OddPaths", TestOddPaths},
 		{"Overlay", TestOverlay},
+		{"OverlayUnprivileged", TestOverlayUnprivileged},
 		{"OverlayOfWritePath", TestOverlayOfWritePath},
 		{"Executors", TestExecutors},
 		{"SignalsAndStatus", TestSignalsAndStatus},

@@ -185,6 +185,23 @@ func TestHideUnreachableSkipped(t *testing.T) {
 // added to, changed and emptied by it, and is as it was afterwards.
 func TestOverlay(t *testing.T) {
 	needNamespaces(t)
+	testOverlay(t, nil)
+}
+
+// TestOverlayUnprivileged is TestOverlay as an unprivileged user: the Go
+// launcher's second stage needs CAP_DAC_OVERRIDE in its namespace for
+// overlayfs to make its work directory (it failed with "fsconfig create:
+// permission denied" for every user but root, whenever a code cache
+// existed).
+func TestOverlayUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("runs as root, switching to an unprivileged user (the tests already run unprivileged: see TestOverlay)")
+	}
+	needNamespaces(t)
+	testOverlay(t, &syscall.Credential{Uid: 65534, Gid: 65534})
+}
+
+func testOverlay(t *testing.T, cred *syscall.Credential) {
 	f := newFixture(t)
 	cache := f.home + "/.npm/_npx"
 	if err := os.MkdirAll(cache+"/pkg", 0o755); err != nil {
@@ -197,7 +214,10 @@ func TestOverlay(t *testing.T) {
 	rs.Write = append(rs.Write, f.home+"/.npm")
 	rs.Overlay = []string{cache}
 	rules, _ := rs.Normalize().MarshalText()
-	r := runLauncher(t, f.proj, nil, "exec", string(rules), "/bin/sh", "-c",
+	if cred != nil {
+		chownTree(t, f.root, int(cred.Uid), int(cred.Gid))
+	}
+	r := runLauncher(t, f.proj, cred, "exec", string(rules), "/bin/sh", "-c",
 		"cat "+cache+"/pkg/index.js && mkdir "+cache+"/new && echo n > "+cache+"/new/f && echo changed > "+cache+"/pkg/index.js && rm -r "+cache+"/pkg && ls "+cache)
 	if r.code != 0 || r.stdout != "oldnew\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want the old file read, then only new/ left", r.code, r.stdout, r.stderr)

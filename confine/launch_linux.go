@@ -51,8 +51,9 @@ func (l *launch) run() (int, error) {
 	// program, and if the exec fails the process exits.
 	runtime.LockOSThread()
 	if l.inNamespace {
-		// The second stage got CAP_SYS_ADMIN (in its own user namespace) as
-		// an ambient capability to mount; the program gets none.
+		// The second stage got CAP_SYS_ADMIN and CAP_DAC_OVERRIDE (in its
+		// own user namespace) as ambient capabilities to mount; the program
+		// gets none.
 		if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 			return 0, fmt.Errorf("prctl(PR_CAP_AMBIENT_CLEAR_ALL): %w", err)
 		}
@@ -113,7 +114,12 @@ func checkPipe(fd int) error {
 // can. The child maps the caller's user and group IDs to themselves (so
 // files keep their owners and `id` prints the same; other IDs show as the
 // overflow ID 65534) and starts with CAP_SYS_ADMIN in its own namespace as
-// an ambient capability, which survives its execve of /proc/self/exe.
+// an ambient capability, which survives its execve of /proc/self/exe, and
+// CAP_DAC_OVERRIDE, without which overlayfs cannot make its work directory
+// for a user other than root ("fsconfig create: permission denied"; the
+// fast launcher, which does not exec, keeps every capability of its
+// namespace). Both reach only the caller's own files: no other user ID is
+// mapped.
 //
 // SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH and SIGALRM
 // sent to the supervisor are passed on to the program (one sent to the
@@ -137,7 +143,7 @@ func (l *launch) supervise() (int, error) {
 			Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
 			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE},
 			Pdeathsig:   unix.SIGKILL,
 		},
 	}
