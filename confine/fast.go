@@ -179,7 +179,8 @@ func writeSum(dst, sum, id string) error {
 }
 
 // checkFast runs the launcher at bin on a small fixture in dir: it must
-// confine.
+// confine. The shell it runs there finds its programs in /usr/bin and /bin
+// only.
 func checkFast(bin, dir string) error {
 	fx := filepath.Join(dir, "check")
 	for _, d := range []string{"proj", "outside"} {
@@ -202,6 +203,11 @@ func checkFast(bin, dir string) error {
 	cmd := exec.Command(bin, Subcommand, "exec", string(text), "/bin/sh", "-c",
 		"cat secret; echo in > inside; echo out > ../outside/x; cat inside")
 	cmd.Dir = fx + "/proj"
+	// The compiler's environment: nothing of the caller's, whose PATH may
+	// list a directory a confined command wrote (a project's .venv/bin:
+	// a planted cat ran here, under the check's ruleset, which hides
+	// nothing but the fixture's secret).
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=C"}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := runWithin(cmd, 30*time.Second)

@@ -54,8 +54,8 @@ var ErrUnavailable = errors.New("confinement unavailable")
 //
 // with SHLVL one lower (bash raises it again), where SCRIPT sources the
 // caller's shell state from /dev/fd/STATEFD, evals COMMAND with STATEFD
-// closed (no process the command starts holds it), and writes a NUL and
-// the final $PWD into the same pipe, opened for writing through
+// closed (no process the command starts holds it), and writes a NUL, the
+// final $PWD and a NUL into the same pipe, opened for writing through
 // /dev/fd/STATEFD (see [Rewrite]). STATEFD must be a pipe (a regular file
 // or anything else with a name is refused: a name in a shared directory
 // is one a process left by an earlier command could open too); "-" is no
@@ -161,8 +161,8 @@ func parseLaunch(args []string) (*launch, error) {
 // With a state descriptor, the script first sources the caller's options,
 // functions and aliases from stateFD, runs the command with it closed (a
 // background job it starts does not hold the pipe), and after it writes a
-// NUL and $PWD into the same pipe, opened for writing, then exits with the
-// command's status. The builtins are called as \builtin (eval as \eval, since
+// NUL, $PWD and a NUL into the same pipe, opened for writing, then exits
+// with the command's status. The builtins are called as \builtin (eval as \eval, since
 // `builtin eval` would end the shell on `set -e`): the state may define
 // aliases and functions of any name.
 //
@@ -176,7 +176,7 @@ func bashScript(stateFD int, command string) string {
 	}
 	fd := strconv.Itoa(stateFD)
 	return `\builtin . /dev/fd/` + fd + ` 2>/dev/null; ` + run + ` ` + fd + `<&- && :` +
-		`; \builtin set -- "$?"; \builtin printf '\0%s' "${PWD-}" 2>/dev/null >/dev/fd/` + fd + `; \builtin exit "$1"`
+		`; \builtin set -- "$?"; \builtin printf '\0%s\0' "${PWD-}" 2>/dev/null >/dev/fd/` + fd + `; \builtin exit "$1"`
 }
 
 // pipeArg parses the descriptor number s, the argument name, and checks

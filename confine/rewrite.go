@@ -36,12 +36,15 @@ var ErrCommand = errors.New("command cannot be confined")
 //     "$BASH" -c SCRIPT "$0" COMMAND, where SCRIPT sources the state from
 //     the pipe to its end, evals the command with the pipe closed, and
 //     then opens the same pipe for writing (through /dev/fd) and writes a
-//     NUL and its final $PWD into it;
-//  3. reads the pipe to its end (every writer is gone by then: the
-//     subshell once the state was read, the confined shell when it ended;
-//     what is left of the state when the command did not run is skipped,
-//     as it holds no NUL) and cd's to the directory after the NUL, so that
-//     the outer shell's own `pwd -P` records a cd made by the command;
+//     NUL, its final $PWD and a NUL into it;
+//  3. reads two NUL-terminated records from the pipe, each within a
+//     second: an empty one, then the directory, and cd's to it, so that
+//     the outer shell's own `pwd -P` records a cd made by the command.
+//     Once the confined shell wrote them they are there at once, whatever
+//     holds the pipe open (a background job of the command's that opened
+//     /dev/fd/N for writing); when it wrote none (an `exit` in the
+//     command) the pipe's end comes as the shell ends; what is left of
+//     the state when the command did not run is no empty record;
 //  4. ends with the command's exit status (128+N if a signal N killed it).
 //
 // The state never passes through a file: a file in a shared directory
@@ -118,8 +121,8 @@ func rewrite(command, launcher string, rs Ruleset) (string, error) {
 	s.WriteString(`{ ` + shellQuote(launcher) + " " + Subcommand + " bash " + shellQuote(string(rules)) +
 		` "$__sz_i" "$BASH" "$0" ` + shellQuote(base64.StdEncoding.EncodeToString([]byte(command))) + "\n")
 	s.WriteString(`__sz_s=$?` + "\n")
-	s.WriteString(`\builtin mapfile -d '' -s 1 -n 1 -t -u "$__sz_i" __sz_a` + "\n")
-	s.WriteString(`\builtin test -z "${__sz_a-}" || \builtin cd -- "$__sz_a" 2>/dev/null` + "\n")
+	s.WriteString(`IFS= \builtin read -r -d '' -t 1 -u "$__sz_i" __sz_a && \builtin test -z "$__sz_a" &&` + "\n")
+	s.WriteString(`IFS= \builtin read -r -d '' -t 1 -u "$__sz_i" __sz_a && \builtin cd -- "$__sz_a" 2>/dev/null` + "\n")
 	s.WriteString(`} {__sz_i}< <(\builtin shopt -p; \builtin set +o; \builtin declare -f; \builtin alias -p)` + "\n")
 	s.WriteString(`__sz_r() { \builtin return "$1"; }; __sz_r "$__sz_s"`)
 	if s.Len() > maxRewritten {

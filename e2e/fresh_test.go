@@ -183,7 +183,7 @@ func TestClaudeCodeFreshClone(t *testing.T) {
 	decided := func(command, decision string) int {
 		return strings.Count(string(debugLog), "Hook PreToolUse ("+command+") returned permissionDecision: "+decision+" ")
 	}
-	plugin := `sh "${CLAUDE_PLUGIN_ROOT}/hooks/safezone-hook"`
+	plugin := `/bin/sh "${CLAUDE_PLUGIN_ROOT}/hooks/safezone-hook"`
 	t.Logf("decisions in claude's debug log: plugin %d allow, %d deny; init's registration %d allow, %d deny",
 		decided(plugin, "allow"), decided(plugin, "deny"), decided(installed, "allow"), decided(installed, "deny"))
 	problem := ""

@@ -64,7 +64,7 @@ func TestClaudeCodePluginValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The hook must be there as hooks.json has it, not only parse.
-	want := `hooks: PreToolUse * command "sh \"${CLAUDE_PLUGIN_ROOT}/hooks/safezone-hook\""`
+	want := `hooks: PreToolUse * command "/bin/sh \"${CLAUDE_PLUGIN_ROOT}/hooks/safezone-hook\""`
 	if !bytes.Contains(out, []byte("Validation passed")) || !bytes.Contains(out, []byte(want)) {
 		t.Errorf("claude plugin validate %s: want %q and %q in:\n%s", root, "Validation passed", want, out)
 	}

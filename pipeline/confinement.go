@@ -45,18 +45,18 @@ const maxSecretMatches = 64
 // from being created. What git reads as configuration or runs is derived
 // from the repositories themselves (gitPaths).
 var readOnlyInRoot = map[string]string{
-	".claude":              "Claude Code's project settings and hooks, run unconfined",
-	policy.ProjectFile:     "safezone's project policy",
-	policy.LocalFile:       "safezone's local policy",
-	".mcp.json":            "Claude Code's project MCP servers, run unconfined",
-	"hooks.json":           "a plugin's hook registrations",
-	"hooks/hooks.json":     "a plugin's hook registrations",
-	".codex":               "Codex's project configuration and hooks",
-	".gemini":              "Gemini CLI's project settings, hooks, MCP servers and extensions",
-	".github/hooks":        "Copilot's and VS Code's hook registrations",
-	".cursor":              "Cursor's hooks, MCP servers and environment",
-	".vscode":              "VS Code's tasks (runOn folderOpen), settings, launch configurations and MCP servers",
-	".envrc":               "direnv's script, run when the user enters the directory",
+	".claude":          "Claude Code's project settings and hooks, run unconfined",
+	policy.ProjectFile: "safezone's project policy",
+	policy.LocalFile:   "safezone's local policy",
+	".mcp.json":        "Claude Code's project MCP servers, run unconfined",
+	"hooks.json":       "a plugin's hook registrations",
+	"hooks/hooks.json": "a plugin's hook registrations",
+	".codex":           "Codex's project configuration and hooks",
+	".gemini":          "Gemini CLI's project settings, hooks, MCP servers and extensions",
+	".github/hooks":    "Copilot's and VS Code's hook registrations",
+	".cursor":          "Cursor's hooks, MCP servers and environment",
+	".vscode":          "VS Code's tasks (runOn folderOpen), settings, launch configurations and MCP servers",
+	".envrc":           "direnv's script, run when the user enters the directory",
 }
 
 // codeCaches are the caches, below the home directory, that hold code a
@@ -455,20 +455,14 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	// else unreadable by Landlock alone (Normalize sorts them).
 	c.Why = map[string]string{}
 	var absent []string
-	rs.Hide, absent = j.secrets(pol, home, c.Why)
+	var named []string
+	named, absent = j.secrets(pol, home, c.Why)
 	found, err := j.search(res, pol, c.Why)
 	if err != nil {
 		return err
 	}
-	rs.Hide = append(rs.Hide, found.Hide...)
+	rs.Hide = append(named, found.Hide...)
 	rs.NoRead = found.NoRead
-	for _, p := range absent {
-		// Landlock cannot deny a read beneath a path it grants writes to,
-		// nor around one (the write grant needs the way to it readable).
-		if !slices.ContainsFunc(rs.Write, func(w string) bool { return pathWithin(p, w) || pathWithin(w, p) }) {
-			rs.NoRead = append(rs.NoRead, p)
-		}
-	}
 	var missing []string
 	c.GitWritable = map[string]string{}
 	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, rs.Write, c.Why, c.GitWritable)
@@ -508,6 +502,23 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			for k := range rs.Replace {
 				c.Why[k] = "read as " + cp + ": the same settings without the credentials"
 			}
+		}
+	}
+	// The secrets named outside the writable paths are also Landlock's
+	// NoRead, existing or not, but those a grant leaves readable or that
+	// are read as a copy (~/.npmrc): a stand-in hides what is at a name
+	// when the command starts, and a rename over that name (an editor's
+	// save, docker login, a token refresh) detaches it in the namespace of
+	// a process the command left running; Landlock grants reads on the
+	// complement of the way to them, so whatever is put at the name later
+	// stays unreadable. Landlock cannot deny a read beneath a path it
+	// grants writes to, nor around one (the write grant needs the way to
+	// it readable).
+	for _, p := range slices.Concat(named, absent) {
+		_, granted := res.Granted(p)
+		_, replaced := rs.Replace[p]
+		if !granted && !replaced && !slices.ContainsFunc(rs.Write, func(w string) bool { return pathWithin(p, w) || pathWithin(w, p) }) {
+			rs.NoRead = append(rs.NoRead, p)
 		}
 	}
 	j.cargo(&rs, home)

@@ -4,7 +4,7 @@
  * fast launcher"). It takes the arguments of the Go launcher's bash and
  * exec modes (confine.Main), and does what the Go launcher's two stages do
  * for a ruleset with a mount namespace (it always makes one; NoRead paths
- * that exist it hides like Hide ones, the missing ones stay NoRead):
+ * that exist it also hides like Hide ones):
  *
  *   1. check that the state descriptor is a pipe (bash mode);
  *   2. unshare(CLONE_NEWUSER | CLONE_NEWNS), before any other thread
@@ -15,7 +15,7 @@
  *      stand-ins (mode 000) over the hidden paths;
  *   4. enter the working directory again through the new mounts;
  *   5. a Landlock ruleset: read everywhere (hidden paths are stand-ins)
- *      but the way to the missing NoRead paths,
+ *      but the way to the NoRead paths,
  *      write beneath the Write paths, device ioctls on the data devices
  *      (ABI 5), abstract sockets and signals scoped (ABI 6);
  *   6. no capabilities for root in the namespace (SECBIT_NOROOT),
@@ -381,23 +381,19 @@ static void parse(const char *text, struct ruleset *rs)
 		for (int i = 0; i < all[a]->n; i++)
 			if (!valid(all[a]->v[i]))
 				die("bad ruleset: \"%s\" is not an absolute, clean path", all[a]->v[i]);
-	/* The NoRead paths that exist are hidden: a stand-in no one may open.
-	 * They lie outside the Write paths (confine's Ruleset), so nothing
-	 * could write them anyway. The ones that do not exist stay NoRead: a
-	 * stand-in needs something to stand on, and Landlock's read rights,
-	 * granted on the complement of the way to them (read_complement),
-	 * keep them unreadable once something creates them, for as long as
-	 * any process of the command lives (issue 27: `aws configure` after
-	 * a confined command left a process behind). */
-	int kept = 0;
+	/* The NoRead paths that exist are hidden too: a stand-in no one may
+	 * open. They lie outside the Write paths (confine's Ruleset), so
+	 * nothing could write them anyway. All stay NoRead: Landlock's read
+	 * rights, granted on the complement of the way to them
+	 * (read_complement), keep what is put at their names later unreadable
+	 * for as long as any process of the command lives (issue 27: `aws
+	 * configure` after a confined command left a process behind; a rename
+	 * over a hidden file, which detaches its stand-in in this namespace). */
 	for (int i = 0; i < rs->noread.n; i++) {
 		struct stat st;
 		if (lstat(rs->noread.v[i], &st) == 0)
 			push(&rs->hide, rs->noread.v[i]);
-		else
-			rs->noread.v[kept++] = rs->noread.v[i];
 	}
-	rs->noread.n = kept;
 }
 
 /* ---- paths ---- */
@@ -999,7 +995,7 @@ static char *bash_script(int statefd, const char *cmd)
 	char *s;
 	if (asprintf(&s,
 		     "\\builtin . /dev/fd/%d 2>/dev/null; %s %d<&- && :; \\builtin set -- \"$?\"; "
-		     "\\builtin printf '\\0%%s' \"${PWD-}\" 2>/dev/null >/dev/fd/%d; \\builtin exit \"$1\"",
+		     "\\builtin printf '\\0%%s\\0' \"${PWD-}\" 2>/dev/null >/dev/fd/%d; \\builtin exit \"$1\"",
 		     statefd, run, statefd, statefd) < 0)
 		die("out of memory");
 	free(run);
