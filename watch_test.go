@@ -140,8 +140,13 @@ func TestConfineWatchesMissing(t *testing.T) {
 	if fi, err := os.Stat(dir + "/home/.cache"); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("~/.cache was not made for the tools' caches: %v", err)
 	}
-	if _, err := os.Stat(dir + "/home/go"); err == nil {
-		t.Errorf("~/go was made: only a missing last element is")
+	// The home directory of this test lies in /tmp, where a confined
+	// command may write: it could make a code cache there itself, outside
+	// any private layer, so the hook makes the way to each (~/go/pkg/mod
+	// too) and overlays it. (In a home no confined command may write, only
+	// a missing last element is made: TestCodeCacheNotMadeOutside.)
+	if fi, err := os.Stat(dir + "/home/go/pkg/mod"); err != nil || !fi.IsDir() || !strings.Contains(r.stdout, `home/go/pkg/mod\"`) {
+		t.Errorf("~/go/pkg/mod, in a home a confined command may write, was not made and overlaid: %v", err)
 	}
 	w, err := sys.ReadWatch(sys.WatchPath(proj))
 	if err != nil {
@@ -216,6 +221,36 @@ func TestStateDirInsideProject(t *testing.T) {
 	}
 }
 
+// TestCodeCacheNotMadeOutside: in a home no confined command may write
+// (here one outside /tmp), a line that runs no tool of theirs makes no code
+// cache whose parent is missing (~/go, ~/.m2, ~/.gradle stay absent): the
+// command could not make them either.
+func TestCodeCacheNotMadeOutside(t *testing.T) {
+	base, err := os.MkdirTemp(".", ".home-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir, err := filepath.Abs(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, dir := testSystemAt(t, dir)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
+	if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+		t.Fatalf("not confined: %+v", r)
+	}
+	for _, d := range []string{"go", ".m2", ".gradle", ".cargo"} {
+		if _, err := os.Stat(filepath.Join(dir, "home", d)); err == nil {
+			t.Errorf("~/%s was made for a line that runs no tool of its", d)
+		}
+	}
+}
+
 // TestCodeCachesOverlaid: a confined command sees the npx cache with a
 // private layer on top, although ~/.npm is writable: what it installs
 // there is its own.
@@ -230,7 +265,7 @@ func TestCodeCachesOverlaid(t *testing.T) {
 	proj := dir + "/proj"
 	in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": "python3 -c 'print(1)'"}), `"default"`, `"bypassPermissions"`, 1)
 	r := runHook(t, sys, strings.NewReader(in))
-	if sys.ConfineStatus().ReadOnly == nil && (!strings.Contains(r.stdout, "~/.npm/_npx are its own") || !strings.Contains(r.stdout, `\"overlay\":[`)) {
+	if sys.ConfineStatus().ReadOnly == nil && (!strings.Contains(r.stdout, "are its own (gone when it ends)") || !strings.Contains(r.stdout, `home/.npm/_npx\"`) || !strings.Contains(r.stdout, `\"overlay\":[`)) {
 		t.Fatalf("~/.npm/_npx is not overlaid: %s", r.stdout)
 	}
 }
