@@ -10,8 +10,7 @@ import (
 
 // TestPluginLauncherPath: hooks/safezone-hook runs the safezone on PATH,
 // searching its absolute entries only, and none where a confined command
-// may write (the project, as Claude Code names it, the temporary
-// directories). A relative entry (".", "node_modules/.bin", an empty one)
+// may write (the project, as Claude Code names it, the default caches). A relative entry (".", "node_modules/.bin", an empty one)
 // names a directory of the project; so does an absolute one below it (an
 // activated .venv/bin): a safezone planted there would run unconfined at
 // every tool call in place of the real one (issue 27, item 1).
@@ -21,8 +20,7 @@ func TestPluginLauncherPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	// The real one where a user installs it, not in a temporary directory
-	// (one the launcher does not search: a confined command may write it).
+	// The real one where a user installs it.
 	inst, err := os.MkdirTemp(".", ".plugin-test-")
 	if err != nil {
 		t.Fatal(err)
