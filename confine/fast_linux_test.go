@@ -82,6 +82,7 @@ func TestFastLauncher(t *testing.T) {
 		{"RewriteNeedsBash", TestRewriteNeedsBash},
 		{"RewritePOSIXBehavesAlike", TestRewritePOSIXBehavesAlike},
 		{"RewritePOSIXConfines", TestRewritePOSIXConfines},
+		{"RewriteBashConfines", TestRewriteBashConfines},
 	} {
 		t.Run(tc.name, tc.run)
 	}

@@ -131,6 +131,41 @@ func rewrite(command, launcher string, rs Ruleset) (string, error) {
 	return s.String(), nil
 }
 
+// RewriteBash returns the Bash command that runs command, byte for byte,
+// under the ruleset rs, for a host that runs it with bash in a script of
+// its own and keeps no shell state between calls (Gemini CLI 0.61.0:
+// `bash -c '{ COMMAND }; __code=$?; pgrep ...; exit $__code;'`, no
+// snapshot of the user's functions, no cd carried to the next call). It is
+// [Rewrite]'s launcher line with no state ("-"): the launcher restricts
+// itself and execs "$BASH" -c SCRIPT "$0" COMMAND, where SCRIPT evals the
+// command as [Rewrite]'s does (its messages, line numbers, $SHLVL, exit
+// status); the host's script around it goes on after it. It holds no
+// process substitution, command substitution or backquote, which Gemini
+// CLI refuses in a command ("Command injection detected", its
+// detectBashSubstitution). The limits and errors are [Rewrite]'s.
+func RewriteBash(command, launcher string, rs Ruleset) (string, error) {
+	if strings.IndexByte(command, 0) >= 0 {
+		return "", fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
+	}
+	if !filepath.IsAbs(launcher) {
+		return "", fmt.Errorf("launcher %q is not an absolute path", launcher)
+	}
+	if err := rs.Validate(); err != nil {
+		return "", err
+	}
+	rules, err := rs.MarshalText()
+	if err != nil {
+		return "", err
+	}
+	s := `case ${BASH_VERSION-} in '') printf '%s\n' 'safezone: a confined command needs bash as the shell' >&2; exit 126;; esac` + "\n" +
+		shellQuote(launcher) + " " + Subcommand + " bash " + shellQuote(string(rules)) + ` - "$BASH" "$0" ` +
+		shellQuote(base64.StdEncoding.EncodeToString([]byte(command)))
+	if len(s) > maxRewritten {
+		return "", fmt.Errorf("%w: it is %d bytes long, and %d bytes once confined, over the %d a shell argument can hold", ErrCommand, len(command), len(s), maxRewritten)
+	}
+	return s, nil
+}
+
 // RewritePOSIX returns a command that runs command, byte for byte, under
 // the ruleset rs, for a host whose shell the hook cannot name: Codex CLI
 // (0.171.0) runs exec_command's command as `SHELL -c COMMAND`, SHELL being

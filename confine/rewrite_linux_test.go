@@ -539,3 +539,28 @@ func TestRewritePOSIXConfines(t *testing.T) {
 		}
 	}
 }
+
+// TestRewriteBashConfines runs RewriteBash's form as Gemini CLI 0.61.0
+// runs a command (`bash -c '{ COMMAND }; __code=$?; ...; exit $__code;'`):
+// confined, with the command's output and exit status, and the host's
+// script going on after it.
+func TestRewriteBashConfines(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	rewritten, err := RewriteBash("cat ../home/.ssh/id_rsa; echo x > ../outside/new; echo in > inside; cat inside; exit 3", launcherPath, f.rules(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/bin/bash", "-c", "{ "+rewritten+"\n}; __code=$?; echo after; exit $__code;")
+	cmd.Dir = f.proj
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Errorf("exit: %v, want status 3", err)
+	}
+	if stdout.String() != "in\nafter\n" || !strings.Contains(stderr.String(), "id_rsa: Permission denied") || !strings.Contains(stderr.String(), "outside/new: Permission denied") || exists(f.outside+"/new") {
+		t.Errorf("stdout %q, stderr %q; want the secret and the write outside denied, the host's script going on", stdout.String(), stderr.String())
+	}
+}

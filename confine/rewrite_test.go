@@ -90,3 +90,59 @@ func TestRewritePOSIXRefuses(t *testing.T) {
 		t.Errorf("a bad ruleset: %v, want ErrBadRuleset", err)
 	}
 }
+
+// geminiSubstitution is Gemini CLI 0.61.0's detectBashSubstitution (its
+// bundle, "Command injection detected"): $( outside single quotes, <( or >(
+// outside quotes, a backquote outside single quotes, a backslash escaping
+// the next character (inside double quotes only $ ` " \ and newline).
+func geminiSubstitution(cmd string) bool {
+	single, double := false, false
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case c == '\'' && !double:
+			single = !single
+			continue
+		case c == '"' && !single:
+			double = !double
+			continue
+		case single:
+			continue
+		case c == '\\' && i+1 < len(cmd):
+			if !double || strings.IndexByte("$`\"\\\n", cmd[i+1]) >= 0 {
+				i++
+				continue
+			}
+		}
+		next := byte(0)
+		if i+1 < len(cmd) {
+			next = cmd[i+1]
+		}
+		if c == '$' && next == '(' || !double && (c == '<' || c == '>') && next == '(' || c == '`' {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRewriteBashText: the form for Gemini CLI holds nothing its command
+// injection check refuses (the form for Claude Code does: a process
+// substitution), and runs the launcher with no state.
+func TestRewriteBashText(t *testing.T) {
+	rs := Ruleset{Write: []string{"/p", "/it's"}, NoRead: []string{"/h/.ssh"}}
+	for _, cmd := range []string{"echo hi", "echo $(date) `x` <(y)", "cat <<'EOF'\nx\nEOF", ""} {
+		got, err := RewriteBash(cmd, "/usr/local/bin/safe zone", rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if geminiSubstitution(got) {
+			t.Errorf("RewriteBash(%q) holds what Gemini CLI refuses:\n%s", cmd, got)
+		}
+		if !strings.Contains(got, "'/usr/local/bin/safe zone' "+Subcommand+" bash '") || !strings.Contains(got, `' - "$BASH" "$0" '`) {
+			t.Errorf("RewriteBash(%q) does not run the launcher without state:\n%s", cmd, got)
+		}
+	}
+	if claude, _ := Rewrite("echo hi", "/bin/safezone", rs); !geminiSubstitution(claude) {
+		t.Error("the check finds no process substitution in Rewrite's form: it checks nothing")
+	}
+}

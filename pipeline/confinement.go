@@ -189,7 +189,8 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 }
 
 // confinementFor builds the ruleset of a confined call and rewrites its
-// command in the form the host's shell runs (confine.Rewrite for bash,
+// command in the form the host's shell runs (confine.Rewrite for the
+// user's bash with its state, confine.RewriteBash for a host's own bash,
 // confine.RewritePOSIX for a shell the hook cannot name). hostSandbox names
 // the host's own sandbox the command will run in ("" for none): read-only
 // paths then cannot be kept by the kernel. data is the hook input (for the
@@ -244,8 +245,11 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		return nil, err
 	}
 	rewrite := confine.Rewrite
-	if hookio.ShellOf(host) == hookio.ShellPOSIX {
+	switch hookio.ShellOf(host) {
+	case hookio.ShellPOSIX:
 		rewrite = confine.RewritePOSIX
+	case hookio.ShellBash:
+		rewrite = confine.RewriteBash
 	}
 	// The fast launcher, where it is built, for a ruleset that takes the
 	// mount namespace: one process instead of the Go launcher's two.
