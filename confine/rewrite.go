@@ -101,16 +101,7 @@ const maxRewritten = 128<<10 - 4<<10
 
 // rewrite is [Rewrite].
 func rewrite(command, launcher string, rs Ruleset) (string, error) {
-	if strings.IndexByte(command, 0) >= 0 {
-		return "", fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
-	}
-	if !filepath.IsAbs(launcher) {
-		return "", fmt.Errorf("launcher %q is not an absolute path", launcher)
-	}
-	if err := rs.Validate(); err != nil {
-		return "", err
-	}
-	rules, err := rs.MarshalText()
+	rules, err := rewriteArgs(command, launcher, rs)
 	if err != nil {
 		return "", err
 	}
@@ -144,16 +135,7 @@ func rewrite(command, launcher string, rs Ruleset) (string, error) {
 // CLI refuses in a command ("Command injection detected", its
 // detectBashSubstitution). The limits and errors are [Rewrite]'s.
 func RewriteBash(command, launcher string, rs Ruleset) (string, error) {
-	if strings.IndexByte(command, 0) >= 0 {
-		return "", fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
-	}
-	if !filepath.IsAbs(launcher) {
-		return "", fmt.Errorf("launcher %q is not an absolute path", launcher)
-	}
-	if err := rs.Validate(); err != nil {
-		return "", err
-	}
-	rules, err := rs.MarshalText()
+	rules, err := rewriteArgs(command, launcher, rs)
 	if err != nil {
 		return "", err
 	}
@@ -193,16 +175,7 @@ func RewriteBash(command, launcher string, rs Ruleset) (string, error) {
 // The limits and errors are [Rewrite]'s (the command is carried as it is,
 // not base64-encoded, so the limit is about 124 KiB).
 func RewritePOSIX(command, launcher string, rs Ruleset) (string, error) {
-	if strings.IndexByte(command, 0) >= 0 {
-		return "", fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
-	}
-	if !filepath.IsAbs(launcher) {
-		return "", fmt.Errorf("launcher %q is not an absolute path", launcher)
-	}
-	if err := rs.Validate(); err != nil {
-		return "", err
-	}
-	rules, err := rs.MarshalText()
+	rules, err := rewriteArgs(command, launcher, rs)
 	if err != nil {
 		return "", err
 	}
@@ -211,6 +184,22 @@ func RewritePOSIX(command, launcher string, rs Ruleset) (string, error) {
 		return "", fmt.Errorf("%w: it is %d bytes long, and %d bytes once confined, over the %d a shell argument can hold", ErrCommand, len(command), len(s), maxRewritten)
 	}
 	return s, nil
+}
+
+// rewriteArgs checks what every rewrite takes (a command no shell can
+// receive holds a NUL byte; the launcher must be an absolute path; rs must
+// be valid) and returns rs as JSON.
+func rewriteArgs(command, launcher string, rs Ruleset) ([]byte, error) {
+	if strings.IndexByte(command, 0) >= 0 {
+		return nil, fmt.Errorf("%w: it holds a NUL byte", ErrCommand)
+	}
+	if !filepath.IsAbs(launcher) {
+		return nil, fmt.Errorf("launcher %q is not an absolute path", launcher)
+	}
+	if err := rs.Validate(); err != nil {
+		return nil, err
+	}
+	return rs.MarshalText()
 }
 
 // shellQuote quotes s as one single-quoted shell word.
