@@ -77,14 +77,7 @@ func TestAttacksConfined(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs some twenty confined commands")
 	}
-	st := confine.Available()
-	if !st.Confine() || st.ReadOnly != nil {
-		t.Skip("the kernel cannot confine commands with hidden files here")
-	}
-	bin, err := buildBinary(t.TempDir())
-	if err != nil {
-		t.Fatalf("building safezone: %v", err)
-	}
+	bin := confinedBuild(t)
 	for _, tc := range []struct {
 		class, cmd string
 		needs      string // a program the command needs
@@ -123,55 +116,11 @@ func TestAttacksConfined(t *testing.T) {
 			}
 			root := attackFixture(t)
 			proj, home, out := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "outside")
-			cmd := strings.ReplaceAll(tc.cmd, "$OUT", out)
-			in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": proj,
-				"permission_mode": "bypassPermissions", "tool_input": map[string]any{"command": cmd}})
-			env := []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
-				"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state"), "TMPDIR=/tmp"}
-			hook := exec.Command(bin)
-			hook.Dir, hook.Env, hook.Stdin = proj, env, bytes.NewReader(in)
-			var hout bytes.Buffer
-			hook.Stdout = &hout
-			if err := hook.Run(); err != nil && hook.ProcessState.ExitCode() != 2 {
-				t.Fatalf("hook: %v", err)
-			}
-			var o struct {
-				H struct {
-					Decision string `json:"permissionDecision"`
-					Reason   string `json:"permissionDecisionReason"`
-					Input    struct {
-						Command string `json:"command"`
-					} `json:"updatedInput"`
-				} `json:"hookSpecificOutput"`
-			}
-			if hout.Len() > 0 {
-				if err := json.Unmarshal(hout.Bytes(), &o); err != nil {
-					t.Fatalf("hook output %q: %v", hout.String(), err)
-				}
-			}
-			switch {
-			case o.H.Decision == "allow" && o.H.Input.Command == "":
-				t.Fatalf("allowed without confinement: %s", o.H.Reason)
-			case o.H.Decision != "allow":
-				t.Logf("%s by the analysis: %.200s", o.H.Decision, o.H.Reason)
+			d, why, all := hookCall(t, bin, root, strings.ReplaceAll(tc.cmd, "$OUT", out))
+			if d != "allow" {
+				t.Logf("%s by the analysis: %.200s", d, why)
 				return
 			}
-			run := exec.Command("bash", "-c", o.H.Input.Command)
-			run.Dir, run.Env = proj, env
-			var stdout, stderr bytes.Buffer
-			run.Stdout, run.Stderr = &stdout, &stderr
-			done := make(chan error, 1)
-			if err := run.Start(); err != nil {
-				t.Fatal(err)
-			}
-			go func() { done <- run.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				run.Process.Kill()
-				t.Fatal("the confined command did not end")
-			}
-			all := stdout.String() + stderr.String()
 			for _, s := range attackSecrets {
 				if strings.Contains(all, s) {
 					t.Errorf("the secret %s reached the output of the confined command:\n%s", s, all)
@@ -189,17 +138,30 @@ func TestAttacksConfined(t *testing.T) {
 			if b, _ := os.ReadFile(filepath.Join(proj, ".env")); string(b) != "API_KEY=ENV-S3CRET\n" {
 				t.Errorf(".env changed: %q", b)
 			}
-			if strings.Contains(stderr.String(), "safezone: confine:") {
-				t.Errorf("the launcher failed: %s", stderr.String())
-			}
 			t.Logf("allow, confined; the command said: %.300s", strings.TrimSpace(all))
 		})
 	}
 }
 
+// confinedBuild skips t where the kernel cannot confine commands with
+// hidden files, and returns safezone built from this module (the test
+// binary is no launcher).
+func confinedBuild(t *testing.T) string {
+	t.Helper()
+	st := confine.Available()
+	if !st.Confine() || st.ReadOnly != nil {
+		t.Skip("the kernel cannot confine commands with hidden files here")
+	}
+	bin, err := buildBinary(t.TempDir())
+	if err != nil {
+		t.Fatalf("building safezone: %v", err)
+	}
+	return bin
+}
+
 // hookCall is one Bash call through the hook at bin, in bypassPermissions
 // under the embedded default policy, for the project proj of attackFixture's
-// root: its decision and reason, and, where it is allowed, what the
+// root: its decision ("abstain" for no output) and reason, and, where it is allowed, what the
 // rewritten command (confined) printed, standard error included.
 func hookCall(t *testing.T, bin, root, cmd string) (decision, reason, output string) {
 	t.Helper()
@@ -223,6 +185,9 @@ func hookCall(t *testing.T, bin, root, cmd string) (decision, reason, output str
 				Command string `json:"command"`
 			} `json:"updatedInput"`
 		} `json:"hookSpecificOutput"`
+	}
+	if hout.Len() == 0 {
+		return "abstain", "", ""
 	}
 	if err := json.Unmarshal(hout.Bytes(), &o); err != nil {
 		t.Fatalf("hook output %q: %v", hout.String(), err)
@@ -267,14 +232,7 @@ func TestAttackHardLinkLater(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs confined commands")
 	}
-	st := confine.Available()
-	if !st.Confine() || st.ReadOnly != nil {
-		t.Skip("the kernel cannot confine commands with hidden files here")
-	}
-	bin, err := buildBinary(t.TempDir())
-	if err != nil {
-		t.Fatalf("building safezone: %v", err)
-	}
+	bin := confinedBuild(t)
 	const secret = "FILLED-S3CRET"
 	fill := func(t *testing.T, p string) {
 		// In place: the same inode, as an editor that writes through

@@ -23,14 +23,7 @@ func TestLeftBehindLaterSecret(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs confined commands for seconds")
 	}
-	st := confine.Available()
-	if !st.Confine() || st.ReadOnly != nil {
-		t.Skip("the kernel cannot confine commands with hidden files here")
-	}
-	bin, err := buildBinary(t.TempDir())
-	if err != nil {
-		t.Fatalf("building safezone: %v", err)
-	}
+	bin := confinedBuild(t)
 	for _, fast := range []bool{false, true} {
 		name := "go launcher"
 		if fast {

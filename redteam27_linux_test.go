@@ -33,14 +33,7 @@ import (
 // output pipe), so the user's rename is made from a goroutine while it
 // runs.
 func TestRedteam27HiddenFileReplacedByRename(t *testing.T) {
-	st := confine.Available()
-	if !st.Confine() || st.ReadOnly != nil {
-		t.Skip("the kernel cannot confine commands with hidden files here")
-	}
-	bin, err := buildBinary(t.TempDir())
-	if err != nil {
-		t.Fatalf("building safezone: %v", err)
-	}
+	bin := confinedBuild(t)
 	root := attackFixture(t)
 	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
 	cfg := filepath.Join(home, ".docker", "config.json")
