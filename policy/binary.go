@@ -25,7 +25,7 @@ import (
 var ErrBadEncoding = errors.New("not an encoded policy")
 
 // binaryVersion changes when the layout does.
-const binaryVersion = 3
+const binaryVersion = 4
 
 // sentinels are the conditions an [Error]'s Err is tested for with
 // errors.Is; an encoded error keeps which of them it matched, and its text.
@@ -236,6 +236,15 @@ func (e *encoder) policy(p *Policy) {
 		encRule(e, g.Command)
 		encodeList(e, g.Read, encPattern)
 		e.strs2(g.Sockets)
+	})
+	hs := p.HostSandbox
+	encodeSetting(e, hs.Enabled, encBool)
+	encodeSetting(e, hs.AllowUnsandboxed, encBool)
+	encodeSetting(e, hs.NestedUserNS, encBool)
+	encodeList(e, hs.DenyRead, func(e *encoder, h HostPath) {
+		e.str(h.Text)
+		e.pos(h.Pos)
+		e.uint(uint64(h.Scope))
 	})
 	encodeList(e, p.Locked, encStrSetting)
 	encodeList(e, p.Ignored, func(e *encoder, ig Ignored) {
@@ -458,6 +467,13 @@ func (d *decoder) policy() *Policy {
 	c.Sockets = decodeList(d, decStrSetting)
 	c.Grants = decodeList(d, func(d *decoder) Grant {
 		return Grant{Pos: d.pos(), Command: decRule(d), Read: decodeList(d, decPattern), Sockets: d.strList()}
+	})
+	hs := &p.HostSandbox
+	hs.Enabled = decodeSetting(d, decBool)
+	hs.AllowUnsandboxed = decodeSetting(d, decBool)
+	hs.NestedUserNS = decodeSetting(d, decBool)
+	hs.DenyRead = decodeList(d, func(d *decoder) HostPath {
+		return HostPath{Text: d.str(), Pos: d.pos(), Scope: Scope(d.enum(len(scopeNames)))}
 	})
 	p.Locked = decodeList(d, decStrSetting)
 	p.Ignored = decodeList(d, func(d *decoder) Ignored {

@@ -46,11 +46,12 @@ type ClaudeSource struct {
 // warning wrapping [ErrSkippedRule].
 func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, error) {
 	l := &Layer{Name: name, Scope: src.Scope, Dir: src.DirBase, ClaudeSettings: true}
-	perms, err := permissionsOf(name, data)
-	if err != nil || perms == nil {
-		if err != nil {
-			return nil, err
-		}
+	perms, sandbox, err := permissionsOf(name, data)
+	if err != nil {
+		return nil, err
+	}
+	l.claudeSandbox = sandbox
+	if perms == nil {
 		return l, nil
 	}
 	var errs []error
@@ -138,23 +139,100 @@ type settingsEntry struct {
 // The values of other keys are skipped, but the whole file must be one
 // valid JSON object with nothing after it: anything else is an [*Error]
 // wrapping [ErrSettings] at the offending line and column.
-func permissionsOf(name string, data []byte) (map[string][]settingsEntry, error) {
+//
+// It also returns what safezone reads of the "sandbox" object (see
+// [HostSandbox]; nil without one): enabled, allowUnsandboxedCommands and
+// allowNestedUserNamespaces, which must be booleans, and
+// filesystem.denyRead, a list of strings. Its other keys are skipped.
+func permissionsOf(name string, data []byte) (map[string][]settingsEntry, *claudeSandbox, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	r := &settingsReader{name: name, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	if err := r.open('{', "the file must hold one JSON object"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out map[string][]settingsEntry
+	var sandbox *claudeSandbox
 	for r.dec.More() {
 		key, _, err := r.next()
 		if err != nil {
+			return nil, nil, err
+		}
+		switch key {
+		case "permissions":
+			out, err = r.permissions()
+		case "sandbox":
+			sandbox, err = r.sandbox()
+		default:
+			err = r.skip()
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := r.end(); err != nil {
+		return nil, nil, err
+	}
+	return out, sandbox, nil
+}
+
+// sandbox reads the value of the sandbox key: null (nil) or an object.
+func (r *settingsReader) sandbox() (*claudeSandbox, error) {
+	tok, at, err := r.next()
+	if err != nil || tok == nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, r.fail(at, "sandbox must be an object")
+	}
+	s := &claudeSandbox{}
+	for r.dec.More() {
+		tok, _, err := r.next()
+		if err != nil {
 			return nil, err
 		}
-		if key == "permissions" {
-			out, err = r.permissions()
+		switch key, _ := tok.(string); key {
+		case "enabled":
+			s.enabled, err = r.boolean("sandbox." + key)
+		case "allowUnsandboxedCommands":
+			s.allowUnsandboxed, err = r.boolean("sandbox." + key)
+		case "allowNestedUserNamespaces":
+			s.nested, err = r.boolean("sandbox." + key)
+		case "filesystem":
+			s.denyRead, err = r.filesystem()
+		default:
+			err = r.skip()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, _, err := r.next(); err != nil { // the closing '}'
+		return nil, err
+	}
+	return s, nil
+}
+
+// filesystem reads sandbox.filesystem (null or an object) and returns its
+// denyRead list.
+func (r *settingsReader) filesystem() ([]settingsEntry, error) {
+	tok, at, err := r.next()
+	if err != nil || tok == nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, r.fail(at, "sandbox.filesystem must be an object")
+	}
+	var out []settingsEntry
+	for r.dec.More() {
+		tok, _, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		if key, _ := tok.(string); key == "denyRead" {
+			out, err = r.list("sandbox.filesystem.denyRead")
 		} else {
 			err = r.skip()
 		}
@@ -162,10 +240,23 @@ func permissionsOf(name string, data []byte) (map[string][]settingsEntry, error)
 			return nil, err
 		}
 	}
-	if err := r.end(); err != nil {
+	if _, _, err := r.next(); err != nil { // the closing '}'
 		return nil, err
 	}
 	return out, nil
+}
+
+// boolean reads a value that must be true, false or null (nil).
+func (r *settingsReader) boolean(field string) (*Setting[bool], error) {
+	tok, at, err := r.next()
+	if err != nil || tok == nil {
+		return nil, err
+	}
+	b, ok := tok.(bool)
+	if !ok {
+		return nil, r.fail(at, "%s must be true or false", field)
+	}
+	return &Setting[bool]{Value: b, Pos: r.pos(at)}, nil
 }
 
 // settingsReader walks a settings file token by token with encoding/json's
@@ -228,7 +319,7 @@ func (r *settingsReader) permissions() (map[string][]settingsEntry, error) {
 		}
 		switch key, _ := tok.(string); key {
 		case "allow", "ask", "deny", "additionalDirectories":
-			out[key], err = r.list(key)
+			out[key], err = r.list("permissions." + key)
 		default:
 			err = r.skip()
 		}
@@ -242,10 +333,10 @@ func (r *settingsReader) permissions() (map[string][]settingsEntry, error) {
 	return out, nil
 }
 
-// list reads permissions.key, which must be a list of strings, and returns
-// its entries with their positions (nil for an empty list).
-func (r *settingsReader) list(key string) ([]settingsEntry, error) {
-	if err := r.open('[', fmt.Sprintf("permissions.%s must be a list of strings", key)); err != nil {
+// list reads the value of field, which must be a list of strings, and
+// returns its entries with their positions (nil for an empty list).
+func (r *settingsReader) list(field string) ([]settingsEntry, error) {
+	if err := r.open('[', fmt.Sprintf("%s must be a list of strings", field)); err != nil {
 		return nil, err
 	}
 	var list []settingsEntry
@@ -256,7 +347,7 @@ func (r *settingsReader) list(key string) ([]settingsEntry, error) {
 		}
 		s, ok := tok.(string)
 		if !ok {
-			return nil, r.fail(at, "permissions.%s[%d] must be a string", key, i)
+			return nil, r.fail(at, "%s[%d] must be a string", field, i)
 		}
 		list = append(list, settingsEntry{value: s, pos: r.pos(at)})
 	}

@@ -39,6 +39,9 @@ type Policy struct {
 	Guards   Guards
 	Confine  Confine
 
+	// HostSandbox is what Claude Code's settings say of its own sandbox.
+	HostSandbox HostSandbox
+
 	// Locked lists the keys the managed layer locked.
 	Locked []Setting[string]
 	// Ignored lists what lower layers and flags tried to set on a locked
@@ -105,7 +108,8 @@ func Defaults() *Policy {
 			LoseWork:       Setting[Decision]{Ask, builtin},
 			InstallOutside: Setting[Decision]{Ask, builtin},
 		},
-		Confine: Confine{Mode: Setting[ConfineMode]{ConfineAuto, builtin}},
+		Confine:     Confine{Mode: Setting[ConfineMode]{ConfineAuto, builtin}},
+		HostSandbox: hostSandboxDefaults(),
 	}
 }
 
@@ -193,6 +197,7 @@ func Merge(layers ...*Layer) *Policy {
 		p.Allow = rules(open, "rules.allow", p.Allow, l.Allow)
 		mergeAudit(open, &p.Audit, l)
 		mergeExtras(open, p, l)
+		mergeHostSandbox(p, whole)
 		p.Warnings = append(p.Warnings, l.Warnings...)
 		if seen != nil {
 			whole.listEntries(seen.add)

@@ -48,6 +48,9 @@ type Layer struct {
 	// (permission rules and additionalDirectories only; see
 	// [ParseClaudeSettings]).
 	ClaudeSettings bool
+	// claudeSandbox is what a Claude Code settings file says of the host's
+	// own sandbox (see [HostSandbox]); nil without a sandbox object.
+	claudeSandbox *claudeSandbox
 	// Trusted says the user trusted this content of a layer that comes with
 	// the repository (Scope.FromRepository): what it widens applies. Other
 	// layers are the user's and apply whole; [LoadLayers] sets it through
