@@ -24,8 +24,21 @@ func (l *launch) run() (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	denySockets := false
 	if l.rs.NeedsNamespace() && !l.inNamespace {
-		return l.supervise()
+		code, err := l.supervise()
+		if !errors.Is(err, errNamespaceRefused) || l.rs.HostSandbox == "" {
+			return code, err
+		}
+		// Inside the host's sandbox (see Ruleset.HostSandbox): Landlock
+		// alone, and no Unix sockets if one it would have hidden is lost.
+		var lost []string
+		l.rs, lost = l.rs.WithoutNamespace()
+		for _, p := range lost {
+			if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSocket != 0 {
+				denySockets = true
+			}
+		}
 	}
 	if l.inNamespace {
 		if err := mountAll(l.rs); err != nil {
@@ -74,6 +87,11 @@ func (l *launch) run() (int, error) {
 		return 0, err
 	}
 	unix.Close(fd)
+	if denySockets {
+		if err := denyUnixSockets(); err != nil {
+			return 0, err
+		}
+	}
 	env := l.env
 	if env == nil {
 		env = os.Environ()
@@ -81,6 +99,12 @@ func (l *launch) run() (int, error) {
 	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
 }
+
+// errNamespaceRefused is wrapped by supervise's error when the kernel
+// refused the new user namespace before anything ran: EPERM (Claude Code
+// 2.1.330's sandbox), or ENOSPC, the count of user namespaces allowed
+// there being 0 (bubblewrap 0.8's --disable-userns).
+var errNamespaceRefused = errors.New("user namespace refused")
 
 // The securebits flags (linux/securebits.h).
 const (
@@ -156,7 +180,11 @@ func (l *launch) supervise() (int, error) {
 		}
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("%w: cannot create a user and mount namespace to keep the read-only paths read-only: %v", ErrUnavailable, err)
+		signal.Stop(sigs)
+		if errors.Is(err, unix.EPERM) || errors.Is(err, unix.ENOSPC) {
+			err = fmt.Errorf("%w: %w", errNamespaceRefused, err)
+		}
+		return 0, fmt.Errorf("%w: cannot create a user and mount namespace to keep the read-only paths read-only: %w", ErrUnavailable, err)
 	}
 	go func() {
 		for s := range sigs {

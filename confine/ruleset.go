@@ -82,6 +82,16 @@ type Ruleset struct {
 	Tmpfs    []string          `json:"tmpfs,omitempty"`
 	Keep     []string          `json:"keep,omitempty"`
 	Overlay  []string          `json:"overlay,omitempty"`
+	// HostSandbox, when set, names the host's own sandbox the command may
+	// run in (Claude Code's, whose bubblewrap refuses new user namespaces),
+	// and lets the launcher fall back there: where creating the user and
+	// mount namespace fails with EPERM, it enforces
+	// [Ruleset.WithoutNamespace] instead and, if a Hide path it loses is
+	// a Unix socket, refuses the creation of Unix sockets (seccomp). The
+	// hook sets it only when what the fallback loses is held otherwise (the
+	// host's sandbox hides those secrets). Without it, a refused namespace
+	// is an error and nothing runs.
+	HostSandbox string `json:"host_sandbox,omitempty"`
 }
 
 // ErrBadRuleset is wrapped by every error [Ruleset.Validate] and
@@ -113,7 +123,7 @@ func (rs Ruleset) Validate() error {
 // another ReadOnly or a Hide path. The paths must be valid
 // ([Ruleset.Validate]); Normalize is purely lexical.
 func (rs Ruleset) Normalize() Ruleset {
-	out := Ruleset{Write: outermost(rs.Write), NoRead: outermost(rs.NoRead), Hide: outermost(rs.Hide), Tmpfs: outermost(rs.Tmpfs), Overlay: outermost(rs.Overlay)}
+	out := Ruleset{Write: outermost(rs.Write), NoRead: outermost(rs.NoRead), Hide: outermost(rs.Hide), Tmpfs: outermost(rs.Tmpfs), Overlay: outermost(rs.Overlay), HostSandbox: rs.HostSandbox}
 	underWrite := func(p string) bool {
 		return slices.ContainsFunc(out.Write, func(w string) bool { return within(p, w) })
 	}

@@ -142,6 +142,10 @@ type Call struct {
 	Args   []Arg
 	// Command is the Bash or PowerShell command, verbatim.
 	Command string
+	// LeaveHostSandbox is true when the call asks to run outside the
+	// host's own sandbox (Claude Code's Bash dangerouslyDisableSandbox),
+	// which the host grants unless its settings forbid it.
+	LeaveHostSandbox bool
 	// Roots are sandbox roots the host names itself (Cursor's
 	// workspace_roots), absolute. Claude Code names none.
 	Roots []string

@@ -126,8 +126,18 @@ var claudeTools = []toolRule{
 	{names: []string{"LS"}, judge: judgeFile, kind: KindRead, fields: []string{"path"}},
 	{names: []string{"Glob"}, judge: judgeClaudeGlob},
 	{names: []string{"Grep"}, judge: judgeClaudeGrep},
-	{names: []string{"Bash"}, judge: judgeShell, kind: KindShell},
+	{names: []string{"Bash"}, judge: judgeClaudeBash, kind: KindShell},
 	{names: []string{"PowerShell"}, judge: judgeShell, kind: KindPowerShell},
+}
+
+// judgeClaudeBash judges Claude Code's Bash: the command, and whether the
+// call asks to run outside Claude Code's own sandbox
+// (dangerouslyDisableSandbox: true; Claude Code 2.1.330's Bash input).
+func judgeClaudeBash(c *Call, in toolInput, r *toolRule) error {
+	if v := in.ti.v.get("dangerouslyDisableSandbox"); v != nil && v.kind == jBool && v.str == "t" {
+		c.LeaveHostSandbox = true
+	}
+	return judgeShell(c, in, r)
 }
 
 // judgeClaudeGlob judges Claude Code's Glob: the directory path (a string;

@@ -34,10 +34,10 @@ const (
 
 // jvalue is a decoded JSON value. Objects keep their members in order;
 // keys are unique (parseJSON refuses duplicates). Only a string keeps its
-// content: no decoder needs the value of a number or a boolean.
+// content, and a boolean its value: no decoder needs the value of a number.
 type jvalue struct {
 	kind  jkind
-	str   string    // a string's value
+	str   string    // a string's value; "t" or "f" for a boolean
 	keys  []string  // an object's keys
 	vals  []*jvalue // an object's values, parallel to keys
 	items []*jvalue // an array's elements
@@ -182,7 +182,7 @@ func (p *parser) value() (*jvalue, error) {
 	case '0':
 		return &jvalue{kind: jNumber}, nil
 	case 't', 'f':
-		return &jvalue{kind: jBool}, nil
+		return &jvalue{kind: jBool, str: string(tok.Kind())}, nil
 	case 'n':
 		return &jvalue{kind: jNull}, nil
 	case '{':
