@@ -112,6 +112,10 @@ type confinement struct {
 	// ReadOnlyOff says why ReadOnly paths are not enforced by the kernel
 	// here ("" when they are).
 	ReadOnlyOff string
+	// HostFallback says what holds if the command runs inside the host's
+	// own sandbox, where the launcher falls back to Landlock alone
+	// (Ruleset.HostSandbox); "" when it does not.
+	HostFallback string
 	// Found is what the search of the sandbox roots found (hidden and
 	// read-only files), for explain.
 	Found index.Found
@@ -193,14 +197,16 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 // user's bash with its state, confine.RewriteBash for a host's own bash,
 // confine.RewritePOSIX for a shell the hook cannot name). hostSandbox names
 // the host's own sandbox the command will run in ("" for none): read-only
-// paths then cannot be kept by the kernel. data is the hook input (for the
-// tool input to carry the new command).
+// paths then cannot be kept by the kernel. maySandbox names the one it may
+// run in (Claude Code's, see hostsandbox.go): the launcher may then fall
+// back to Landlock alone, where what that loses is held otherwise. data is
+// the hook input (for the tool input to carry the new command).
 // The project's watch list gets the read-only paths that are missing (see
 // watch.go); an error writing it is an error: the command is then not
 // confined. So is a ruleset the kernel cannot enforce here: files to hide
 // where there are no user namespaces, a search of the sandbox roots that
 // did not finish.
-func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host hookio.Host, hostSandbox string, pol *policy.Policy, data []byte, project string) (*confinement, error) {
+func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host hookio.Host, hostSandbox, maySandbox string, pol *policy.Policy, data []byte, project string) (*confinement, error) {
 	if j.Sys.Executable == "" || !filepath.IsAbs(j.Sys.Executable) {
 		return nil, errors.New("cannot tell where this safezone binary is: the launcher needs its absolute path")
 	}
@@ -235,6 +241,14 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		}
 		c.Ruleset.ReadOnly = append(c.Ruleset.ReadOnly, sd)
 	}
+	if roErr == nil && maySandbox != "" && !pol.HostSandbox.NestedUserNS.Value {
+		c.Ruleset = c.Ruleset.Normalize()
+		note, err := j.hostFallback(c, pol, maySandbox, project)
+		if err != nil {
+			return nil, err
+		}
+		c.Ruleset.HostSandbox, c.HostFallback = maySandbox, note
+	}
 	if j.live {
 		if err := j.Sys.RecordWatch(project, c.Missing); err != nil {
 			return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)
@@ -254,7 +268,7 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 	// The fast launcher, where it is built, for a ruleset that takes the
 	// mount namespace: one process instead of the Go launcher's two.
 	launcher := j.Sys.Executable
-	if roErr == nil && c.Ruleset.NeedsNamespace() {
+	if roErr == nil && c.Ruleset.NeedsNamespace() && c.Ruleset.HostSandbox == "" {
 		if fast := j.Sys.FastLauncher(j.live); fast != "" {
 			launcher, c.Launcher = fast, fast
 		}
@@ -1318,6 +1332,9 @@ func (c *confinement) describe(home string) string {
 	}
 	if len(c.Ruleset.ReadOnly) > 0 {
 		s += "; it cannot change " + short(c.Ruleset.ReadOnly)
+	}
+	if c.HostFallback != "" {
+		s += "; " + c.HostFallback
 	}
 	if slices.ContainsFunc(c.Ruleset.ReadOnly, gitConfigOrHooks) {
 		s += "; git's configuration and hooks (.git/config, .git/hooks) are read-only to it, and so is what that configuration names (the core.hooksPath directory, included files, submodules' and linked worktrees' repositories): git config of a key that runs code and hook installers (husky's core.hooksPath) fail, ask the user to run them; git config of user.name, user.email and other keys git never runs works when it is the whole command"

@@ -310,7 +310,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 		}
 	}
 	if v.Res.Confine {
-		conf, err := j.confinementFor(v.Res, call, host, hr.sandbox, pol, data, root)
+		conf, err := j.confinementFor(v.Res, call, host, hr.sandbox, claudeSandboxed(pol, call), pol, data, root)
 		if err != nil {
 			// The command cannot be confined: where it would have run
 			// without a question, it is asked instead.

@@ -63,6 +63,10 @@ type ExplainConfine struct {
 	// ReadOnlyOff says why the read-only paths are guarded by the analysis
 	// only.
 	ReadOnlyOff string `json:"read_only_off,omitempty"`
+	// HostSandbox says what holds if the command runs inside the host's
+	// own sandbox (Claude Code's), where the launcher falls back to
+	// Landlock alone.
+	HostSandbox string `json:"host_sandbox,omitempty"`
 	// Why says why each path of the ruleset is there (the deny rule or
 	// pattern that hides it, what a hidden socket leads to); Granted are
 	// the secrets a grant leaves readable, Kept the sockets left
@@ -171,7 +175,7 @@ func ExplanationOf(v Verdict) Explanation {
 	if v.Res.Shell != nil && v.call != nil && v.call.Kind == hookio.KindShell {
 		c := &ExplainConfine{Confined: v.Res.Confine, Note: v.Res.ConfineNote, Unavailable: v.confineOff, GrantRefused: v.Res.GrantRefused}
 		if v.conf != nil {
-			c.Ruleset, c.ReadOnlyOff = &v.conf.Ruleset, v.conf.ReadOnlyOff
+			c.Ruleset, c.ReadOnlyOff, c.HostSandbox = &v.conf.Ruleset, v.conf.ReadOnlyOff, v.conf.HostFallback
 			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
 			c.GitWritable = v.conf.GitWritable
 		}
@@ -488,6 +492,9 @@ func (e Explanation) writeConfine(w *trace) {
 		}
 		if c.ReadOnlyOff != "" {
 			w.p("  readonly guarded by the analysis only: %s", c.ReadOnlyOff)
+		}
+		if c.HostSandbox != "" {
+			w.p("  host     %s", c.HostSandbox)
 		}
 		w.p("  later    a process it leaves running is not ended with the call and keeps this view: the noread paths stay unreadable once made; a secret made later in the project, or a socket made later outside, is not hidden from it (README, \"What the kernel enforces\")")
 	case c.Note != "":

@@ -349,7 +349,7 @@ func loadClaudeLayers(loc Locations) ([]*Layer, error) {
 			errs = append(errs, err)
 			continue
 		}
-		if l != nil && (len(l.Deny)+len(l.Ask)+len(l.Allow)+len(l.AdditionalDirectories) > 0 || len(l.Warnings) > 0) {
+		if l != nil && (len(l.Deny)+len(l.Ask)+len(l.Allow)+len(l.AdditionalDirectories) > 0 || len(l.Warnings) > 0 || l.claudeSandbox != nil) {
 			out = append(out, l)
 		}
 	}

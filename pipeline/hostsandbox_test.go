@@ -1,0 +1,105 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
+)
+
+// TestClaudeSandboxFallback: with Claude Code's own sandbox enabled in the
+// project's settings, a confined command's ruleset lets the launcher fall
+// back to Landlock alone (Ruleset.HostSandbox) only where Claude Code's
+// sandbox hides what Landlock cannot (the project's .env); otherwise the
+// command is asked, with what to add; a call that leaves the sandbox
+// (dangerouslyDisableSandbox) keeps the plain ruleset.
+func TestClaudeSandboxFallback(t *testing.T) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no cache directory for a root outside $TMPDIR:", err)
+	}
+	root, err := os.MkdirTemp(cache, "safezone-hostsandbox-test-")
+	if err != nil {
+		t.Skip("cannot make a root outside $TMPDIR:", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	root, err = filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, dir := testSystemAt(t, root)
+	proj := dir + "/proj"
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": proj, "SHELL": "/bin/bash"})
+	sys.Getwd = func() (string, error) { return proj, nil }
+	sys.Confine = &OnceStatus{Get: func() confine.Status { return confine.Status{LandlockABI: 6} }}
+	for name, content := range map[string]string{"proj/build.sh": "echo x > out.txt\n", "proj/.env": "SECRET=1\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settings := func(sandbox string) {
+		os.MkdirAll(proj+"/.claude", 0o755)
+		if err := os.WriteFile(proj+"/.claude/settings.json", []byte(`{"sandbox": `+sandbox+`}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call := func(extra string) (decision, reason string, rs confine.Ruleset) {
+		t.Helper()
+		in := `{"session_id":"s","transcript_path":"/t","cwd":"` + proj + `","permission_mode":"bypassPermissions","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sh build.sh"` + extra + `},"tool_use_id":"c"}`
+		r := runHook(t, sys, strings.NewReader(in))
+		var out struct {
+			HSO struct {
+				Decision string `json:"permissionDecision"`
+				Reason   string `json:"permissionDecisionReason"`
+				Updated  struct {
+					Command string `json:"command"`
+				} `json:"updatedInput"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatalf("%v: %q, stderr %q", err, r.stdout, r.stderr)
+		}
+		if c := out.HSO.Updated.Command; c != "" {
+			// The ruleset is the launcher's first argument, single-quoted.
+			_, after, ok := strings.Cut(c, confine.Subcommand+" bash '")
+			arg, _, ok2 := strings.Cut(after, "}' ")
+			if !ok || !ok2 {
+				t.Fatalf("no ruleset in %q", c)
+			}
+			if rs, err = confine.ParseRuleset(strings.ReplaceAll(arg, `'\''`, "'") + "}"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out.HSO.Decision, out.HSO.Reason, rs
+	}
+
+	settings(`{"enabled": true}`)
+	d, reason, _ := call("")
+	if d != "ask" || !strings.Contains(reason, "Claude Code's sandbox (sandbox.enabled, "+proj+"/.claude/settings.json:1)") ||
+		!strings.Contains(reason, "cannot hide "+proj+"/.env") || !strings.Contains(reason, "sandbox.filesystem.denyRead") {
+		t.Errorf("sandbox on, .env not in its denyRead: %s: %s", d, reason)
+	}
+
+	settings(`{"enabled": true, "filesystem": {"denyRead": [".env*"]}}`)
+	d, reason, rs := call("")
+	if d != "allow" || rs.HostSandbox == "" || !strings.Contains(reason, "hidden by Claude Code's sandbox instead") {
+		t.Errorf("sandbox on, .env in its denyRead: %s (host_sandbox %q): %s", d, rs.HostSandbox, reason)
+	}
+	if !strings.Contains(strings.Join(rs.Hide, " "), proj+"/.env") {
+		t.Errorf("hide = %q: outside the host's sandbox the launcher still hides .env", rs.Hide)
+	}
+
+	d, _, rs = call(`,"dangerouslyDisableSandbox":true`)
+	if d != "allow" || rs.HostSandbox != "" {
+		t.Errorf("dangerouslyDisableSandbox: %s, host_sandbox %q; want the plain ruleset", d, rs.HostSandbox)
+	}
+	settings(`{"enabled": true, "allowUnsandboxedCommands": false}`)
+	if d, _, _ = call(`,"dangerouslyDisableSandbox":true`); d != "ask" {
+		t.Errorf("dangerouslyDisableSandbox where allowUnsandboxedCommands is false: %s, want ask (it stays inside)", d)
+	}
+}
