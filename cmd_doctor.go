@@ -79,6 +79,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 	pol := d.policy(opts, root, sys)
 	d.confinement(sys, opts.Host)
 	if pol != nil {
+		d.hostSandbox(pol, sys)
 		d.pathEntries(pol, root, sys)
 		d.sample(opts, root, sys)
 	}
@@ -210,6 +211,29 @@ func (d *doctor) confinement(sys *pipeline.System, host hookio.Host) {
 	} else {
 		d.ok("user namespaces work: confined commands cannot read or write the project's secrets (.env, *.pem, *.key: hidden), cannot change .claude/, .git/config, .git/hooks, the protected paths and safezone's files, and cannot reach ssh-agent, Docker, D-Bus, tmux and the like")
 		d.launcher(sys)
+	}
+}
+
+// hostSandbox says whether Claude Code's own sandbox is on and what each
+// layer holds there: inside it no user namespace can be made, so a
+// confined command gets Landlock alone, and a secret in the project stays
+// hidden only where the sandbox's denyRead names it (issue 28).
+func (d *doctor) hostSandbox(pol *policy.Policy, sys *pipeline.System) {
+	hs := pol.HostSandbox
+	if !hs.Enabled.Value {
+		return
+	}
+	d.info("Claude Code's own sandbox is on (sandbox.enabled, %s): Bash commands run inside its bubblewrap (the disk read-only but the project and its temporary directory, its network allowlist)", hs.Enabled.Pos)
+	if hs.NestedUserNS.Value {
+		d.ok("sandbox.allowNestedUserNamespaces (%s): a confined command keeps its own mount namespace inside it (secrets hidden, read-only paths kept by the kernel)", hs.NestedUserNS.Pos)
+		return
+	}
+	d.info("inside it no user namespace can be made: a confined command gets Landlock alone (writes only where both allow; the secrets outside the project unreadable; no Unix sockets when one leading outside cannot be hidden); the project's read-only paths other than .claude/ are guarded by the analysis only")
+	all, missing := pipeline.HostSandboxDenyRead(pol)
+	if len(missing) > 0 {
+		d.fix("Claude Code's sandbox does not hide %s (its sandbox.filesystem.denyRead), and Landlock cannot there: a command that would run confined in a project holding such a file is asked instead; `safezone init --host-sandbox` adds them", strings.Join(missing, ", "))
+	} else if len(all) > 0 {
+		d.ok("Claude Code's sandbox hides %s (sandbox.filesystem.denyRead): the project's secrets stay hidden from confined commands inside it", strings.Join(all, ", "))
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 const initUsage = `Usage:
-    safezone init [--user] [--host NAME] [--trust] [--dry-run]
+    safezone init [--user] [--host NAME] [--trust] [--host-sandbox] [--dry-run]
 
 Sets safezone up for the project (CLAUDE_PROJECT_DIR, else the working
 directory):
@@ -49,6 +49,16 @@ Options:
     --host NAME     claude (the default), codex, gemini, copilot, cursor or
                     vscode.
     --trust         Codex: trust safezone's hook in $CODEX_HOME/config.toml.
+    --host-sandbox  Claude Code: add to its own sandbox's settings
+                    (sandbox.filesystem.denyRead in .claude/settings.json)
+                    the policy's Read deny rules that reach into the
+                    project ("**/.env*", ...). Inside that sandbox no user
+                    namespace can be made, so the kernel cannot hide a
+                    secret in the project from a confined command; with
+                    these entries Claude Code's sandbox hides it, and
+                    commands there run confined instead of being asked.
+                    Nothing else of the sandbox settings changes (it does
+                    not turn the sandbox on).
     --dry-run       Print the changes as a unified diff; write nothing.
 `
 
@@ -72,6 +82,7 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *pipeline.System) int 
 	host := fl.String("host", "claude")
 	dry := fl.Bool("dry-run", 0)
 	trust := fl.Bool("trust", 0)
+	hostSandbox := fl.Bool("host-sandbox", 0)
 	help := fl.Bool("help", 'h')
 	if err := fl.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n%s", err, initUsage)
@@ -102,8 +113,15 @@ func cmdInit(args []string, stdout, stderr io.Writer, sys *pipeline.System) int 
 		fmt.Fprintf(stderr, "safezone: init: --trust is for --host codex (the one host that must trust a hook before it runs it)\n%s", initUsage)
 		return 2
 	}
+	if *hostSandbox && (*host != "claude" || *user) {
+		fmt.Fprintf(stderr, "safezone: init: --host-sandbox is for Claude Code's project settings (--host claude, without --user: the entries are relative to the project)\n%s", initUsage)
+		return 2
+	}
 	home := sys.Getenv("HOME")
 	p, err := planInit(root, home, *host, *user, *trust, sys)
+	if err == nil && *hostSandbox {
+		err = p.hostSandbox()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "safezone: init: %v\n", err)
 		if errors.Is(err, errBadHost) {
@@ -197,6 +215,63 @@ func planInit(root, home, host string, user, trust bool, sys *pipeline.System) (
 		}
 	}
 	return p, nil
+}
+
+// hostSandbox adds the policy's Read deny rules that reach into the
+// project to Claude Code's sandbox.filesystem.denyRead in the project's
+// .claude/settings.json (see pipeline.HostSandboxDenyRead), on top of what
+// the registration step changes there.
+func (p *initPlan) hostSandbox() error {
+	opts, err := pipeline.ParseFlags(nil, false)
+	if err != nil {
+		return err
+	}
+	pol, err := pipeline.LoadPolicy(opts, p.root, p.sys, nil)
+	if err != nil {
+		return fmt.Errorf("the policy cannot be used: %w", err)
+	}
+	all, missing := pipeline.HostSandboxDenyRead(pol)
+	cfg := filepath.Join(p.root, ".claude", "settings.json")
+	if len(missing) == 0 {
+		p.notes = append(p.notes, p.display(cfg)+": Claude Code's sandbox settings already hide "+strings.Join(all, ", "))
+		return nil
+	}
+	var ch *fileChange
+	for i := range p.changes {
+		if p.changes[i].path == cfg {
+			ch = &p.changes[i]
+		}
+	}
+	if ch == nil {
+		old, mode, err := p.read(cfg)
+		if err != nil {
+			return err
+		}
+		p.changes = append(p.changes, fileChange{path: cfg, display: p.display(cfg), old: old, new: old, mode: mode, backup: true})
+		ch = &p.changes[len(p.changes)-1]
+	}
+	updated, err := hookio.AddSandboxDenyRead(ch.new, missing)
+	if err != nil {
+		return fmt.Errorf("%s: %v", p.display(cfg), err)
+	}
+	ch.new = updated
+	what := "Claude Code's sandbox hides " + strings.Join(missing, ", ") + " (sandbox.filesystem.denyRead)"
+	if ch.what == "" {
+		ch.what = what
+	} else {
+		ch.what += "; " + what
+	}
+	if !pol.HostSandbox.Enabled.Value {
+		p.notes = append(p.notes, "Claude Code's sandbox is off (sandbox.enabled): these entries apply once it is on (/sandbox)")
+	}
+	if len(pol.Templates) > 0 {
+		var t []string
+		for _, x := range pol.Templates {
+			t = append(t, x.Value)
+		}
+		p.notes = append(p.notes, "Claude Code's sandbox knows no template exceptions: inside it, commands cannot read "+strings.Join(t, ", ")+" either (the file tools still can)")
+	}
+	return nil
 }
 
 // initPlan is what init will change, built a file at a time.

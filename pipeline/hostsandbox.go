@@ -160,3 +160,41 @@ func hostGlob(d policy.HostPath, project, home string) string {
 	}
 	return path.Join(project, t)
 }
+
+// HostSandboxDenyRead returns the entries of Claude Code's
+// sandbox.filesystem.denyRead that hold pol's Read deny rules inside the
+// project, where Landlock alone cannot (see hostFallback), in the
+// spellings measured under Claude Code 2.1.330 for the project's settings:
+// a name pattern that matches at any depth (".env*") becomes "**/.env*",
+// one anchored at the project root ("secrets/**") "./secrets/**". Rules on
+// paths outside the project (~/.ssh) need none: Landlock denies reading
+// them there. missing are the entries no layer of Claude Code's settings
+// has yet (compared as written).
+func HostSandboxDenyRead(pol *policy.Policy) (all, missing []string) {
+	have := map[string]bool{}
+	for _, d := range pol.HostSandbox.DenyRead {
+		have[d.Text] = true
+	}
+	for _, r := range pol.Deny {
+		if r.Kind != policy.RulePath || r.Access != policy.Read {
+			continue
+		}
+		var e string
+		switch r.Path.Anchor {
+		case policy.AnyDepth:
+			e = "**/" + r.Path.Glob
+		case policy.ProjectRoot:
+			e = "./" + r.Path.Glob
+		default:
+			continue
+		}
+		if slices.Contains(all, e) {
+			continue
+		}
+		all = append(all, e)
+		if !have[e] {
+			missing = append(missing, e)
+		}
+	}
+	return all, missing
+}
