@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -473,6 +474,98 @@ def get(url):
 			r.wantResult(2, "served-by-amp", "served-by-bg")
 		},
 	},
+	{
+		// Claude Code's own sandbox on (issue 28), set up as a user would:
+		// "sandbox": {"enabled": true}, then safezone init --host-sandbox,
+		// which adds the policy's project secrets to its denyRead. Inside
+		// its bubblewrap no user namespace can be made: the launcher falls
+		// back to Landlock alone, and Claude Code's sandbox hides .env.
+		// The write outside fails with the host's "Read-only file system":
+		// proof that the command ran inside Claude Code's sandbox.
+		name:  "host-sandbox",
+		needs: []string{"bwrap", "socat", "python3"},
+		files: hostSandboxFiles,
+		seed: func(w *world) error {
+			if err := addSettings(w, map[string]any{"sandbox": map[string]any{"enabled": true}}); err != nil {
+				return err
+			}
+			cmd := exec.Command(env.safezone, "init", "--host-sandbox")
+			cmd.Dir = w.proj
+			cmd.Env = append(cleanEnv(w), "CLAUDE_PROJECT_DIR="+w.proj)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("safezone init --host-sandbox: %v\n%s", err, out)
+			}
+			return nil
+		},
+		calls: hostSandboxCalls,
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1, 2, 3, 4)
+			r.wantOK(0)
+			r.wantFile("proj/inside.txt", "in\n")
+			r.wantAbsent("outside.txt")
+			r.wantResult(1, "Read-only file system")
+			for i := 2; i <= 4; i++ {
+				r.wantNoResult(i, "E2E-ENV-SECRET")
+				r.wantNoResult(i, keyMaterial)
+			}
+			r.wantResult(4, "README")
+		},
+	},
+	{
+		// The same with only "sandbox": {"enabled": true}: inside it the
+		// kernel cannot hide the project's .env, nor does Claude Code's
+		// sandbox, so each command is asked (denied in -p), with what to
+		// add to its settings.
+		name:  "host-sandbox-bare",
+		needs: []string{"bwrap", "socat"},
+		files: hostSandboxFiles,
+		seed: func(w *world) error {
+			return addSettings(w, map[string]any{"sandbox": map[string]any{"enabled": true}})
+		},
+		calls: func(w *world) []string { return hostSandboxCalls(w)[:2] },
+		check: func(r *confineRun) {
+			r.wantAsked(0, 1)
+			r.wantResult(0, "Claude Code's sandbox", "sandbox.filesystem.denyRead", "safezone init --host-sandbox")
+			r.wantAbsent("proj/inside.txt")
+		},
+	},
+}
+
+// hostSandboxFiles and hostSandboxCalls are the host-sandbox cases'
+// fixture and calls: a script writing inside, one writing outside, one
+// printing .env, one printing ~/.ssh's key, inline code printing both and
+// the README.
+var hostSandboxFiles = map[string]string{
+	"proj/w.sh": "echo in > inside.txt\n", "proj/o.sh": "echo out > ../outside.txt\n",
+	"proj/e.sh": "cat .env\n", "proj/k.sh": "cat ~/.ssh/id_rsa\n",
+	"proj/.env": "TOKEN=E2E-ENV-SECRET\n", "proj/README.md": "README\n", "home/.ssh/id_rsa": sshKey,
+}
+
+func hostSandboxCalls(w *world) []string {
+	return []string{"sh w.sh", "sh o.sh", "sh e.sh", "sh k.sh",
+		fmt.Sprintf(`python3 -c "
+for f in ['.env', '%s', 'README.md']:
+    try: print(open(f).read())
+    except OSError as e: print(e)"`, w.path("home/.ssh/id_rsa"))}
+}
+
+// addSettings merges keys into the project's .claude/settings.json, which
+// the case's registration wrote.
+func addSettings(w *world, keys map[string]any) error {
+	f := w.path("proj/.claude/settings.json")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	maps.Copy(m, keys)
+	if b, err = json.MarshalIndent(m, "", "  "); err != nil {
+		return err
+	}
+	return os.WriteFile(f, b, 0o644)
 }
 
 // freeTCPPort returns a TCP port on 127.0.0.1 that nothing listens on now.
