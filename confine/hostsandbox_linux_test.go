@@ -89,3 +89,23 @@ func TestHostSandboxFallback(t *testing.T) {
 		t.Errorf("no socket lost: stdout %q, stderr %q; want Unix sockets usable", r.stdout, r.stderr)
 	}
 }
+
+// TestNestedUserNS: the launcher falls back only inside a user namespace
+// other than the initial one (whose uid_map maps every ID to itself).
+func TestNestedUserNS(t *testing.T) {
+	for _, tc := range []struct {
+		uidMap string
+		want   bool
+	}{
+		{"         0          0 4294967295\n", false},
+		{"         0          0          1\n", true}, // bwrap --unshare-user, as root
+		{"      1000       1000          1\n", true}, // bwrap, as user 1000
+		{"         0       1000          1\n", true}, // unshare --map-root-user
+		{"0 0 4294967295\n0 0 1\n", true},            // not the initial namespace's single line
+		{"", true},
+	} {
+		if got := nestedUserNS(tc.uidMap); got != tc.want {
+			t.Errorf("nestedUserNS(%q) = %v, want %v", tc.uidMap, got, tc.want)
+		}
+	}
+}

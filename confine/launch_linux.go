@@ -30,6 +30,13 @@ func (l *launch) run() (int, error) {
 		if !errors.Is(err, errNamespaceRefused) || l.rs.HostSandbox == "" {
 			return code, err
 		}
+		// Only inside another user namespace, as the host's sandbox makes
+		// one: a refusal in the initial one (a process left running that
+		// used up the user's count of namespaces, where the command runs
+		// outside the host's sandbox) is no reason to hide less.
+		if nested, why := inNestedUserNS(); !nested {
+			return code, fmt.Errorf("%w; the ruleset allows Landlock alone only inside %s, and this is not inside a sandbox's user namespace (%s)", err, l.rs.HostSandbox, why)
+		}
 		// Inside the host's sandbox (see Ruleset.HostSandbox): Landlock
 		// alone, and no Unix sockets if one it would have hidden is lost.
 		var lost []string
@@ -98,6 +105,27 @@ func (l *launch) run() (int, error) {
 	}
 	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
+}
+
+// inNestedUserNS reports whether this process runs in a user namespace
+// other than the initial one, whose /proc/self/uid_map is the single line
+// "0 0 4294967295" (user_namespaces(7)); why says what it found.
+func inNestedUserNS() (bool, string) {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return false, err.Error()
+	}
+	if !nestedUserNS(string(b)) {
+		return false, "the initial user namespace"
+	}
+	return true, ""
+}
+
+// nestedUserNS reports whether uidMap, the text of /proc/self/uid_map, is
+// not the initial user namespace's.
+func nestedUserNS(uidMap string) bool {
+	f := strings.Fields(uidMap)
+	return !(len(f) == 3 && f[0] == "0" && f[1] == "0" && f[2] == "4294967295")
 }
 
 // errNamespaceRefused is wrapped by supervise's error when the kernel
