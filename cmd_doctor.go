@@ -79,7 +79,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 	pol := d.policy(opts, root, sys)
 	d.confinement(sys, opts.Host)
 	if pol != nil {
-		d.hostSandbox(pol, sys)
+		d.hostSandbox(pol, opts, root, sys)
 		d.pathEntries(pol, root, sys)
 		d.sample(opts, root, sys)
 	}
@@ -218,7 +218,7 @@ func (d *doctor) confinement(sys *pipeline.System, host hookio.Host) {
 // layer holds there: inside it no user namespace can be made, so a
 // confined command gets Landlock alone, and a secret in the project stays
 // hidden only where the sandbox's denyRead names it (issue 28).
-func (d *doctor) hostSandbox(pol *policy.Policy, sys *pipeline.System) {
+func (d *doctor) hostSandbox(pol *policy.Policy, opts *pipeline.Options, root string, sys *pipeline.System) {
 	hs := pol.HostSandbox
 	if !hs.Enabled.Value {
 		return
@@ -228,12 +228,22 @@ func (d *doctor) hostSandbox(pol *policy.Policy, sys *pipeline.System) {
 		d.ok("sandbox.allowNestedUserNamespaces (%s): a confined command keeps its own mount namespace inside it (secrets hidden, read-only paths kept by the kernel)", hs.NestedUserNS.Pos)
 		return
 	}
-	d.info("inside it no user namespace can be made: a confined command gets Landlock alone (writes only where both allow; the secrets outside the project unreadable; no Unix sockets when one leading outside cannot be hidden); the project's read-only paths other than .claude/ are guarded by the analysis only")
-	all, missing := pipeline.HostSandboxDenyRead(pol)
-	if len(missing) > 0 {
-		d.fix("Claude Code's sandbox does not hide %s (its sandbox.filesystem.denyRead), and Landlock cannot there: a command that would run confined in a project holding such a file is asked instead; `safezone init --host-sandbox` adds them", strings.Join(missing, ", "))
-	} else if len(all) > 0 {
-		d.ok("Claude Code's sandbox hides %s (sandbox.filesystem.denyRead): the project's secrets stay hidden from confined commands inside it", strings.Join(all, ", "))
+	d.info("inside it no user namespace can be made: a confined command gets Landlock alone with Claude Code's sandbox (writes only where both allow; the secrets outside the project unreadable; no Unix sockets when one leading outside cannot be hidden); the project's secrets and read-only paths hold only where its settings name them")
+	read, missingRead, _, missingWrite, err := pipeline.HostSandboxSettings(opts, sys, root)
+	switch {
+	case err != nil:
+		d.info("what Claude Code's sandbox must hold for safezone here cannot be listed: %v", err)
+	case len(missingRead)+len(missingWrite) > 0:
+		var lacks []string
+		if len(missingRead) > 0 {
+			lacks = append(lacks, "hide "+strings.Join(missingRead, ", ")+" (sandbox.filesystem.denyRead)")
+		}
+		if len(missingWrite) > 0 {
+			lacks = append(lacks, "keep "+strings.Join(missingWrite, ", ")+" read-only (sandbox.filesystem.denyWrite)")
+		}
+		d.fix("Claude Code's sandbox does not %s, and Landlock cannot there: a command that would run confined here is asked instead; `safezone init --host-sandbox` adds them", strings.Join(lacks, ", nor "))
+	case len(read) > 0:
+		d.ok("Claude Code's sandbox hides %s (sandbox.filesystem.denyRead) and keeps the project's read-only paths read-only: confined commands inside it hold as outside, less what the README's row says", strings.Join(read, ", "))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -217,23 +218,32 @@ func planInit(root, home, host string, user, trust bool, sys *pipeline.System) (
 	return p, nil
 }
 
-// hostSandbox adds the policy's Read deny rules that reach into the
-// project to Claude Code's sandbox.filesystem.denyRead in the project's
-// .claude/settings.json (see pipeline.HostSandboxDenyRead), on top of what
-// the registration step changes there.
+// hostSandbox adds to Claude Code's sandbox settings in the project's
+// .claude/settings.json what its sandbox must hold for safezone there (see
+// pipeline.HostSandboxSettings): the policy's Read deny rules that reach
+// into the project (denyRead) and the project's read-only paths it does
+// not keep read-only itself (denyWrite), on top of what the registration
+// step changes there.
 func (p *initPlan) hostSandbox() error {
 	opts, err := pipeline.ParseFlags(nil, false)
 	if err != nil {
 		return err
 	}
-	pol, err := pipeline.LoadPolicy(opts, p.root, p.sys, nil)
-	if err != nil {
-		return fmt.Errorf("the policy cannot be used: %w", err)
-	}
-	all, missing := pipeline.HostSandboxDenyRead(pol)
 	cfg := filepath.Join(p.root, ".claude", "settings.json")
-	if len(missing) == 0 {
-		p.notes = append(p.notes, p.display(cfg)+": Claude Code's sandbox settings already hide "+strings.Join(all, ", "))
+	read, missingRead, write, missingWrite, err := pipeline.HostSandboxSettings(opts, p.sys, p.root)
+	if err != nil {
+		return err
+	}
+	// The policy this init creates is read-only to confined commands once
+	// it exists, as the one found would be.
+	for _, c := range p.changes {
+		if c.old == nil && c.path == filepath.Join(p.root, ".safezone.yaml") && !slices.Contains(write, "./.safezone.yaml") {
+			write = append(write, "./.safezone.yaml")
+			missingWrite = append(missingWrite, "./.safezone.yaml")
+		}
+	}
+	if len(missingRead)+len(missingWrite) == 0 {
+		p.notes = append(p.notes, p.display(cfg)+": Claude Code's sandbox settings already hide "+strings.Join(read, ", ")+" and keep "+orNothing(write)+" read-only")
 		return nil
 	}
 	var ch *fileChange
@@ -250,28 +260,47 @@ func (p *initPlan) hostSandbox() error {
 		p.changes = append(p.changes, fileChange{path: cfg, display: p.display(cfg), old: old, new: old, mode: mode, backup: true})
 		ch = &p.changes[len(p.changes)-1]
 	}
-	updated, err := hookio.AddSandboxDenyRead(ch.new, missing)
-	if err != nil {
-		return fmt.Errorf("%s: %v", p.display(cfg), err)
+	var what []string
+	for _, l := range []struct {
+		key, verb string
+		entries   []string
+	}{{"denyRead", "hides", missingRead}, {"denyWrite", "keeps read-only", missingWrite}} {
+		if len(l.entries) == 0 {
+			continue
+		}
+		updated, err := hookio.AddSandboxPaths(ch.new, l.key, l.entries)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.display(cfg), err)
+		}
+		ch.new = updated
+		what = append(what, "Claude Code's sandbox "+l.verb+" "+strings.Join(l.entries, ", ")+" (sandbox.filesystem."+l.key+")")
 	}
-	ch.new = updated
-	what := "Claude Code's sandbox hides " + strings.Join(missing, ", ") + " (sandbox.filesystem.denyRead)"
 	if ch.what == "" {
-		ch.what = what
+		ch.what = strings.Join(what, "; ")
 	} else {
-		ch.what += "; " + what
+		ch.what += "; " + strings.Join(what, "; ")
 	}
-	if !pol.HostSandbox.Enabled.Value {
+	pol, err := pipeline.LoadPolicy(opts, p.root, p.sys, nil)
+	if err == nil && !pol.HostSandbox.Enabled.Value {
 		p.notes = append(p.notes, "Claude Code's sandbox is off (sandbox.enabled): these entries apply once it is on (/sandbox)")
 	}
-	if len(pol.Templates) > 0 {
+	if err == nil && len(pol.Templates) > 0 {
 		var t []string
 		for _, x := range pol.Templates {
 			t = append(t, x.Value)
 		}
 		p.notes = append(p.notes, "Claude Code's sandbox knows no template exceptions: inside it, commands cannot read "+strings.Join(t, ", ")+" either (the file tools still can)")
 	}
+	p.notes = append(p.notes, "a read-only path made later (a new hook directory) is not in these entries: a command in Claude Code's sandbox is then asked, saying so; run safezone init --host-sandbox again")
 	return nil
+}
+
+// orNothing joins ps, or says "nothing more".
+func orNothing(ps []string) string {
+	if len(ps) == 0 {
+		return "nothing more"
+	}
+	return strings.Join(ps, ", ")
 }
 
 // initPlan is what init will change, built a file at a time.

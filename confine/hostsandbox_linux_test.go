@@ -81,6 +81,34 @@ func TestHostSandboxFallback(t *testing.T) {
 		t.Errorf("the hidden socket was reachable: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 
+	// A hidden socket outside the writable directories (NoRead there,
+	// which connect(2) ignores) takes Unix sockets away too, and io_uring,
+	// which connects without socket(2), is refused with them.
+	outSock := filepath.Join(f.outside, "agent.sock")
+	ln2, err := net.Listen("unix", outSock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln2.Close()
+	rs.Hide = []string{filepath.Join(f.proj, ".env"), outSock}
+	rules, err := rs.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = inBwrap(t, f.proj, "exec", string(rules), "/usr/bin/env", "python3", "-c", `
+import ctypes, socket
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall(425, 1, None)  # io_uring_setup(1, NULL): EFAULT where allowed
+print("io_uring errno", ctypes.get_errno())
+try:
+    socket.socket(socket.AF_UNIX).connect("`+outSock+`"); print("CONNECTED")
+except OSError as e:
+    print("refused", e.errno)
+`)
+	if !strings.Contains(r.stdout, "io_uring errno 13") || !strings.Contains(r.stdout, "refused 13") {
+		t.Errorf("socket outside the writable directories: stdout %q, stderr %q; want io_uring and the connect refused (EACCES)", r.stdout, r.stderr)
+	}
+
 	// With no socket lost, Unix sockets stay (socket(2) works; the
 	// connect reaches the listener).
 	rs.Hide = []string{filepath.Join(f.proj, ".env")}

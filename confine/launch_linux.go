@@ -38,14 +38,11 @@ func (l *launch) run() (int, error) {
 			return code, fmt.Errorf("%w; the ruleset allows Landlock alone only inside %s, and this is not inside a sandbox's user namespace (%s)", err, l.rs.HostSandbox, why)
 		}
 		// Inside the host's sandbox (see Ruleset.HostSandbox): Landlock
-		// alone, and no Unix sockets if one it would have hidden is lost.
-		var lost []string
-		l.rs, lost = l.rs.WithoutNamespace()
-		for _, p := range lost {
-			if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSocket != 0 {
-				denySockets = true
-			}
-		}
+		// alone, and no Unix sockets if it would have hidden one
+		// (Landlock does not govern connect(2), wherever the socket is)
+		// or given a directory of sockets a tmpfs.
+		denySockets = hidesSockets(l.rs)
+		l.rs, _ = l.rs.WithoutNamespace()
 	}
 	if l.inNamespace {
 		if err := mountAll(l.rs); err != nil {
@@ -105,6 +102,23 @@ func (l *launch) run() (int, error) {
 	}
 	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
+}
+
+// hidesSockets reports whether rs hides a Unix socket, or gives a
+// directory other than /dev/shm a tmpfs (the directories of sockets that
+// lead outside: $XDG_RUNTIME_DIR, tmux's).
+func hidesSockets(rs Ruleset) bool {
+	for _, p := range rs.Hide {
+		if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSocket != 0 {
+			return true
+		}
+	}
+	for _, p := range rs.Tmpfs {
+		if p != "/dev/shm" {
+			return true
+		}
+	}
+	return false
 }
 
 // inNestedUserNS reports whether this process runs in a user namespace

@@ -28,7 +28,8 @@ func auditArch() uint32 {
 // AF_UNIX family fails with EACCES: a program can then connect to no Unix
 // socket bound on the file system (nor bind one), which Landlock cannot
 // refuse (connect(2) is not a file access it governs up to ABI 7).
-// socketpair(2) still works, and so do pipes. It is what Anthropic's
+// io_uring, which makes and connects sockets without socket(2), fails the
+// same way. socketpair(2) still works, and so do pipes. It is what Anthropic's
 // sandbox-runtime does on Linux for the same reason (its seccomp filter),
 // used here where no mount namespace can hide a socket. A system call of
 // another architecture (x32, or 32-bit compat) fails with EACCES as a whole.
@@ -55,7 +56,13 @@ func denyUnixSockets() error {
 		{Code: ret, K: refuse},
 		{Code: ldAbs, K: offNr},
 		// x32 system calls carry bit 30 (__X32_SYSCALL_BIT) on x86_64.
-		{Code: jge, Jt: 4, K: 0x40000000},
+		{Code: jge, Jt: 7, K: 0x40000000},
+		// io_uring makes and connects sockets without socket(2)
+		// (IORING_OP_SOCKET, IORING_OP_CONNECT): no io_uring at all, as
+		// under Claude Code's own seccomp filter.
+		{Code: jeq, Jt: 6, K: unix.SYS_IO_URING_SETUP},
+		{Code: jeq, Jt: 5, K: unix.SYS_IO_URING_ENTER},
+		{Code: jeq, Jt: 4, K: unix.SYS_IO_URING_REGISTER},
 		{Code: jeq, Jf: 2, K: unix.SYS_SOCKET},
 		{Code: ldAbs, K: offArg0},
 		{Code: jeq, Jt: 1, K: unix.AF_UNIX},

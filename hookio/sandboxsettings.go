@@ -7,15 +7,15 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// AddSandboxDenyRead merges entries into sandbox.filesystem.denyRead of a
-// Claude Code settings file (settings reference, "Sandbox settings";
+// AddSandboxPaths merges entries into sandbox.filesystem.KEY (denyRead,
+// denyWrite, ...) of a Claude Code settings file (settings reference, "Sandbox settings";
 // Claude Code 2.1.330): the objects and the list are created when
 // missing, entries already listed are not repeated, and every other key,
 // comment and entry is kept. existing may be empty (a new file). It
 // returns existing itself when nothing changes. A file that is not a JSON
 // object, or a sandbox, filesystem or denyRead of another kind, is an
 // error that names it; the file is then not to be overwritten.
-func AddSandboxDenyRead(existing []byte, entries []string) ([]byte, error) {
+func AddSandboxPaths(existing []byte, key string, entries []string) ([]byte, error) {
 	root := eobj()
 	if len(bytes.TrimSpace(existing)) > 0 {
 		var err error
@@ -34,7 +34,7 @@ func AddSandboxDenyRead(existing []byte, entries []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := arrayAt(fsys, "denyRead", "sandbox.filesystem.denyRead")
+	list, err := arrayAt(fsys, key, "sandbox.filesystem."+key)
 	if err != nil {
 		return nil, err
 	}

@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-func TestAddSandboxDenyRead(t *testing.T) {
+func TestAddSandboxPaths(t *testing.T) {
 	in := []byte(`{
   "hooks": {"PreToolUse": []},
   "sandbox": {"enabled": true, "filesystem": {"denyRead": ["~/.aws", "**/.env*"]}}
 }
 `)
-	out, err := AddSandboxDenyRead(in, []string{"**/.env*", "**/*.pem", "./secrets/**"})
+	out, err := AddSandboxPaths(in, "denyRead", []string{"**/.env*", "**/*.pem", "./secrets/**"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,16 +34,16 @@ func TestAddSandboxDenyRead(t *testing.T) {
 	if want := "~/.aws **/.env* **/*.pem ./secrets/**"; strings.Join(got.Sandbox.Filesystem.DenyRead, " ") != want || !got.Sandbox.Enabled || got.Hooks == nil {
 		t.Errorf("got %+v, want denyRead %q with the rest kept", got, want)
 	}
-	again, err := AddSandboxDenyRead(out, []string{"**/*.pem"})
+	again, err := AddSandboxPaths(out, "denyRead", []string{"**/*.pem"})
 	if err != nil || string(again) != string(out) {
 		t.Errorf("second run changed the file (%v):\n%s", err, again)
 	}
-	fresh, err := AddSandboxDenyRead(nil, []string{"**/.env*"})
+	fresh, err := AddSandboxPaths(nil, "denyRead", []string{"**/.env*"})
 	if err != nil || !strings.Contains(string(fresh), `"denyRead": ["**/.env*"]`) && !strings.Contains(string(fresh), `"**/.env*"`) {
 		t.Errorf("new file: %v:\n%s", err, fresh)
 	}
 	for _, bad := range []string{`{"sandbox": true}`, `{"sandbox": {"filesystem": {"denyRead": "x"}}}`, `[1]`, `{"a":`} {
-		if _, err := AddSandboxDenyRead([]byte(bad), []string{"x"}); err == nil {
+		if _, err := AddSandboxPaths([]byte(bad), "denyRead", []string{"x"}); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

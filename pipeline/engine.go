@@ -185,6 +185,10 @@ type Judger struct {
 	// the settings files read with reads (see ownTimeout), once the policy
 	// is loaded; 0 when none was found.
 	registered time.Duration
+	// outsideHost judges a shell call as if it ran outside the host's own
+	// sandbox (HostSandboxSettings: the ruleset the sandbox must then
+	// hold).
+	outsideHost bool
 }
 
 // ErrUnusablePolicy is wrapped by the error of a verdict whose policy could
@@ -256,7 +260,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	view := *j.Sys
 	view.FS = classify.MemoFS(j.Sys.FS)
 	if j.Cache == nil { // a live call, not a replay
-		if err := view.CheckWatch(root); err != nil {
+		if err := view.checkWatch(root, pol.HostSandbox.Enabled.Value); err != nil {
 			return Verdict{Err: err, OnError: policy.Deny, input: data, host: host}
 		}
 	}
@@ -310,7 +314,11 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 		}
 	}
 	if v.Res.Confine {
-		conf, err := j.confinementFor(v.Res, call, host, hr.sandbox, claudeSandboxed(pol, call), pol, data, root)
+		maySandbox := claudeSandboxed(pol, call)
+		if j.outsideHost {
+			maySandbox = ""
+		}
+		conf, err := j.confinementFor(v.Res, call, host, hr.sandbox, maySandbox, pol, data, root)
 		if err != nil {
 			// The command cannot be confined: where it would have run
 			// without a question, it is asked instead.

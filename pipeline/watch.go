@@ -120,7 +120,16 @@ const WatchMargin = 2 * time.Second
 
 // CheckWatch returns an error naming each path of project's watch list that
 // has appeared since a command started confined while it was missing.
-func (s *System) CheckWatch(project string) error {
+func (s *System) CheckWatch(project string) error { return s.checkWatch(project, false) }
+
+// checkWatch is CheckWatch; with placeholders, a watched path that is an
+// empty file or an empty directory does not count as appeared: Claude
+// Code's own sandbox (when on) makes one at each path it keeps read-only
+// that does not exist (.mcp.json, .vscode, ...: the mount point of its
+// stand-in) while a command of it runs, a background one included. Empty,
+// it changes nothing any program reads as code or settings; filled later,
+// it counts.
+func (s *System) checkWatch(project string, placeholders bool) error {
 	p := s.WatchPath(project)
 	w, err := s.ReadWatch(p)
 	if err != nil {
@@ -129,7 +138,7 @@ func (s *System) CheckWatch(project string) error {
 	var appeared []string
 	for path, since := range w.Paths {
 		changed, ok := s.ChangedAt(path)
-		if ok && !changed.Before(since.Add(-WatchMargin)) {
+		if ok && !changed.Before(since.Add(-WatchMargin)) && !(placeholders && s.empty(path)) {
 			appeared = append(appeared, path)
 		}
 	}
@@ -151,6 +160,23 @@ func (s *System) CheckWatch(project string) error {
 	sort.Strings(appeared)
 	return &watchError{fmt.Sprintf("%s appeared after a command ran confined (%s): a program the agent ran may have made it, and it changes what safezone or the host allows, so every call here is denied. Ask the user to look at it; if it is theirs, they run `safezone trust %s`, else they delete it",
 		strings.Join(appeared, ", "), w.Paths[appeared[0]].Format(time.RFC3339), strings.Join(appeared, " "))}
+}
+
+// empty reports whether path (not followed) is an empty regular file or
+// an empty directory.
+func (s *System) empty(path string) bool {
+	name := strings.TrimPrefix(filepath.Clean(path), "/")
+	fi, err := s.FS.Lstat(name)
+	switch {
+	case err != nil:
+		return false
+	case fi.Mode().IsRegular():
+		return fi.Size() == 0
+	case fi.IsDir():
+		ents, err := fs.ReadDir(s.FS, name)
+		return err == nil && len(ents) == 0
+	}
+	return false
 }
 
 // ChangedAt is when the inode at path (not followed) last changed, and

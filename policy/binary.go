@@ -241,11 +241,10 @@ func (e *encoder) policy(p *Policy) {
 	encodeSetting(e, hs.Enabled, encBool)
 	encodeSetting(e, hs.AllowUnsandboxed, encBool)
 	encodeSetting(e, hs.NestedUserNS, encBool)
-	encodeList(e, hs.DenyRead, func(e *encoder, h HostPath) {
-		e.str(h.Text)
-		e.pos(h.Pos)
-		e.uint(uint64(h.Scope))
-	})
+	for _, l := range [][]HostPath{hs.DenyRead, hs.AllowRead, hs.DenyWrite, hs.AllowWrite} {
+		encodeList(e, l, encHostPath)
+	}
+	encodeSetting(e, hs.GitConfigWritable, encBool)
 	encodeList(e, p.Locked, encStrSetting)
 	encodeList(e, p.Ignored, func(e *encoder, ig Ignored) {
 		e.str(ig.Key)
@@ -268,6 +267,16 @@ func (e *encoder) policy(p *Policy) {
 	})
 	encodeList(e, p.Warnings, encError)
 	encodeList(e, p.Errors, encError)
+}
+
+func encHostPath(e *encoder, h HostPath) {
+	e.str(h.Text)
+	e.pos(h.Pos)
+	e.uint(uint64(h.Scope))
+}
+
+func decHostPath(d *decoder) HostPath {
+	return HostPath{Text: d.str(), Pos: d.pos(), Scope: Scope(d.enum(len(scopeNames)))}
 }
 
 // decoder reads what encoder wrote. Its first problem sticks in err; after
@@ -472,9 +481,10 @@ func (d *decoder) policy() *Policy {
 	hs.Enabled = decodeSetting(d, decBool)
 	hs.AllowUnsandboxed = decodeSetting(d, decBool)
 	hs.NestedUserNS = decodeSetting(d, decBool)
-	hs.DenyRead = decodeList(d, func(d *decoder) HostPath {
-		return HostPath{Text: d.str(), Pos: d.pos(), Scope: Scope(d.enum(len(scopeNames)))}
-	})
+	for _, l := range []*[]HostPath{&hs.DenyRead, &hs.AllowRead, &hs.DenyWrite, &hs.AllowWrite} {
+		*l = decodeList(d, decHostPath)
+	}
+	hs.GitConfigWritable = decodeSetting(d, decBool)
 	p.Locked = decodeList(d, decStrSetting)
 	p.Ignored = decodeList(d, func(d *decoder) Ignored {
 		return Ignored{Key: d.str(), Value: d.str(), Pos: d.pos(), LockedAt: d.pos()}

@@ -142,8 +142,9 @@ type settingsEntry struct {
 //
 // It also returns what safezone reads of the "sandbox" object (see
 // [HostSandbox]; nil without one): enabled, allowUnsandboxedCommands and
-// allowNestedUserNamespaces, which must be booleans, and
-// filesystem.denyRead, a list of strings. Its other keys are skipped.
+// allowNestedUserNamespaces, which must be booleans, and filesystem's
+// denyRead, denyWrite, allowRead and allowWrite, lists of strings, and
+// allowGitConfig, a boolean. Its other keys are skipped.
 func permissionsOf(name string, data []byte) (map[string][]settingsEntry, *claudeSandbox, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -201,7 +202,7 @@ func (r *settingsReader) sandbox() (*claudeSandbox, error) {
 		case "allowNestedUserNamespaces":
 			s.nested, err = r.boolean("sandbox." + key)
 		case "filesystem":
-			s.denyRead, err = r.filesystem()
+			s.filesystem, err = r.filesystem()
 		default:
 			err = r.skip()
 		}
@@ -216,8 +217,9 @@ func (r *settingsReader) sandbox() (*claudeSandbox, error) {
 }
 
 // filesystem reads sandbox.filesystem (null or an object) and returns its
-// denyRead list.
-func (r *settingsReader) filesystem() ([]settingsEntry, error) {
+// denyRead, denyWrite, allowRead and allowWrite lists by key, and
+// allowGitConfig as a one-entry list when it is true.
+func (r *settingsReader) filesystem() (map[string][]settingsEntry, error) {
 	tok, at, err := r.next()
 	if err != nil || tok == nil {
 		return nil, err
@@ -225,15 +227,29 @@ func (r *settingsReader) filesystem() ([]settingsEntry, error) {
 	if tok != json.Delim('{') {
 		return nil, r.fail(at, "sandbox.filesystem must be an object")
 	}
-	var out []settingsEntry
+	var out map[string][]settingsEntry
 	for r.dec.More() {
 		tok, _, err := r.next()
 		if err != nil {
 			return nil, err
 		}
-		if key, _ := tok.(string); key == "denyRead" {
-			out, err = r.list("sandbox.filesystem.denyRead")
-		} else {
+		switch key, _ := tok.(string); key {
+		case "denyRead", "denyWrite", "allowRead", "allowWrite":
+			var l []settingsEntry
+			l, err = r.list("sandbox.filesystem." + key)
+			if out == nil {
+				out = map[string][]settingsEntry{}
+			}
+			out[key] = l
+		case "allowGitConfig":
+			var b *Setting[bool]
+			if b, err = r.boolean("sandbox.filesystem." + key); b != nil && b.Value {
+				if out == nil {
+					out = map[string][]settingsEntry{}
+				}
+				out[key] = []settingsEntry{{value: "true", pos: b.Pos}}
+			}
+		default:
 			err = r.skip()
 		}
 		if err != nil {

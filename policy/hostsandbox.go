@@ -31,6 +31,16 @@ type HostSandbox struct {
 	// sandbox.filesystem.denyRead, and the specifiers of the Read(...)
 	// deny rules of permissions.deny, which it merges into them.
 	DenyRead []HostPath
+	// AllowRead are sandbox.filesystem.allowRead: paths read again inside
+	// a denyRead region.
+	AllowRead []HostPath
+	// DenyWrite are sandbox.filesystem.denyWrite and the Edit(...) deny
+	// rules; AllowWrite sandbox.filesystem.allowWrite and the Edit(...)
+	// allow rules, which it merges in the same way (settings reference).
+	DenyWrite, AllowWrite []HostPath
+	// GitConfigWritable is sandbox.filesystem.allowGitConfig: .git/config
+	// is then writable inside the sandbox.
+	GitConfigWritable Setting[bool]
 }
 
 // HostPath is one path of Claude Code's sandbox settings as written, with
@@ -72,20 +82,35 @@ func mergeHostSandbox(p *Policy, l *Layer) {
 		if s.nested != nil && (l.Scope == ScopeManaged || l.Scope == ScopeUser) {
 			p.HostSandbox.NestedUserNS = *s.nested
 		}
-		for _, e := range s.denyRead {
-			p.HostSandbox.DenyRead = append(p.HostSandbox.DenyRead, HostPath{Text: e.value, Pos: e.pos, Scope: l.Scope})
+		hs := &p.HostSandbox
+		for key, dst := range map[string]*[]HostPath{"denyRead": &hs.DenyRead, "allowRead": &hs.AllowRead, "denyWrite": &hs.DenyWrite, "allowWrite": &hs.AllowWrite} {
+			for _, e := range s.filesystem[key] {
+				*dst = append(*dst, HostPath{Text: e.value, Pos: e.pos, Scope: l.Scope})
+			}
+		}
+		if g := s.filesystem["allowGitConfig"]; len(g) > 0 {
+			hs.GitConfigWritable = Setting[bool]{Value: true, Pos: g[0].pos}
 		}
 	}
-	for _, r := range l.Deny {
-		if spec, ok := strings.CutPrefix(r.Text, "Read("); ok && strings.HasSuffix(spec, ")") && len(spec) > 1 {
-			p.HostSandbox.DenyRead = append(p.HostSandbox.DenyRead, HostPath{Text: strings.TrimSuffix(spec, ")"), Pos: r.Pos, Scope: l.Scope})
+	ruleSpecs := func(rules []Rule, tools []string, dst *[]HostPath) {
+		for _, r := range rules {
+			for _, tool := range tools {
+				if spec, ok := strings.CutPrefix(r.Text, tool+"("); ok && strings.HasSuffix(spec, ")") && len(spec) > 1 {
+					*dst = append(*dst, HostPath{Text: strings.TrimSuffix(spec, ")"), Pos: r.Pos, Scope: l.Scope})
+				}
+			}
 		}
 	}
+	ruleSpecs(l.Deny, []string{"Read"}, &p.HostSandbox.DenyRead)
+	ruleSpecs(l.Deny, []string{"Edit", "Write"}, &p.HostSandbox.DenyWrite)
+	ruleSpecs(l.Allow, []string{"Edit", "Write"}, &p.HostSandbox.AllowWrite)
 }
 
 // claudeSandbox is the part of a settings file's "sandbox" object that
 // safezone reads.
 type claudeSandbox struct {
 	enabled, allowUnsandboxed, nested *Setting[bool]
-	denyRead                          []settingsEntry
+	// filesystem holds sandbox.filesystem's lists by key (denyRead,
+	// denyWrite, allowRead, allowWrite; allowGitConfig when true).
+	filesystem map[string][]settingsEntry
 }

@@ -12,13 +12,13 @@ func TestHostSandboxMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	project, err := ParseClaudeSettings("settings.json", []byte(`{
-  "permissions": {"deny": ["Read(secret/**)", "Bash(rm *)", "Edit(.env)"]},
+  "permissions": {"deny": ["Read(secret/**)", "Bash(rm *)", "Edit(.env)"], "allow": ["Edit(~/.npm/**)"]},
   "sandbox": {
     "enabled": true,
     "allowNestedUserNamespaces": true,
     "autoAllowBashIfSandboxed": true,
     "network": {"allowedDomains": ["example.com"]},
-    "filesystem": {"denyRead": [".env*", "~/.aws"], "allowWrite": ["/tmp/x"]}
+    "filesystem": {"denyRead": [".env*", "~/.aws"], "allowWrite": ["//tmp/x"], "allowRead": ["./.env"], "denyWrite": ["./.husky"], "allowGitConfig": true}
   }
 }`), ClaudeSource{Scope: ScopeProject, SlashBase: "./"})
 	if err != nil {
@@ -47,6 +47,21 @@ func TestHostSandboxMerge(t *testing.T) {
 	}
 	if want := ".env*@project ~/.aws@project secret/**@project"; strings.Join(got, " ") != want {
 		t.Errorf("DenyRead = %q, want %q", strings.Join(got, " "), want)
+	}
+	for name, tc := range map[string]struct {
+		got  []HostPath
+		want string
+	}{"AllowRead": {hs.AllowRead, "./.env"}, "DenyWrite": {hs.DenyWrite, "./.husky .env"}, "AllowWrite": {hs.AllowWrite, "//tmp/x ~/.npm/**"}} {
+		var texts []string
+		for _, h := range tc.got {
+			texts = append(texts, h.Text)
+		}
+		if strings.Join(texts, " ") != tc.want {
+			t.Errorf("%s = %q, want %q", name, strings.Join(texts, " "), tc.want)
+		}
+	}
+	if !hs.GitConfigWritable.Value {
+		t.Errorf("GitConfigWritable = %+v, want true", hs.GitConfigWritable)
 	}
 	if d := Merge().HostSandbox; d.Enabled.Value || !d.AllowUnsandboxed.Value || d.NestedUserNS.Value {
 		t.Errorf("defaults = %+v, want off, unsandboxed allowed, no nested user namespaces", d)
