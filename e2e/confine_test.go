@@ -512,6 +512,35 @@ def get(url):
 		},
 	},
 	{
+		// A command left running in Claude Code's sandbox (its bubblewrap
+		// keeps empty stand-ins at the paths it keeps read-only, .mcp.json
+		// and the like, while it runs): a later call still runs (the watch
+		// list takes them for what they are).
+		name:  "host-sandbox-background",
+		needs: []string{"bwrap", "socat"},
+		files: hostSandboxFiles,
+		seed: func(w *world) error {
+			if err := addSettings(w, map[string]any{"sandbox": map[string]any{"enabled": true}}); err != nil {
+				return err
+			}
+			cmd := exec.Command(env.safezone, "init", "--host-sandbox")
+			cmd.Dir = w.proj
+			cmd.Env = append(cleanEnv(w), "CLAUDE_PROJECT_DIR="+w.proj)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("safezone init --host-sandbox: %v\n%s", err, out)
+			}
+			return nil
+		},
+		calls:      func(w *world) []string { return []string{"timeout 15 sleep 10", "sh w.sh", "echo done"} },
+		background: map[int]bool{0: true},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1, 2)
+			r.wantOK(1)
+			r.wantResult(2, "done")
+			r.wantFile("proj/inside.txt", "in\n")
+		},
+	},
+	{
 		// The same with only "sandbox": {"enabled": true}: inside it the
 		// kernel cannot hide the project's .env, nor does Claude Code's
 		// sandbox, so each command is asked (denied in -p), with what to
