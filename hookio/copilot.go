@@ -1,70 +1,118 @@
 package hookio
 
-// GitHub Copilot CLI. Facts, from GitHub's documentation (github/docs
-// content/copilot/reference/copilot-cli-reference/cli-hooks-reference.md
-// and content/copilot/reference/hooks-configuration.md) and the code of
-// @github/copilot 1.0.63, the last release that ships readable JavaScript
-// (app.js, and prebuilds/linux-x64/runtime.node for the tool schemas); the
-// current release, 1.0.102, ships a single executable, so its behaviour is
-// taken from the documentation:
+// GitHub Copilot CLI. Facts, measured under the real @github/copilot
+// 1.0.102 (2026-12-07, offline against a fake model API: e2e/hosts_test.go,
+// and ../shared/hosts-e2e/FINDINGS.md, "Copilot CLI 1.0.102", which names
+// where in the package each comes from), with GitHub's documentation
+// (github/docs content/copilot/reference/copilot-cli-reference/
+// cli-hooks-reference.md) and `copilot help config|permissions|environment`
+// of 1.0.102 for the rest; 1.0.102 ships a single executable whose hook
+// engine and tools are in prebuilds/linux-x64/runtime.node (Rust):
 //
-//   - Configuration: .github/hooks/*.json at the repository root and
-//     ~/.copilot/hooks/*.json, {"version": 1, "hooks": {"preToolUse":
-//     [{"type": "command", "bash": ..., "powershell": ..., "timeoutSec":
-//     30}]}}. There is no matcher: every tool call runs the hook.
+//   - Configuration: .github/hooks/*.json of the project and
+//     $COPILOT_HOME/hooks/*.json (~/.copilot/hooks), {"version": 1,
+//     "hooks": {"preToolUse": [{"type": "command", "bash", "command",
+//     "powershell", "timeoutSec", "matcher"?}]}}. On Linux "bash" is run
+//     in preference to "command"; a "matcher" (a tool name pattern) is
+//     honoured. In prompt mode (-p) a project's hooks load only in a
+//     trusted folder (--trust-folder, COPILOT_ALLOW_ALL=true exactly,
+//     trustedFolders in ~/.copilot/config.json, or
+//     GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true); otherwise they are
+//     dropped without a word (cli-main.js: loadDeferredRepoHooks). The
+//     user's hooks run without trust. disableAllHooks (settings.json)
+//     turns every hook off.
+//   - The hook runs in the project root with COPILOT_PROJECT_DIR,
+//     CLAUDE_PROJECT_DIR and COPILOT_HOOK_DIR set, as a child of the
+//     copilot process (its environment filtered: no provider keys).
 //   - Input, camelCase event "preToolUse": sessionId, timestamp (ms),
-//     cwd, toolName, toolArgs: the model's arguments as a JSON string
-//     (a custom tool's free-form input, apply_patch's patch, verbatim).
-//   - Input, PascalCase event "PreToolUse" (the VS Code compatible format):
-//     hook_event_name, session_id, timestamp (ISO 8601), cwd, tool_name,
-//     tool_input (parsed from JSON when possible). tool_name is mapped to
-//     Claude Code's names (1.0.63: bash and powershell to Bash, view to
-//     Read, create to Write, edit, str_replace_editor and apply_patch to
-//     Edit, grep and rg to Grep, glob to Glob, web_fetch to WebFetch) while
-//     tool_input keeps Copilot's fields.
-//   - Tools (1.0.63 schemas): bash and powershell {command, description,
-//     ...}, view {path, view_range}, create {path, file_text}, edit {path,
-//     old_str, new_str}, str_replace_editor {command, path, ...}, grep
-//     {pattern, paths (a string or a list), glob, type, ...}, glob
-//     {pattern, paths}, apply_patch (a patch), web_fetch {url}. MCP tools
-//     are <server>-<tool>.
-//   - Output: top-level permissionDecision ("allow", "deny", "ask") and
-//     permissionDecisionReason (required for deny); in the PascalCase format
-//     hookSpecificOutput.permissionDecision is read first. Empty output or
-//     {} changes nothing. "ask" prompts, or denies when no prompt is
-//     possible.
-//   - Failures: "Hook failures (non-zero exit codes or timeouts) are logged
-//     and skipped—they never block agent execution" (the reference's last
-//     section). So every answer, an error's deny included, is JSON on
-//     stdout with exit 0. Copilot has no fail-closed option for repository
-//     or user hooks (only organisation policy hooks fail closed).
+//     cwd, toolName (bash, view, create, edit, grep or rg, glob,
+//     apply_patch, MCP tools as <server>-<tool>), toolArgs: a JSON object
+//     for every function tool; only the custom (free-form) apply_patch
+//     sends its patch as a string. There is no event name and no
+//     permission mode: --yolo is read from the copilot process
+//     (pipeline/hostrun.go).
+//   - Input, PascalCase event "PreToolUse" (the VS Code compatible
+//     format): hook_event_name, session_id, timestamp (ISO 8601), cwd,
+//     tool_name mapped to Claude Code's names (bash to Bash, view to Read,
+//     create to Write, edit and apply_patch to Edit, ...), tool_input with
+//     Copilot's fields.
+//   - Tools: bash {command, description, ...}, view {path, view_range},
+//     create {path, file_text}, edit {path, old_str, new_str}, grep and rg
+//     {pattern, paths (a string or a list), glob, ...}, glob {pattern,
+//     paths}, apply_patch (the patch).
+//   - bash runs `/bin/bash --norc --noprofile -c COMMAND` in the session's
+//     directory, whatever $SHELL is: no state (cd, variables, functions)
+//     carries from one call to the next; a process substitution runs.
+//   - Output: top-level permissionDecision ("allow", "deny", "ask"),
+//     permissionDecisionReason, modifiedArgs and additionalContext.
+//     hookSpecificOutput counts only under "PreToolUse": a deny only there
+//     is ignored under "preToolUse". "ask" in prompt mode is a deny
+//     ("Denied by preToolUse hook (unable to ask user for confirmation)").
+//     "allow" skips Copilot's prompt and also its own check of paths
+//     outside the folder. modifiedArgs replaces the tool's arguments, with
+//     allow or with no decision, under both events: the rewritten command
+//     runs, and the model's history shows it; top-level updatedInput is
+//     ignored. additionalContext reaches the model as a user message
+//     ("Additional context from preToolUse hook: ..."). systemMessage is
+//     not a Copilot field.
+//   - Failures: exit 2, exit 1, a crash (a signal) and a missing binary
+//     block the tool ("hook errored"; changelog 1.0.57); only a timeout
+//     (timeoutSec) and non-JSON stdout on exit 0 let it run. So every
+//     answer is JSON on stdout with exit 0.
 //
-// VS Code reads the same .github/hooks files and runs the same command with
-// its own input (see vscode.go), so this adapter reads all three inputs and
-// prints an answer both hosts act on.
+// VS Code reads the same .github/hooks files and ~/.copilot/hooks and runs
+// the same command with its own input (see vscode.go): [Copilot.HostFor]
+// hands such an input to [VSCode], which rewrites nothing.
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/safezonehq/safezone/policy"
 )
 
-// Copilot is GitHub Copilot CLI's protocol (see the facts above). It also
-// reads VS Code's input, since both hosts load .github/hooks. Every answer
-// exits 0.
+// Copilot is GitHub Copilot CLI's protocol (see the facts above). A
+// rewritten command goes in the top-level modifiedArgs, with allow or no
+// decision, never with a deny; the model is told in additionalContext.
+// Every answer exits 0.
 type Copilot struct{}
 
 func (Copilot) Name() string                      { return "copilot" }
 func (Copilot) Decode(data []byte) (*Call, error) { return DecodeGitHubHooks(data) }
-func (Copilot) Encode(o Output) ([]byte, int)     { return encodeGitHubHooks(o), 0 }
+func (Copilot) Encode(o Output) ([]byte, int)     { return encodeGitHubHooks(o, true), 0 }
 
-// encodeGitHubHooks prints o for Copilot CLI and VS Code at once: the
+// RewritesShell reports that Copilot CLI runs a rewritten bash command
+// (modifiedArgs, see the facts above).
+func (Copilot) RewritesShell() bool { return true }
+
+// CommandShell is ShellBash: Copilot CLI 1.0.102 runs bash's command as
+// `/bin/bash --norc --noprofile -c COMMAND`, with no state between calls.
+func (Copilot) CommandShell() CommandShell { return ShellBash }
+
+// HostFor hands VS Code's input (hookEventName, no toolName nor
+// hook_event_name) to [VSCode]: both hosts load .github/hooks and
+// ~/.copilot/hooks, and only Copilot CLI runs a rewritten command.
+func (Copilot) HostFor(data []byte) Host { return githubHostFor(data) }
+
+// githubHostFor tells VS Code's input from Copilot CLI's by their keys.
+func githubHostFor(data []byte) Host {
+	if bytes.Contains(data, []byte(`"hookEventName"`)) && !bytes.Contains(data, []byte(`"toolName"`)) && !bytes.Contains(data, []byte(`"hook_event_name"`)) {
+		return VSCode{}
+	}
+	return Copilot{}
+}
+
+// encodeGitHubHooks prints o for Copilot CLI (copilot) or VS Code: the
 // decision at the top level (Copilot's camelCase format) and in
-// hookSpecificOutput (VS Code, and Copilot's PascalCase format), a warning
-// as additionalContext for the model and systemMessage for the user.
-// Abstain prints {} (no decision), which both hosts read as "carry on".
-func encodeGitHubHooks(o Output) []byte {
+// hookSpecificOutput (VS Code, and Copilot's PascalCase format); a
+// warning and the model's context as additionalContext, and for VS Code
+// the warning as systemMessage for the user. For Copilot a rewritten
+// input is modifiedArgs (and hookSpecificOutput.updatedInput, which its
+// PascalCase format also reads), unless the decision is deny. Abstain
+// with nothing else prints {} (no decision), which both hosts read as
+// "carry on".
+func encodeGitHubHooks(o Output, copilot bool) []byte {
 	var decision, reason string
 	switch o.Decision {
 	case policyAbstain:
@@ -76,19 +124,37 @@ func encodeGitHubHooks(o Output) []byte {
 			reason = "denied by safezone"
 		}
 	}
-	if decision == "" && o.Warning == "" {
+	context := joinNonEmpty(o.Warning, o.Context)
+	rewrite := o.UpdatedInput
+	if !copilot || decision == "deny" {
+		rewrite = nil
+	}
+	if decision == "" && context == "" && rewrite == nil {
 		return []byte("{}\n")
 	}
-	b := make([]byte, 0, 160+2*len(reason)+3*len(o.Warning))
+	b := make([]byte, 0, 160+2*len(reason)+3*len(context)+2*len(rewrite))
 	b = append(b, '{')
 	b = appendField(b, "permissionDecision", decision)
 	b = appendField(b, "permissionDecisionReason", reason)
-	b = appendField(b, "additionalContext", o.Warning)
-	b = appendField(b, "systemMessage", o.Warning)
+	if rewrite != nil {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, `"modifiedArgs":`...)
+		b = append(b, rewrite...)
+	}
+	b = appendField(b, "additionalContext", context)
+	if !copilot {
+		b = appendField(b, "systemMessage", o.Warning)
+	}
 	b = append(b, `,"hookSpecificOutput":{"hookEventName":"PreToolUse"`...)
 	b = appendField(b, "permissionDecision", decision)
 	b = appendField(b, "permissionDecisionReason", reason)
-	b = appendField(b, "additionalContext", o.Warning)
+	if rewrite != nil {
+		b = append(b, `,"updatedInput":`...)
+		b = append(b, rewrite...)
+	}
+	b = appendField(b, "additionalContext", context)
 	return append(b, "}}\n"...)
 }
 

@@ -1211,22 +1211,30 @@ func (j *Judger) makeDirIn(c, root string) bool {
 
 // withCommand returns the tool input of the hook input data with its
 // "command" replaced, every other field kept as it was (numbers exactly).
+// The tool input is tool_input (Claude Code's shape, and Codex's, Gemini
+// CLI's and Copilot CLI's PascalCase event), else toolArgs (Copilot CLI's
+// camelCase event), which must be an object.
 func withCommand(data []byte, command string) (json.RawMessage, error) {
 	var in struct {
 		ToolInput map[string]json.RawMessage `json:"tool_input"`
+		ToolArgs  map[string]json.RawMessage `json:"toolArgs"`
 	}
-	if err := json.Unmarshal(data, &in); err != nil || in.ToolInput == nil {
+	if err := json.Unmarshal(data, &in); err != nil || (in.ToolInput == nil && in.ToolArgs == nil) {
 		return nil, fmt.Errorf("the tool input cannot be rewritten: %v", err)
+	}
+	args := in.ToolInput
+	if args == nil {
+		args = in.ToolArgs
 	}
 	cmd, err := marshalString(command)
 	if err != nil {
 		return nil, err
 	}
-	in.ToolInput["command"] = cmd
+	args["command"] = cmd
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(in.ToolInput); err != nil {
+	if err := enc.Encode(args); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
