@@ -236,7 +236,8 @@ func githubShape(c *Call, o obj) (githubKeys, error) {
 
 // githubTool judges a call by [githubTools]: a tool no row names is an MCP
 // tool when its name starts with "mcp_" (VS Code's), else a tool without a
-// schema (Copilot CLI's MCP tools, <server>-<tool>, among them). Free-text
+// schema (Copilot CLI's MCP tools, <server>-<tool>, among them, which get
+// their mcp__server__tool names as aliases: copilotMCPNames). Free-text
 // arguments are refused but for the rows that take them.
 func githubTool(c *Call, in toolInput) error {
 	r := lookupTool(githubTools, c.Tool)
@@ -248,8 +249,24 @@ func githubTool(c *Call, in toolInput) error {
 		return r.judgeCall(c, in)
 	case strings.HasPrefix(c.Tool, "mcp_"):
 		return mcpTool(c, in.ti, "")
+	case c.Host == "copilot":
+		c.ToolAliases = copilotMCPNames(c.Tool)
 	}
 	return otherTool(c, in.ti)
+}
+
+// copilotMCPNames returns the mcp__server__tool names Copilot CLI's MCP
+// tool name <server>-<tool> may stand for: one per dash
+// ("github-mcp-server-get_file_contents" is mcp__github__mcp-server-...,
+// ..., mcp__github-mcp-server__get_file_contents).
+func copilotMCPNames(name string) []string {
+	var out []string
+	for i := 0; i < len(name); i++ {
+		if name[i] == '-' && i > 0 && i < len(name)-1 {
+			out = append(out, "mcp__"+name[:i]+"__"+name[i+1:])
+		}
+	}
+	return out
 }
 
 // githubTools is the tool table of Copilot CLI and VS Code (both load

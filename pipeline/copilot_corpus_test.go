@@ -113,14 +113,9 @@ func copilotDecision(stdout string) (string, bool, error) {
 }
 
 // copilotKnownDiffs are the corpus cases that decide otherwise under
-// Copilot CLI, and why; each must still differ (else it leaves the list).
-var copilotKnownDiffs = map[string]string{
-	// Copilot names an MCP tool <server>-<tool>, which does not say where
-	// the server's name ends (servers are named with dashes:
-	// github-mcp-server-get_file_contents): a rule naming
-	// mcp__evil__run does not reach evil-run.
-	"mcp-deny-rule": "a rule naming an MCP tool does not reach Copilot's <server>-<tool> name",
-}
+// Copilot CLI, by id, and why; each must still differ (else it leaves the
+// list). None is known.
+var copilotKnownDiffs = map[string]string{}
 
 // TestCopilotCorpus: every conformance case whose call Copilot CLI can
 // make decides the same when Copilot sends it (copilotShaped) as when
