@@ -108,7 +108,10 @@ type hostCase struct {
 	// noTrust leaves out the step init's last line names (Codex): what a
 	// newcomer who skips it gets.
 	noTrust bool
-	check   func(r *hostRun)
+	// projectOnly moves Copilot CLI's registration from the user's hooks
+	// to the project's .github/hooks, where an older init put it.
+	projectOnly bool
+	check       func(r *hostRun)
 }
 
 // hostRun is one host session and what came of it.
@@ -124,6 +127,7 @@ type hostRun struct {
 	timeout bool
 	seconds float64
 	inits   []string // what each safezone init printed
+	doctor  string   // what safezone doctor printed, where the case ran it
 	failed  bool
 }
 
@@ -507,6 +511,24 @@ func copilotCases() []hostCase {
 			check: func(r *hostRun) { r.wantAbsent("outside-patch.txt"); r.wantResult(0, "safezone: deny Edit") },
 		},
 		{
+			// The control: a project registration (an older init's) in a
+			// folder Copilot never trusted is dropped by copilot -p without
+			// a word, and the write happens; doctor says so and what to
+			// run. If the write stops happening, Copilot changed: check
+			// the README's host table.
+			name:        "untrusted-project-hook-dropped",
+			projectOnly: true,
+			turn:        copilotShell("echo pwned > ../outside-untrusted.txt"),
+			check: func(r *hostRun) {
+				if !r.w.exists("outside-untrusted.txt") {
+					r.errorf("the write ran through safezone although Copilot should drop the untrusted project's hooks: Copilot changed")
+				}
+				if !strings.Contains(r.doctor, "the folder is not trusted: `copilot -p` drops the project's .github/hooks without a word") {
+					r.errorf("doctor does not report the dropped registration:\n%s", r.doctor)
+				}
+			},
+		},
+		{
 			// An ask in prompt mode is answered deny at once, with the
 			// reason (a guard asks in every mode, yolo included).
 			name:  "ask-in-prompt-mode",
@@ -663,6 +685,16 @@ func runHost(t *testing.T, host, bin, mode, roots string, c hostCase) *hostRun {
 	if cmd := nextCommand(r.inits[0]); cmd != nil && !c.noTrust {
 		r.inits = append(r.inits, r.safezone(hostEnv, cmd[1:]...))
 	}
+	if c.projectOnly {
+		proj := filepath.Join(w.proj, ".github", "hooks", "safezone.json")
+		if err := os.MkdirAll(filepath.Dir(proj), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(w.home, ".copilot", "hooks", "safezone.json"), proj); err != nil {
+			t.Fatal(err)
+		}
+		r.doctor = r.safezoneStatus(hostEnv, "doctor")
+	}
 	if c.args != nil {
 		args = append(args, c.args(w)...)
 	}
@@ -705,6 +737,17 @@ func (r *hostRun) safezone(hostEnv []string, args ...string) string {
 	if err != nil {
 		r.t.Fatalf("safezone %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
+	return string(out)
+}
+
+// safezoneStatus runs the build under test in proj with env and returns
+// what it printed, whatever its exit status.
+func (r *hostRun) safezoneStatus(hostEnv []string, args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command(env.safezone, args...)
+	cmd.Dir = r.w.proj
+	cmd.Env = hostEnv
+	out, _ := cmd.CombinedOutput()
 	return string(out)
 }
 

@@ -136,8 +136,8 @@ type confinement struct {
 }
 
 // confinable says whether a shell command of call could run confined here:
-// the host runs a rewritten command (Claude Code's updatedInput, Codex's
-// and Gemini CLI's equivalents), the shell that runs it can run the
+// the host runs a rewritten command (Claude Code's updatedInput, Codex's,
+// Gemini CLI's and Copilot CLI's equivalents), the shell that runs it can run the
 // rewritten form (bash where the host runs the user's $SHELL; see
 // hookio.ShellOf), and the kernel confines (confine.Available). Its second
 // result says why not.
@@ -190,7 +190,8 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 
 // confinementFor builds the ruleset of a confined call and rewrites its
 // command in the form the host's shell runs (confine.Rewrite for the
-// user's bash with its state, confine.RewriteBash for a host's own bash,
+// user's bash with its state, confine.RewriteBash for a host's own bash
+// (Gemini CLI, Copilot CLI),
 // confine.RewritePOSIX for a shell the hook cannot name). hostSandbox names
 // the host's own sandbox the command will run in ("" for none): read-only
 // paths then cannot be kept by the kernel. data is the hook input (for the
