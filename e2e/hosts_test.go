@@ -96,7 +96,8 @@ type hostCase struct {
 	files map[string]string // path relative to ROOT -> content
 	turn  func(w *world) hostTurn
 	// mode is the host's mode: codex "bypass" (the default) or
-	// "workspace" (-s workspace-write); gemini "yolo".
+	// "workspace" (-s workspace-write); gemini "yolo"; copilot "yolo" (the
+	// default) or "default" (no allow flag).
 	mode string
 	// args are more host flags; env more K=V for the host.
 	args func(w *world) []string
@@ -511,6 +512,16 @@ func copilotCases() []hostCase {
 			check: func(r *hostRun) { r.wantAbsent("outside-patch.txt"); r.wantResult(0, "safezone: deny Edit") },
 		},
 		{
+			// Copilot's default mode (no allow flag) runs read-only
+			// commands without asking (testdata/hosts/copilot/unasked.md):
+			// safezone runs them confined, as under Claude Code.
+			name:  "read-only-default-mode",
+			mode:  "default",
+			files: map[string]string{"proj/notes.txt": "E2E-NOTES\n"},
+			turn:  copilotShell("cat notes.txt"),
+			check: func(r *hostRun) { r.wantConfined(); r.wantResult(0, "E2E-NOTES") },
+		},
+		{
 			// The control: a project registration (an older init's) in a
 			// folder Copilot never trusted is dropped by copilot -p without
 			// a word, and the write happens; doctor says so and what to
@@ -677,7 +688,10 @@ func runHost(t *testing.T, host, bin, mode, roots string, c hostCase) *hostRun {
 		hostEnv = append(hostEnv, "COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+base+"/v1", "COPILOT_PROVIDER_TYPE=openai",
 			"COPILOT_PROVIDER_API_KEY=dummy", "COPILOT_MODEL=gpt-4.1", "COPILOT_AUTO_UPDATE=false",
 			"COPILOT_CACHE_HOME="+filepath.Join(installCache(), "copilot-cache"))
-		args = []string{"--output-format", "json", "--no-auto-update", "--no-ask-user", "--yolo"}
+		args = []string{"--output-format", "json", "--no-auto-update", "--no-ask-user"}
+		if mode == "yolo" {
+			args = append(args, "--yolo")
+		}
 	}
 	// Registration as a newcomer does it: init, then what its last line
 	// says to run, if anything.

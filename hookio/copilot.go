@@ -69,6 +69,8 @@ import (
 	"fmt"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -428,4 +430,85 @@ func judgeMultiReplace(c *Call, in toolInput, _ *toolRule) error {
 		return &InputError{Field: ti.name("replacements"), Err: fmt.Errorf("%w: empty", ErrValue)}
 	}
 	return nil
+}
+
+// copilotUnasked are the programs Copilot CLI 1.0.102 was seen to run
+// without asking in its default mode (testdata/hosts/copilot/unasked.md),
+// with, for git, the subcommands seen; find, sort and sed only without
+// the options that run, delete or write.
+var copilotUnasked = map[string]bool{
+	"cat": true, "head": true, "tail": true, "ls": true, "grep": true, "rg": true, "find": true, "wc": true,
+	"echo": true, "pwd": true, "git": true, "which": true, "file": true, "stat": true, "du": true, "df": true,
+	"sort": true, "uniq": true, "cut": true, "diff": true, "printenv": true, "date": true, "whoami": true,
+	"uname": true, "id": true, "realpath": true, "readlink": true, "sed": true, "nl": true, "true": true, "cd": true,
+}
+
+var copilotUnaskedGit = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "branch": true, "rev-parse": true, "ls-files": true, "blame": true, "grep": true,
+}
+
+// RunsUnasked reports whether Copilot CLI 1.0.102, its hook abstaining,
+// runs command without asking: only in its default mode, and only where
+// both it and Claude Code were seen to (testdata/hosts/copilot/unasked.md
+// and ../claude/unasked.md): [Claude.RunsUnasked] holds (the line's
+// shape, paths inside the working directories, no write), and every
+// program is one Copilot ran (copilotUnasked). False is the safe answer,
+// as for Claude Code: a command Copilot runs unasked that this does not
+// name runs unconfined, where safezone left it to Copilot.
+func (Copilot) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) bool {
+	if mode != PermDefault || !(Claude{}).RunsUnasked(mode, command, env) {
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return false
+	}
+	ok := true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, isCall := n.(*syntax.CallExpr)
+		if !isCall || len(call.Args) == 0 || !ok {
+			return ok
+		}
+		var words []string
+		for _, w := range call.Args {
+			lit := w.Lit()
+			if lit == "" {
+				ok = false // not a plain word (Claude.RunsUnasked refuses most already)
+				return false
+			}
+			words = append(words, lit)
+		}
+		ok = copilotRunsWords(words)
+		return ok
+	})
+	return ok
+}
+
+// copilotRunsWords reports whether one simple command, as plain words, is
+// among the forms Copilot CLI 1.0.102 ran unasked.
+func copilotRunsWords(words []string) bool {
+	if !copilotUnasked[words[0]] {
+		return false
+	}
+	for _, w := range words[1:] {
+		switch words[0] {
+		case "find":
+			switch w {
+			case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return false
+			}
+		case "sort":
+			if w == "-o" || strings.HasPrefix(w, "--output") || (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "o")) {
+				return false
+			}
+		case "sed":
+			if strings.HasPrefix(w, "-i") || strings.HasPrefix(w, "--in-place") || (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "i")) {
+				return false
+			}
+		}
+	}
+	if words[0] == "git" {
+		return len(words) > 1 && copilotUnaskedGit[words[1]]
+	}
+	return true
 }

@@ -124,12 +124,11 @@ var copilotKnownDiffs = map[string]string{}
 // a mode Copilot does not have, acceptEdits or plan, is compared under
 // default on both sides), and in prompt mode (copilot -p) too, where an
 // ask is a deny. A confined command is the same decision: Claude Code's
-// updatedInput is Copilot's modifiedArgs. One difference is expected: a
+// updatedInput is Copilot's modifiedArgs. One difference may be: a
 // read-only command Claude Code runs without asking in default mode
-// (hookio.Claude.RunsUnasked) is allowed, confined, under Claude Code and
-// left to Copilot (abstain), whose own list of the commands it runs
-// without asking (cat, ls, git status; measured under 1.0.102) safezone
-// does not have: such a command runs unconfined (README, host table).
+// (hookio.Claude.RunsUnasked) is allowed, confined, under Claude Code, and
+// under Copilot only where Copilot was seen to run it unasked too
+// (hookio.Copilot.RunsUnasked); else it is left to Copilot (abstain).
 func TestCopilotCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the whole conformance corpus, three runs a case: not with -short")
@@ -180,7 +179,7 @@ func TestCopilotCorpus(t *testing.T) {
 		reasons = append(reasons, fmt.Sprintf("%d: %s", n, k))
 	}
 	sort.Strings(reasons)
-	t.Logf("compared %d cases, each interactive and in prompt mode; %d runs of a command Claude Code runs unasked; %d known differences; left out: %s",
+	t.Logf("compared %d cases, each interactive and in prompt mode; %d runs of a command only Claude Code is seen to run unasked; %d known differences; left out: %s",
 		compared, unasked, len(copilotKnownDiffs), strings.Join(reasons, "; "))
 	if compared < 250 {
 		t.Errorf("only %d cases compared", compared)
@@ -191,7 +190,7 @@ func TestCopilotCorpus(t *testing.T) {
 // Code sends it, and its Copilot-shaped one (copilot) under an interactive
 // copilot and copilot -p (with --yolo when yolo is set), each in a fresh
 // fixture, and compares the decisions; unasked counts the runs of a
-// command only Claude Code is known to run without asking.
+// command only Claude Code is seen to run without asking.
 func compareCopilot(t *testing.T, c corpusCase, refPolicy []byte, claude, copilot map[string]any, yolo bool, unasked *int) {
 	t.Helper()
 	claudeIn, _ := json.Marshal(claude)
