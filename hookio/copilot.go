@@ -471,9 +471,9 @@ func (Copilot) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) 
 		}
 		var words []string
 		for _, w := range call.Args {
-			lit := w.Lit()
-			if lit == "" {
-				ok = false // not a plain word (Claude.RunsUnasked refuses most already)
+			lit, plain := plainWord(w)
+			if !plain {
+				ok = false // an expansion (Claude.RunsUnasked refuses most already)
 				return false
 			}
 			words = append(words, lit)
@@ -482,6 +482,34 @@ func (Copilot) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) 
 		return ok
 	})
 	return ok
+}
+
+// plainWord returns a word's text when it holds only literal text and
+// quotes ('*.md', "a b"), and false for any expansion.
+func plainWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, isLit := q.(*syntax.Lit)
+				if !isLit {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // copilotRunsWords reports whether one simple command, as plain words, is

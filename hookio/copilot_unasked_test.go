@@ -46,7 +46,7 @@ func TestCopilotRunsUnaskedMeasured(t *testing.T) {
 			}
 		}
 	}
-	for _, form := range []string{"cat README.md", "ls -la", "git status", "cat README.md | wc -l", "ls && pwd"} {
+	for _, form := range []string{"cat README.md", "ls -la", "git status", "cat README.md | wc -l", "ls && pwd", "find . -name '*.md'"} {
 		if !(Copilot{}).RunsUnasked(PermDefault, form, env) {
 			t.Errorf("%q: not RunsUnasked, although both hosts ran it", form)
 		}
