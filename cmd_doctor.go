@@ -26,7 +26,8 @@ directory), one line each, OK or what to do:
     other hosts' hook files), with "onFailure": "block", and whether the
     host will run it (Codex: the hook and the project trusted, hooks on;
     Gemini CLI: a project's hooks need a trusted folder and are dropped
-    with --skip-trust);
+    with --skip-trust; Copilot CLI: copilot -p drops a project's hooks in
+    an untrusted folder, disableAllHooks turns them all off);
   - whether the safezone on PATH is this binary;
   - which policy files load, and from where; what the project's files
     would widen but do not until you trust them (safezone trust FILE);

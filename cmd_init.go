@@ -38,10 +38,12 @@ With --user it registers in the user configuration instead
 ($XDG_CONFIG_HOME/safezone/policy.yaml, the same starting point) unless one
 exists; the project is not touched. A second run changes nothing.
 
-Codex CLI and Gemini CLI drop a project's hooks without a word (Codex until
-the project is trusted, Gemini in an untrusted folder or with --skip-trust),
-so for them the hook is always registered in the user configuration
-($CODEX_HOME/hooks.json, ~/.gemini/settings.json). Codex also runs a hook
+Codex CLI, Gemini CLI and Copilot CLI drop a project's hooks without a word
+(Codex until the project is trusted, Gemini in an untrusted folder or with
+--skip-trust, Copilot in prompt mode in an untrusted folder), so for them
+the hook is always registered in the user configuration
+($CODEX_HOME/hooks.json, ~/.gemini/settings.json,
+$COPILOT_HOME/hooks/safezone.json, ~/.copilot by default). Codex also runs a hook
 only once it is trusted: --trust writes that trust for safezone's own hook
 into $CODEX_HOME/config.toml (a backup kept), as Codex's /hooks would.
 
@@ -161,7 +163,7 @@ var hostNames = map[string]string{"claude": "Claude Code", "codex": "Codex CLI",
 // when a step is left (the exact command), else how to start the host.
 func nextSteps(host, root string, user bool, pending string) string {
 	where := " in " + root
-	if user || host == "codex" || host == "gemini" {
+	if user || host == "codex" || host == "gemini" || host == "copilot" {
 		where = " in " + root + " (or any project)"
 	}
 	start := "then start " + hostNames[host] + where
@@ -170,6 +172,8 @@ func nextSteps(host, root string, user bool, pending string) string {
 		start = "then run codex (or codex exec)" + where
 	case "gemini":
 		start = "then run gemini (or gemini -p)" + where
+	case "copilot":
+		start = "then run copilot (or copilot -p)" + where
 	}
 	last := start + ": every tool call goes through safezone\n"
 	if pending != "" {
@@ -429,10 +433,12 @@ func (p *initPlan) registration() error {
 
 // hostConfigPath returns the file init registers the hook in, and, when it
 // is the user's although a project's was asked for, why: Codex reads a
-// project's .codex folder only once the project is trusted, and Gemini CLI
-// a project's settings, hooks included, only in a trusted folder and not
-// with --skip-trust; both skip them without a word. Codex's user file is
-// $CODEX_HOME/hooks.json (~/.codex when unset).
+// project's .codex folder only once the project is trusted, Gemini CLI a
+// project's settings, hooks included, only in a trusted folder and not
+// with --skip-trust, and Copilot CLI 1.0.102 a project's .github/hooks in
+// prompt mode only in a trusted folder; all skip them without a word.
+// Codex's user file is $CODEX_HOME/hooks.json (~/.codex when unset),
+// Copilot's $COPILOT_HOME/hooks/safezone.json (~/.copilot).
 func hostConfigPath(host, root, home string, user bool, getenv func(string) string) (string, string, error) {
 	switch host {
 	case "codex":
@@ -444,9 +450,25 @@ func hostConfigPath(host, root, home string, user bool, getenv func(string) stri
 	case "gemini":
 		cfg, err := hookio.ConfigPath(host, root, home, true)
 		return cfg, "Gemini CLI drops a project's hooks in an untrusted folder and with --skip-trust, without a word", err
+	case "copilot":
+		cfg, err := copilotUserHooks(home, getenv)
+		return cfg, "Copilot CLI drops a project's .github/hooks in prompt mode (copilot -p) unless the folder is trusted, without a word", err
 	}
 	cfg, err := hookio.ConfigPath(host, root, home, user)
 	return cfg, "", err
+}
+
+// copilotUserHooks is Copilot CLI's user-level hook file:
+// $COPILOT_HOME/hooks/safezone.json, ~/.copilot/hooks/safezone.json when
+// COPILOT_HOME is unset (`copilot help environment`, 1.0.102).
+func copilotUserHooks(home string, getenv func(string) string) (string, error) {
+	if dir := getenv("COPILOT_HOME"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			return "", fmt.Errorf("COPILOT_HOME %q is not absolute (Copilot CLI refuses it too)", dir)
+		}
+		return filepath.Join(dir, "hooks", "safezone.json"), nil
+	}
+	return hookio.ConfigPath("copilot", "", home, true)
 }
 
 // codexTrust plans Codex's trust of the safezone hooks in cfg (the

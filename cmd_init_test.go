@@ -117,3 +117,50 @@ func TestInitPolicyExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestInitCopilot: init --host copilot registers at user level
+// ($COPILOT_HOME/hooks, else ~/.copilot/hooks), which Copilot CLI runs in
+// an untrusted folder too, says why, and names a project registration an
+// older init left.
+func TestInitCopilot(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.Executable = "/opt/safezone"
+	proj := filepath.Join(dir, "proj", ".github", "hooks", "safezone.json")
+	if err := os.MkdirAll(filepath.Dir(proj), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(proj, []byte(`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/opt/safezone --host copilot"}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := cmdInit([]string{"--host", "copilot"}, &stdout, &stderr, sys); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	user := filepath.Join(dir, "home", ".copilot", "hooks", "safezone.json")
+	got, err := os.ReadFile(user)
+	if err != nil || !strings.Contains(string(got), `"bash": "/opt/safezone --host copilot"`) || !strings.Contains(string(got), `"preToolUse"`) {
+		t.Fatalf("%s: %s, %v", user, got, err)
+	}
+	for _, want := range []string{"~/.copilot/hooks/safezone.json: registered for every project of this user, since Copilot CLI drops a project's .github/hooks in prompt mode",
+		".github/hooks/safezone.json registers safezone too", "then run copilot (or copilot -p) in " + filepath.Join(dir, "proj") + " (or any project): every tool call goes through safezone\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("init's output lacks %q:\n%s", want, out)
+		}
+	}
+	// COPILOT_HOME moves the user's hooks.
+	env := sys.Getenv
+	sys.Getenv = func(k string) string {
+		if k == "COPILOT_HOME" {
+			return dir + "/cphome"
+		}
+		return env(k)
+	}
+	stdout.Reset()
+	if code := cmdInit([]string{"--host", "copilot"}, &stdout, &stderr, sys); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cphome", "hooks", "safezone.json")); err != nil {
+		t.Errorf("COPILOT_HOME: %v\n%s", err, stdout.String())
+	}
+}

@@ -1,10 +1,12 @@
 package main
 
-// doctor's checks of the Codex CLI and Gemini CLI registrations: not only
-// whether a file names safezone, but whether the host will run that hook
-// (issue 22): Codex skips an untrusted hook and an untrusted project's
-// .codex/ without a word; Gemini CLI drops a project's hooks in an
-// untrusted folder and with --skip-trust; either may have hooks turned off.
+// doctor's checks of the Codex CLI, Gemini CLI and Copilot CLI
+// registrations: not only whether a file names safezone, but whether the
+// host will run that hook (issues 22 and 30): Codex skips an untrusted hook
+// and an untrusted project's .codex/ without a word; Gemini CLI drops a
+// project's hooks in an untrusted folder and with --skip-trust; Copilot
+// CLI drops a project's .github/hooks in prompt mode in an untrusted
+// folder; any may have hooks turned off.
 
 import (
 	"encoding/json"
@@ -241,7 +243,8 @@ func (d *doctor) geminiFolderTrusted(dir, home string, user geminiSettings, sys 
 func (d *doctor) hostRegistrations(root, home string, sys *pipeline.System) bool {
 	found := d.codex(root, home, sys)
 	found = d.gemini(root, home, sys) || found
-	for _, host := range []string{"copilot", "cursor"} {
+	found = d.copilot(root, home, sys) || found
+	for _, host := range []string{"cursor"} {
 		for _, user := range []bool{false, true} {
 			p, err := hookio.ConfigPath(host, root, home, user)
 			if err != nil {
@@ -254,4 +257,148 @@ func (d *doctor) hostRegistrations(root, home string, sys *pipeline.System) bool
 		}
 	}
 	return found
+}
+
+// copilotHook is one safezone entry of a Copilot CLI hook file.
+type copilotHook struct {
+	file, event, command, matcher string
+}
+
+// copilotHooks returns the safezone entries (ours) of the Copilot CLI hook
+// files *.json in dir, under preToolUse or PreToolUse ({"version": 1,
+// "hooks": {"preToolUse": [{"bash", "command", "matcher"?}]}}). A file
+// that is not JSON is a FIX: Copilot cannot load it.
+func (d *doctor) copilotHooks(dir string, ours func(string) bool) []copilotHook {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	var out []copilotHook
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || !strings.Contains(string(b), "safezone") {
+			continue
+		}
+		var cfg struct {
+			Hooks map[string][]struct {
+				Bash    string `json:"bash"`
+				Command string `json:"command"`
+				Matcher string `json:"matcher"`
+			} `json:"hooks"`
+		}
+		v, err := hujson.Parse(b)
+		if err == nil {
+			v.Standardize()
+			err = json.Unmarshal(v.Pack(), &cfg)
+		}
+		if err != nil {
+			d.fix("%s is not a valid Copilot CLI hook file (%v): Copilot cannot load it, nor safezone's hook in it", f, err)
+			continue
+		}
+		for _, ev := range []string{"preToolUse", "PreToolUse"} {
+			for _, h := range cfg.Hooks[ev] {
+				cmd := h.Bash // on Linux and macOS Copilot runs bash before command
+				if cmd == "" {
+					cmd = h.Command
+				}
+				if ours(cmd) {
+					out = append(out, copilotHook{file: f, event: ev, command: cmd, matcher: h.Matcher})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// copilotSettings is the part of a Copilot CLI settings or config file
+// doctor reads.
+type copilotSettings struct {
+	DisableAllHooks bool     `json:"disableAllHooks"`
+	TrustedFolders  []string `json:"trustedFolders"`
+}
+
+// readCopilotSettings reads a Copilot CLI settings file (JSON with
+// comments); a missing or unreadable one is empty.
+func readCopilotSettings(file string) copilotSettings {
+	var s copilotSettings
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return s
+	}
+	v, err := hujson.Parse(b)
+	if err != nil {
+		return s
+	}
+	v.Standardize()
+	_ = json.Unmarshal(v.Pack(), &s)
+	return s
+}
+
+// copilot checks Copilot CLI's registrations of safezone (the project's
+// .github/hooks/*.json and $COPILOT_HOME/hooks/*.json, ~/.copilot when
+// unset) and reports whether one is found: hooks turned off
+// (disableAllHooks in the user's settings.json or config.json, or the
+// repository's .github/copilot/settings.json or settings.local.json), a
+// project registration without the user-level one in a folder Copilot does
+// not trust (prompt mode drops it without a word: trustedFolders in
+// config.json or settings.json, a folder or one above it), the hook
+// registered more than once (every call runs it that many times), and a
+// matcher (the tools it leaves out are not judged).
+func (d *doctor) copilot(root, home string, sys *pipeline.System) bool {
+	cpHome := sys.Getenv("COPILOT_HOME")
+	if cpHome == "" && home != "" {
+		cpHome = filepath.Join(home, ".copilot")
+	}
+	ours := pipeline.RunsSafezone(sys.Executable)
+	var user []copilotHook
+	if cpHome != "" {
+		user = d.copilotHooks(filepath.Join(cpHome, "hooks"), ours)
+	}
+	proj := d.copilotHooks(filepath.Join(root, ".github", "hooks"), ours)
+	if len(user)+len(proj) == 0 {
+		return false
+	}
+	var trusted []string
+	files := []string{filepath.Join(root, ".github", "copilot", "settings.json"), filepath.Join(root, ".github", "copilot", "settings.local.json")}
+	if cpHome != "" {
+		files = append(files, filepath.Join(cpHome, "settings.json"), filepath.Join(cpHome, "config.json"))
+	}
+	for _, f := range files {
+		st := readCopilotSettings(f)
+		if st.DisableAllHooks {
+			d.fix("%s sets disableAllHooks: Copilot CLI runs no hook, safezone's neither; remove it", f)
+		}
+		if strings.HasPrefix(f, cpHome+string(filepath.Separator)) {
+			trusted = append(trusted, st.TrustedFolders...)
+		}
+	}
+	for _, h := range append(slices.Clone(user), proj...) {
+		if h.matcher != "" {
+			d.fix("%s: safezone's %s entry has the matcher %q: Copilot CLI does not run safezone for the other tools; remove the matcher (`safezone init --host copilot` writes none)", h.file, h.event, h.matcher)
+		}
+	}
+	for _, h := range user {
+		d.ok("registered in %s (copilot, every project of this user): %s", h.file, h.command)
+	}
+	folderTrusted := false
+	for _, f := range trusted {
+		f = filepath.Clean(f)
+		if root == f || strings.HasPrefix(root, strings.TrimSuffix(f, "/")+"/") {
+			folderTrusted = true
+		}
+	}
+	for _, h := range proj {
+		switch {
+		case len(user) > 0:
+		case folderTrusted:
+			d.ok("registered in %s (copilot), in a folder Copilot CLI trusts: %s", h.file, h.command)
+		default:
+			d.fix("registered in %s (copilot), but the folder is not trusted: `copilot -p` drops the project's .github/hooks without a word (and runs every tool under --yolo): run `safezone init --host copilot` (the user-level registration)", h.file)
+		}
+	}
+	if n := len(user) + len(proj); n > 1 {
+		var where []string
+		for _, h := range append(user, proj...) {
+			where = append(where, h.file)
+		}
+		d.fix("safezone is registered %d times for Copilot CLI (%s): where Copilot loads them all, every call runs the hook %d times; keep the user-level one", n, strings.Join(where, ", "), n)
+	}
+	return true
 }

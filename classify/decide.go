@@ -518,6 +518,18 @@ func (d *decider) inside(p string, access policy.Access) bool {
 	return false
 }
 
+// namesAlias reports whether r names one of a tool's aliases
+// (hookio.Call.ToolAliases): only deny and ask rules go by them, since an
+// alias may be another tool's name.
+func namesAlias(r *policy.Rule, aliases []string) bool {
+	for _, a := range aliases {
+		if r.NamesTool(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // callRules returns the rules that match the call itself, whatever its
 // targets: a bare tool name or tool glob ("WebFetch", "mcp__evil__*"), a
 // specifier safezone cannot evaluate (deny and ask only), and a command
@@ -537,7 +549,7 @@ func (d *decider) callRules() []Reason {
 	for _, l := range lists {
 		for i := range l.rules {
 			r := &l.rules[i]
-			if !r.NamesTool(d.call.Tool) {
+			if !r.NamesTool(d.call.Tool) && (l.eff == policy.Allow || !namesAlias(r, d.call.ToolAliases)) {
 				continue
 			}
 			match := false

@@ -473,3 +473,33 @@ func TestPermissionFrom(t *testing.T) {
 		t.Errorf("%s %q", r.Decision, r.Reason)
 	}
 }
+
+// TestCopilotMCPAliases: Copilot CLI's MCP tool <server>-<tool> is reached
+// by deny and ask rules naming any mcp__server__tool its name splits
+// into, never by an allow rule (an alias may be another tool's name).
+func TestCopilotMCPAliases(t *testing.T) {
+	for _, tc := range []struct {
+		rules string
+		input map[string]any
+		want  policy.Decision
+	}{
+		{`deny: ["mcp__evil-corp__run"]`, map[string]any{"x": 1}, policy.Deny},
+		{`deny: ["mcp__evil__corp-run"]`, map[string]any{"x": 1}, policy.Deny},
+		{`ask: ["mcp__evil-corp__*"]`, map[string]any{"x": 1}, policy.Ask},
+		{`deny: ["mcp__evil-corp"]`, map[string]any{"x": 1}, policy.Deny},
+		{`deny: ["mcp__evil-corp__run(/proj/src/**)"]`, map[string]any{"path": "/proj/src/a.go"}, policy.Deny},
+		{`deny: ["mcp__other__run"]`, map[string]any{"x": 1}, policy.Abstain},
+		{`allow: ["mcp__evil-corp__run"]`, map[string]any{"x": 1}, policy.Abstain},
+	} {
+		data, _ := json.Marshal(map[string]any{"sessionId": "s", "timestamp": 1, "cwd": "/proj", "toolName": "evil-corp-run", "toolArgs": tc.input})
+		call, err := hookio.DecodeGitHubHooks(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		layers := []*policy.Layer{mustLayer(t, "ref.yaml", refPolicy), mustLayer(t, "extra.yaml", "version: 1\nrules:\n  "+tc.rules+"\n")}
+		r := Decide(call, policy.Merge(layers...), Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22"}, makefs(baseFS...))
+		if r.Decision != tc.want {
+			t.Errorf("%s: %v (%s), want %v", tc.rules, r.Decision, r.Reason, tc.want)
+		}
+	}
+}

@@ -391,7 +391,7 @@ func (d *decider) ruleMatches(r *policy.Rule, t *Target, widen bool) (string, bo
 	if r.Kind != policy.RulePath {
 		return "", false
 	}
-	if !r.AnyAccess && !r.NamesTool(d.call.Tool) {
+	if !r.AnyAccess && !r.NamesTool(d.call.Tool) && !(widen && namesAlias(r, d.call.ToolAliases)) {
 		return "", false
 	}
 	if r.Access != t.Access && !(widen && r.Access == policy.Read) {
@@ -858,7 +858,7 @@ func (j *judgement) secretBelow() {
 	var rules []*policy.Rule
 	for k := range d.pol.Deny {
 		r := &d.pol.Deny[k]
-		if r.Kind == policy.RulePath && r.Access == policy.Read && (r.AnyAccess || r.NamesTool(d.call.Tool)) {
+		if r.Kind == policy.RulePath && r.Access == policy.Read && (r.AnyAccess || r.NamesTool(d.call.Tool) || namesAlias(r, d.call.ToolAliases)) {
 			rules = append(rules, r)
 		}
 	}

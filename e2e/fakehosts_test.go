@@ -2,9 +2,10 @@
 
 package e2e
 
-// The fake model APIs of Codex CLI and Gemini CLI, just enough for a
-// scripted session offline (the findings of ../shared/hosts-e2e, measured
-// with Codex 0.171.0 and Gemini CLI 0.61.0):
+// The fake model APIs of Codex CLI, Gemini CLI and Copilot CLI, just
+// enough for a scripted session offline (the findings of
+// ../shared/hosts-e2e, measured with Codex 0.171.0, Gemini CLI 0.61.0 and
+// Copilot CLI 1.0.102):
 //
 //   - Codex: POST .../responses (a custom model_provider with wire_api
 //     "responses"), answered with server-sent events: response.created,
@@ -18,6 +19,13 @@ package e2e
 //     count. A request without tools (routing, next-speaker checks) gets
 //     JSON text. Turn i answers a request that carries i functionResponse
 //     parts.
+//   - Copilot (BYOK: COPILOT_PROVIDER_BASE_URL, wire API "completions"):
+//     POST .../chat/completions, answered, when the request asks for a
+//     stream, with chat.completion.chunk events ending in "data: [DONE]":
+//     one delta carrying a tool_calls entry (a function call, or a custom
+//     tool call for apply_patch, which Copilot offers gpt-5 models), or
+//     the final text. A request without tools gets a text. Turn i answers
+//     a request that carries i "tool" messages.
 //
 // Every tool output the host sends back is kept, in order of first sight:
 // what the model saw.
@@ -116,6 +124,8 @@ func (a *fakeHostAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, a.codex(req))
 	case r.Method == http.MethodPost && a.host == "gemini" && strings.Contains(r.URL.Path, "/models/"):
 		a.gemini(w, r.URL.Path, req)
+	case r.Method == http.MethodPost && a.host == "copilot" && strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/chat/completions"):
+		a.copilot(w, req)
 	default:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"data":[],"models":[]}`)
@@ -235,4 +245,81 @@ func geminiReply(w http.ResponseWriter, part map[string]any, stream bool) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(chunk)
+}
+
+// copilot answers one chat completions request.
+func (a *fakeHostAPI) copilot(w http.ResponseWriter, req map[string]any) {
+	stream, _ := req["stream"].(bool)
+	if req["tools"] == nil {
+		chatReply(w, map[string]any{"content": "ok"}, "stop", stream)
+		return
+	}
+	n := 0
+	msgs, _ := req["messages"].([]any)
+	for _, m := range msgs {
+		mm, _ := m.(map[string]any)
+		if mm["role"] != "tool" {
+			continue
+		}
+		n++
+		var out string
+		switch c := mm["content"].(type) {
+		case string:
+			out = c
+		case []any: // content parts
+			for _, p := range c {
+				pm, _ := p.(map[string]any)
+				t, _ := pm["text"].(string)
+				out += t
+			}
+		default:
+			b, _ := json.Marshal(c)
+			out = string(b)
+		}
+		a.saw(fmt.Sprint(mm["tool_call_id"]), out)
+	}
+	t := a.turn(n)
+	id := fmt.Sprintf("call_%d", n)
+	switch {
+	case t.Tool == "":
+		chatReply(w, map[string]any{"content": "done"}, "stop", stream)
+	case t.Input != "":
+		chatReply(w, map[string]any{"content": nil, "tool_calls": []any{map[string]any{"index": 0, "id": id, "type": "custom",
+			"custom": map[string]any{"name": t.Tool, "input": t.Input}}}}, "tool_calls", stream)
+	default:
+		args, _ := json.Marshal(t.Args)
+		chatReply(w, map[string]any{"content": nil, "tool_calls": []any{map[string]any{"index": 0, "id": id, "type": "function",
+			"function": map[string]any{"name": t.Tool, "arguments": string(args)}}}}, "tool_calls", stream)
+	}
+}
+
+// chatReply writes one assistant message, as chat.completion.chunk events
+// or as one chat.completion.
+func chatReply(w http.ResponseWriter, msg map[string]any, finish string, stream bool) {
+	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+	msg["role"] = "assistant"
+	if !stream {
+		w.Header().Set("Content-Type", "application/json")
+		b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1",
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
+		w.Write(b)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	base := func(extra map[string]any) map[string]any {
+		m := map[string]any{"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	for _, c := range []map[string]any{
+		base(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": msg, "finish_reason": nil}}}),
+		base(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}}}),
+		base(map[string]any{"choices": []any{}, "usage": usage}),
+	} {
+		b, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	io.WriteString(w, "data: [DONE]\n\n")
 }

@@ -2,18 +2,21 @@
 
 package e2e
 
-// safezone under the real Codex CLI and Gemini CLI (issue 22), each in its
-// most permissive mode (codex exec --dangerously-bypass-approvals-and-
-// sandbox, gemini --yolo -p), registered the way a newcomer does it:
-// `safezone init --host codex`, then the command its last line names;
-// `safezone init --host gemini`. No harness flag stands in for a trust
+// safezone under the real Codex CLI, Gemini CLI (issue 22) and Copilot CLI
+// (issue 30), each in its most permissive mode (codex exec
+// --dangerously-bypass-approvals-and-sandbox, gemini --yolo -p, copilot
+// --yolo -p), registered the way a newcomer does it: `safezone init --host
+// codex`, then the command its last line names; `safezone init --host
+// gemini`; `safezone init --host copilot` in a folder Copilot was never
+// told to trust. No harness flag stands in for a trust
 // step (no --dangerously-bypass-hook-trust, no codex exec --trust). The
 // model is a fake API on 127.0.0.1 (fakehosts_test.go) that asks for one
 // tool call; facts decide: the files on disk, what the host sent back to
 // the model, and the command the host reports it ran.
 //
 // scripts/e2e-hosts installs the pinned CLIs (codex-version,
-// gemini-version) and runs these tests; without them they skip.
+// gemini-version, copilot-version) and runs these tests; without them they
+// skip.
 
 import (
 	"bytes"
@@ -35,8 +38,9 @@ import (
 // Environment variables naming the host binaries (default: the cached
 // install of the pinned version, see scripts/e2e-hosts).
 const (
-	envCodex  = "SAFEZONE_E2E_CODEX"
-	envGemini = "SAFEZONE_E2E_GEMINI"
+	envCodex   = "SAFEZONE_E2E_CODEX"
+	envGemini  = "SAFEZONE_E2E_GEMINI"
+	envCopilot = "SAFEZONE_E2E_COPILOT"
 )
 
 // hostTimeout bounds one host run: an ask that nobody answers would hang
@@ -52,7 +56,7 @@ func hostBin(host string) (bin, version, skip string, err error) {
 		return "", "", "", err
 	}
 	pinned := strings.TrimSpace(string(v))
-	name := map[string]string{"codex": envCodex, "gemini": envGemini}[host]
+	name := map[string]string{"codex": envCodex, "gemini": envGemini, "copilot": envCopilot}[host]
 	bin = os.Getenv(name)
 	explicit := bin != ""
 	if !explicit {
@@ -65,11 +69,23 @@ func hostBin(host string) (bin, version, skip string, err error) {
 	case err != nil:
 		return "", "", fmt.Sprintf("%s %s not found at %s (%v); scripts/e2e-hosts installs it, or set %s", host, pinned, bin, err, name), nil
 	}
-	version = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "codex-cli "))
+	// "codex-cli 0.171.0"; "0.61.0"; "GitHub Copilot CLI 1.0.102.\nRun
+	// 'copilot update' to check for updates."
+	version, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
+	version = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(version, "codex-cli "), "GitHub Copilot CLI "), ".")
 	if version != pinned && !explicit {
 		return "", "", "", fmt.Errorf("%s reports %s, want the pinned %s", bin, version, pinned)
 	}
 	return bin, version, "", nil
+}
+
+// installCache is where scripts/e2e-hosts installs the host CLIs:
+// $SAFEZONE_E2E_CACHE, else cacheDir().
+func installCache() string {
+	if d := os.Getenv("SAFEZONE_E2E_CACHE"); d != "" {
+		return d
+	}
+	return cacheDir()
 }
 
 // hostCase is one scripted tool call under one host, in the host's most
@@ -80,7 +96,8 @@ type hostCase struct {
 	files map[string]string // path relative to ROOT -> content
 	turn  func(w *world) hostTurn
 	// mode is the host's mode: codex "bypass" (the default) or
-	// "workspace" (-s workspace-write); gemini "yolo".
+	// "workspace" (-s workspace-write); gemini "yolo"; copilot "yolo" (the
+	// default) or "default" (no allow flag).
 	mode string
 	// args are more host flags; env more K=V for the host.
 	args func(w *world) []string
@@ -92,7 +109,10 @@ type hostCase struct {
 	// noTrust leaves out the step init's last line names (Codex): what a
 	// newcomer who skips it gets.
 	noTrust bool
-	check   func(r *hostRun)
+	// projectOnly moves Copilot CLI's registration from the user's hooks
+	// to the project's .github/hooks, where an older init put it.
+	projectOnly bool
+	check       func(r *hostRun)
 }
 
 // hostRun is one host session and what came of it.
@@ -108,6 +128,7 @@ type hostRun struct {
 	timeout bool
 	seconds float64
 	inits   []string // what each safezone init printed
+	doctor  string   // what safezone doctor printed, where the case ran it
 	failed  bool
 }
 
@@ -180,6 +201,15 @@ func (r *hostRun) wantConfined() {
 		r.errorf("Codex ran no confined command; it ran %q", r.codexCommands())
 	case "gemini":
 		r.wantResult(0, "were modified by a hook before execution")
+	case "copilot":
+		// Copilot puts the rewritten arguments (modifiedArgs) in place of
+		// the model's in the history it sends back.
+		for _, b := range r.bodies {
+			if strings.Contains(b, "__confine bash ") {
+				return
+			}
+		}
+		r.errorf("Copilot ran no confined command: no request shows one")
 	}
 }
 
@@ -197,6 +227,13 @@ func (r *hostRun) wantTold() {
 		r.errorf("the model was not told that the command runs confined")
 	case "gemini":
 		r.wantResult(0, "<hook_context>"+told)
+	case "copilot":
+		for _, b := range r.bodies {
+			if strings.Contains(b, "Additional context from preToolUse hook:\\n"+told) {
+				return
+			}
+		}
+		r.errorf("the model was not told that the command runs confined")
 	}
 }
 
@@ -235,12 +272,15 @@ func geminiShell(cmd string) func(*world) hostTurn {
 	}
 }
 
-// hostCases are the cases of each host; shared ones are built by both.
-func hostCases(host string) []hostCase {
-	shell := codexShell
-	if host == "gemini" {
-		shell = geminiShell
+func copilotShell(cmd string) func(*world) hostTurn {
+	return func(*world) hostTurn {
+		return hostTurn{Tool: "bash", Args: map[string]any{"command": cmd, "description": "run it"}}
 	}
+}
+
+// hostCases are the cases of each host; shared ones are built by all.
+func hostCases(host string) []hostCase {
+	shell := map[string]func(string) func(*world) hostTurn{"codex": codexShell, "gemini": geminiShell, "copilot": copilotShell}[host]
 	pyRead := func(w *world) string {
 		return fmt.Sprintf(`python3 -c "print(open('%s').read())"`, w.path("home/.ssh/id_rsa"))
 	}
@@ -426,7 +466,90 @@ func hostCases(host string) []hostCase {
 			},
 		)
 	}
+	if host == "copilot" {
+		cases = append(cases, copilotCases()...)
+	}
 	return cases
+}
+
+// copilotCases are Copilot CLI's own cases. Every case runs in a folder
+// Copilot was never told to trust (no --trust-folder, no trustedFolders),
+// where copilot -p drops a project's .github/hooks without a word: the
+// user-level registration init writes holds there.
+func copilotCases() []hostCase {
+	return []hostCase{
+		{
+			name: "create-outside",
+			turn: func(w *world) hostTurn {
+				return hostTurn{Tool: "create", Args: map[string]any{"path": w.path("outside-create.txt"), "file_text": "x\n"}}
+			},
+			check: func(r *hostRun) { r.wantAbsent("outside-create.txt"); r.wantResult(0, "safezone: deny Write") },
+		},
+		{
+			name:  "view-env",
+			files: map[string]string{"proj/.env": envSecret},
+			turn: func(w *world) hostTurn {
+				return hostTurn{Tool: "view", Args: map[string]any{"path": w.path("proj/.env")}}
+			},
+			check: func(r *hostRun) { r.wantNoResult(hostSecret); r.wantResult(0, "safezone: deny", "Read(.env*)") },
+		},
+		{
+			name:  "grep-ssh",
+			files: map[string]string{"home/.ssh/id_rsa": sshKey},
+			turn: func(w *world) hostTurn {
+				return hostTurn{Tool: "grep", Args: map[string]any{"pattern": "PRIVATE", "paths": []string{".", w.path("home/.ssh")}}}
+			},
+			check: func(r *hostRun) { r.wantNoResult(keyMaterial); r.wantResult(0, "safezone: deny Grep") },
+		},
+		{
+			// apply_patch is offered to gpt-5 models only, as a custom tool
+			// whose toolArgs is the patch itself.
+			name: "patch-writes-outside",
+			env:  []string{"COPILOT_MODEL=gpt-5.4"},
+			turn: func(*world) hostTurn {
+				return hostTurn{Tool: "apply_patch", Input: "*** Begin Patch\n*** Add File: ../outside-patch.txt\n+x\n*** End Patch\n"}
+			},
+			check: func(r *hostRun) { r.wantAbsent("outside-patch.txt"); r.wantResult(0, "safezone: deny Edit") },
+		},
+		{
+			// Copilot's default mode (no allow flag) runs read-only
+			// commands without asking (testdata/hosts/copilot/unasked.md):
+			// safezone runs them confined, as under Claude Code.
+			name:  "read-only-default-mode",
+			mode:  "default",
+			files: map[string]string{"proj/notes.txt": "E2E-NOTES\n"},
+			turn:  copilotShell("cat notes.txt"),
+			check: func(r *hostRun) { r.wantConfined(); r.wantResult(0, "E2E-NOTES") },
+		},
+		{
+			// The control: a project registration (an older init's) in a
+			// folder Copilot never trusted is dropped by copilot -p without
+			// a word, and the write happens; doctor says so and what to
+			// run. If the write stops happening, Copilot changed: check
+			// the README's host table.
+			name:        "untrusted-project-hook-dropped",
+			projectOnly: true,
+			turn:        copilotShell("echo pwned > ../outside-untrusted.txt"),
+			check: func(r *hostRun) {
+				if !r.w.exists("outside-untrusted.txt") {
+					r.errorf("the write ran through safezone although Copilot should drop the untrusted project's hooks: Copilot changed")
+				}
+				if !strings.Contains(r.doctor, "the folder is not trusted: `copilot -p` drops the project's .github/hooks without a word") {
+					r.errorf("doctor does not report the dropped registration:\n%s", r.doctor)
+				}
+			},
+		},
+		{
+			// An ask in prompt mode is answered deny at once, with the
+			// reason (a guard asks in every mode, yolo included).
+			name:  "ask-in-prompt-mode",
+			files: map[string]string{"secret.txt": hostSecret},
+			turn:  copilotShell("git reset --hard"),
+			check: func(r *hostRun) {
+				r.wantResult(0, "safezone: ask", "Copilot CLI in prompt mode (copilot -p) cannot ask for that, so safezone denies it")
+			},
+		},
+	}
 }
 
 // hostRow is one line of the result table.
@@ -440,8 +563,9 @@ var hostRows struct {
 	rows []hostRow
 }
 
-func TestCodex(t *testing.T)  { testHost(t, "codex") }
-func TestGemini(t *testing.T) { testHost(t, "gemini") }
+func TestCodex(t *testing.T)   { testHost(t, "codex") }
+func TestGemini(t *testing.T)  { testHost(t, "gemini") }
+func TestCopilot(t *testing.T) { testHost(t, "copilot") }
 
 // testHost runs every case of host and prints the table.
 func testHost(t *testing.T, host string) {
@@ -463,7 +587,7 @@ func testHost(t *testing.T, host string) {
 	for _, c := range hostCases(host) {
 		mode := c.mode
 		if mode == "" {
-			mode = map[string]string{"codex": "bypass", "gemini": "yolo"}[host]
+			mode = map[string]string{"codex": "bypass", "gemini": "yolo", "copilot": "yolo"}[host]
 		}
 		t.Run(mode+"/"+c.name, func(t *testing.T) {
 			for _, p := range c.needs {
@@ -557,6 +681,17 @@ func runHost(t *testing.T, host, bin, mode, roots string, c hostCase) *hostRun {
 		default:
 			hostEnv = append(hostEnv, "GEMINI_CLI_TRUST_WORKSPACE=true")
 		}
+	case "copilot":
+		// BYOK offline (COPILOT_OFFLINE: no GitHub login, no other network
+		// use); the single executable unpacks its package (235 MB) into
+		// COPILOT_CACHE_HOME once, kept beside the install.
+		hostEnv = append(hostEnv, "COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+base+"/v1", "COPILOT_PROVIDER_TYPE=openai",
+			"COPILOT_PROVIDER_API_KEY=dummy", "COPILOT_MODEL=gpt-4.1", "COPILOT_AUTO_UPDATE=false",
+			"COPILOT_CACHE_HOME="+filepath.Join(installCache(), "copilot-cache"))
+		args = []string{"--output-format", "json", "--no-auto-update", "--no-ask-user"}
+		if mode == "yolo" {
+			args = append(args, "--yolo")
+		}
 	}
 	// Registration as a newcomer does it: init, then what its last line
 	// says to run, if anything.
@@ -564,10 +699,20 @@ func runHost(t *testing.T, host, bin, mode, roots string, c hostCase) *hostRun {
 	if cmd := nextCommand(r.inits[0]); cmd != nil && !c.noTrust {
 		r.inits = append(r.inits, r.safezone(hostEnv, cmd[1:]...))
 	}
+	if c.projectOnly {
+		proj := filepath.Join(w.proj, ".github", "hooks", "safezone.json")
+		if err := os.MkdirAll(filepath.Dir(proj), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(w.home, ".copilot", "hooks", "safezone.json"), proj); err != nil {
+			t.Fatal(err)
+		}
+		r.doctor = r.safezoneStatus(hostEnv, "doctor")
+	}
 	if c.args != nil {
 		args = append(args, c.args(w)...)
 	}
-	if host == "gemini" {
+	if host == "gemini" || host == "copilot" {
 		args = append(args, "-p", "do it")
 	} else {
 		args = append(args, "do it")
@@ -606,6 +751,17 @@ func (r *hostRun) safezone(hostEnv []string, args ...string) string {
 	if err != nil {
 		r.t.Fatalf("safezone %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
+	return string(out)
+}
+
+// safezoneStatus runs the build under test in proj with env and returns
+// what it printed, whatever its exit status.
+func (r *hostRun) safezoneStatus(hostEnv []string, args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command(env.safezone, args...)
+	cmd.Dir = r.w.proj
+	cmd.Env = hostEnv
+	out, _ := cmd.CombinedOutput()
 	return string(out)
 }
 

@@ -135,7 +135,12 @@ type Call struct {
 	PermissionFrom    string
 
 	Tool string // tool_name, verbatim
-	Kind Kind
+	// ToolAliases are the other names a policy rule may give the tool:
+	// for Copilot CLI's MCP tool <server>-<tool>, each mcp__server__tool
+	// the name splits into at a dash (the name does not say where the
+	// server's ends). Deny and ask rules naming one of them apply.
+	ToolAliases []string
+	Kind        Kind
 	// Writes is true when the tool changes files: the built-in writers, and
 	// MCP tools whose name does not say they only read.
 	Writes bool

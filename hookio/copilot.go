@@ -1,70 +1,120 @@
 package hookio
 
-// GitHub Copilot CLI. Facts, from GitHub's documentation (github/docs
-// content/copilot/reference/copilot-cli-reference/cli-hooks-reference.md
-// and content/copilot/reference/hooks-configuration.md) and the code of
-// @github/copilot 1.0.63, the last release that ships readable JavaScript
-// (app.js, and prebuilds/linux-x64/runtime.node for the tool schemas); the
-// current release, 1.0.102, ships a single executable, so its behaviour is
-// taken from the documentation:
+// GitHub Copilot CLI. Facts, measured under the real @github/copilot
+// 1.0.102 (2026-12-07, offline against a fake model API: e2e/hosts_test.go,
+// and ../shared/hosts-e2e/FINDINGS.md, "Copilot CLI 1.0.102", which names
+// where in the package each comes from), with GitHub's documentation
+// (github/docs content/copilot/reference/copilot-cli-reference/
+// cli-hooks-reference.md) and `copilot help config|permissions|environment`
+// of 1.0.102 for the rest; 1.0.102 ships a single executable whose hook
+// engine and tools are in prebuilds/linux-x64/runtime.node (Rust):
 //
-//   - Configuration: .github/hooks/*.json at the repository root and
-//     ~/.copilot/hooks/*.json, {"version": 1, "hooks": {"preToolUse":
-//     [{"type": "command", "bash": ..., "powershell": ..., "timeoutSec":
-//     30}]}}. There is no matcher: every tool call runs the hook.
+//   - Configuration: .github/hooks/*.json of the project and
+//     $COPILOT_HOME/hooks/*.json (~/.copilot/hooks), {"version": 1,
+//     "hooks": {"preToolUse": [{"type": "command", "bash", "command",
+//     "powershell", "timeoutSec", "matcher"?}]}}. On Linux "bash" is run
+//     in preference to "command"; a "matcher" (a tool name pattern) is
+//     honoured. In prompt mode (-p) a project's hooks load only in a
+//     trusted folder (--trust-folder, COPILOT_ALLOW_ALL=true exactly,
+//     trustedFolders in ~/.copilot/config.json, or
+//     GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true); otherwise they are
+//     dropped without a word (cli-main.js: loadDeferredRepoHooks). The
+//     user's hooks run without trust. disableAllHooks (settings.json)
+//     turns every hook off.
+//   - The hook runs in the project root with COPILOT_PROJECT_DIR,
+//     CLAUDE_PROJECT_DIR and COPILOT_HOOK_DIR set, as a child of the
+//     copilot process (its environment filtered: no provider keys).
 //   - Input, camelCase event "preToolUse": sessionId, timestamp (ms),
-//     cwd, toolName, toolArgs: the model's arguments as a JSON string
-//     (a custom tool's free-form input, apply_patch's patch, verbatim).
-//   - Input, PascalCase event "PreToolUse" (the VS Code compatible format):
-//     hook_event_name, session_id, timestamp (ISO 8601), cwd, tool_name,
-//     tool_input (parsed from JSON when possible). tool_name is mapped to
-//     Claude Code's names (1.0.63: bash and powershell to Bash, view to
-//     Read, create to Write, edit, str_replace_editor and apply_patch to
-//     Edit, grep and rg to Grep, glob to Glob, web_fetch to WebFetch) while
-//     tool_input keeps Copilot's fields.
-//   - Tools (1.0.63 schemas): bash and powershell {command, description,
-//     ...}, view {path, view_range}, create {path, file_text}, edit {path,
-//     old_str, new_str}, str_replace_editor {command, path, ...}, grep
-//     {pattern, paths (a string or a list), glob, type, ...}, glob
-//     {pattern, paths}, apply_patch (a patch), web_fetch {url}. MCP tools
-//     are <server>-<tool>.
-//   - Output: top-level permissionDecision ("allow", "deny", "ask") and
-//     permissionDecisionReason (required for deny); in the PascalCase format
-//     hookSpecificOutput.permissionDecision is read first. Empty output or
-//     {} changes nothing. "ask" prompts, or denies when no prompt is
-//     possible.
-//   - Failures: "Hook failures (non-zero exit codes or timeouts) are logged
-//     and skipped—they never block agent execution" (the reference's last
-//     section). So every answer, an error's deny included, is JSON on
-//     stdout with exit 0. Copilot has no fail-closed option for repository
-//     or user hooks (only organisation policy hooks fail closed).
+//     cwd, toolName (bash, view, create, edit, grep or rg, glob,
+//     apply_patch, MCP tools as <server>-<tool>), toolArgs: a JSON object
+//     for every function tool; only the custom (free-form) apply_patch
+//     sends its patch as a string. There is no event name and no
+//     permission mode: --yolo is read from the copilot process
+//     (pipeline/hostrun.go).
+//   - Input, PascalCase event "PreToolUse" (the VS Code compatible
+//     format): hook_event_name, session_id, timestamp (ISO 8601), cwd,
+//     tool_name mapped to Claude Code's names (bash to Bash, view to Read,
+//     create to Write, edit and apply_patch to Edit, ...), tool_input with
+//     Copilot's fields.
+//   - Tools: bash {command, description, ...}, view {path, view_range},
+//     create {path, file_text}, edit {path, old_str, new_str}, grep and rg
+//     {pattern, paths (a string or a list), glob, ...}, glob {pattern,
+//     paths}, apply_patch (the patch).
+//   - bash runs `/bin/bash --norc --noprofile -c COMMAND` in the session's
+//     directory, whatever $SHELL is: no state (cd, variables, functions)
+//     carries from one call to the next; a process substitution runs.
+//   - Output: top-level permissionDecision ("allow", "deny", "ask"),
+//     permissionDecisionReason, modifiedArgs and additionalContext.
+//     hookSpecificOutput counts only under "PreToolUse": a deny only there
+//     is ignored under "preToolUse". "ask" in prompt mode is a deny
+//     ("Denied by preToolUse hook (unable to ask user for confirmation)").
+//     "allow" skips Copilot's prompt and also its own check of paths
+//     outside the folder. modifiedArgs replaces the tool's arguments, with
+//     allow or with no decision, under both events: the rewritten command
+//     runs, and the model's history shows it; top-level updatedInput is
+//     ignored. additionalContext reaches the model as a user message
+//     ("Additional context from preToolUse hook: ..."). systemMessage is
+//     not a Copilot field.
+//   - Failures: exit 2, exit 1, a crash (a signal) and a missing binary
+//     block the tool ("hook errored"; changelog 1.0.57); only a timeout
+//     (timeoutSec) and non-JSON stdout on exit 0 let it run. So every
+//     answer is JSON on stdout with exit 0.
 //
-// VS Code reads the same .github/hooks files and runs the same command with
-// its own input (see vscode.go), so this adapter reads all three inputs and
-// prints an answer both hosts act on.
+// VS Code reads the same .github/hooks files and ~/.copilot/hooks and runs
+// the same command with its own input (see vscode.go): [Copilot.HostFor]
+// hands such an input to [VSCode], which rewrites nothing.
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/safezonehq/safezone/policy"
 )
 
-// Copilot is GitHub Copilot CLI's protocol (see the facts above). It also
-// reads VS Code's input, since both hosts load .github/hooks. Every answer
-// exits 0.
+// Copilot is GitHub Copilot CLI's protocol (see the facts above). A
+// rewritten command goes in the top-level modifiedArgs, with allow or no
+// decision, never with a deny; the model is told in additionalContext.
+// Every answer exits 0.
 type Copilot struct{}
 
 func (Copilot) Name() string                      { return "copilot" }
 func (Copilot) Decode(data []byte) (*Call, error) { return DecodeGitHubHooks(data) }
-func (Copilot) Encode(o Output) ([]byte, int)     { return encodeGitHubHooks(o), 0 }
+func (Copilot) Encode(o Output) ([]byte, int)     { return encodeGitHubHooks(o, true), 0 }
 
-// encodeGitHubHooks prints o for Copilot CLI and VS Code at once: the
+// RewritesShell reports that Copilot CLI runs a rewritten bash command
+// (modifiedArgs, see the facts above).
+func (Copilot) RewritesShell() bool { return true }
+
+// CommandShell is ShellBash: Copilot CLI 1.0.102 runs bash's command as
+// `/bin/bash --norc --noprofile -c COMMAND`, with no state between calls.
+func (Copilot) CommandShell() CommandShell { return ShellBash }
+
+// HostFor hands VS Code's input (hookEventName, no toolName nor
+// hook_event_name) to [VSCode]: both hosts load .github/hooks and
+// ~/.copilot/hooks, and only Copilot CLI runs a rewritten command.
+func (Copilot) HostFor(data []byte) Host { return githubHostFor(data) }
+
+// githubHostFor tells VS Code's input from Copilot CLI's by their keys.
+func githubHostFor(data []byte) Host {
+	if bytes.Contains(data, []byte(`"hookEventName"`)) && !bytes.Contains(data, []byte(`"toolName"`)) && !bytes.Contains(data, []byte(`"hook_event_name"`)) {
+		return VSCode{}
+	}
+	return Copilot{}
+}
+
+// encodeGitHubHooks prints o for Copilot CLI (copilot) or VS Code: the
 // decision at the top level (Copilot's camelCase format) and in
-// hookSpecificOutput (VS Code, and Copilot's PascalCase format), a warning
-// as additionalContext for the model and systemMessage for the user.
-// Abstain prints {} (no decision), which both hosts read as "carry on".
-func encodeGitHubHooks(o Output) []byte {
+// hookSpecificOutput (VS Code, and Copilot's PascalCase format); a
+// warning and the model's context as additionalContext, and for VS Code
+// the warning as systemMessage for the user. For Copilot a rewritten
+// input is modifiedArgs (and hookSpecificOutput.updatedInput, which its
+// PascalCase format also reads), unless the decision is deny. Abstain
+// with nothing else prints {} (no decision), which both hosts read as
+// "carry on".
+func encodeGitHubHooks(o Output, copilot bool) []byte {
 	var decision, reason string
 	switch o.Decision {
 	case policyAbstain:
@@ -76,19 +126,37 @@ func encodeGitHubHooks(o Output) []byte {
 			reason = "denied by safezone"
 		}
 	}
-	if decision == "" && o.Warning == "" {
+	context := joinNonEmpty(o.Warning, o.Context)
+	rewrite := o.UpdatedInput
+	if !copilot || decision == "deny" {
+		rewrite = nil
+	}
+	if decision == "" && context == "" && rewrite == nil {
 		return []byte("{}\n")
 	}
-	b := make([]byte, 0, 160+2*len(reason)+3*len(o.Warning))
+	b := make([]byte, 0, 160+2*len(reason)+3*len(context)+2*len(rewrite))
 	b = append(b, '{')
 	b = appendField(b, "permissionDecision", decision)
 	b = appendField(b, "permissionDecisionReason", reason)
-	b = appendField(b, "additionalContext", o.Warning)
-	b = appendField(b, "systemMessage", o.Warning)
+	if rewrite != nil {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, `"modifiedArgs":`...)
+		b = append(b, rewrite...)
+	}
+	b = appendField(b, "additionalContext", context)
+	if !copilot {
+		b = appendField(b, "systemMessage", o.Warning)
+	}
 	b = append(b, `,"hookSpecificOutput":{"hookEventName":"PreToolUse"`...)
 	b = appendField(b, "permissionDecision", decision)
 	b = appendField(b, "permissionDecisionReason", reason)
-	b = appendField(b, "additionalContext", o.Warning)
+	if rewrite != nil {
+		b = append(b, `,"updatedInput":`...)
+		b = append(b, rewrite...)
+	}
+	b = appendField(b, "additionalContext", context)
 	return append(b, "}}\n"...)
 }
 
@@ -170,7 +238,8 @@ func githubShape(c *Call, o obj) (githubKeys, error) {
 
 // githubTool judges a call by [githubTools]: a tool no row names is an MCP
 // tool when its name starts with "mcp_" (VS Code's), else a tool without a
-// schema (Copilot CLI's MCP tools, <server>-<tool>, among them). Free-text
+// schema (Copilot CLI's MCP tools, <server>-<tool>, among them, which get
+// their mcp__server__tool names as aliases: copilotMCPNames). Free-text
 // arguments are refused but for the rows that take them.
 func githubTool(c *Call, in toolInput) error {
 	r := lookupTool(githubTools, c.Tool)
@@ -182,8 +251,24 @@ func githubTool(c *Call, in toolInput) error {
 		return r.judgeCall(c, in)
 	case strings.HasPrefix(c.Tool, "mcp_"):
 		return mcpTool(c, in.ti, "")
+	case c.Host == "copilot":
+		c.ToolAliases = copilotMCPNames(c.Tool)
 	}
 	return otherTool(c, in.ti)
+}
+
+// copilotMCPNames returns the mcp__server__tool names Copilot CLI's MCP
+// tool name <server>-<tool> may stand for: one per dash
+// ("github-mcp-server-get_file_contents" is mcp__github__mcp-server-...,
+// ..., mcp__github-mcp-server__get_file_contents).
+func copilotMCPNames(name string) []string {
+	var out []string
+	for i := 0; i < len(name); i++ {
+		if name[i] == '-' && i > 0 && i < len(name)-1 {
+			out = append(out, "mcp__"+name[:i]+"__"+name[i+1:])
+		}
+	}
+	return out
 }
 
 // githubTools is the tool table of Copilot CLI and VS Code (both load
@@ -345,4 +430,113 @@ func judgeMultiReplace(c *Call, in toolInput, _ *toolRule) error {
 		return &InputError{Field: ti.name("replacements"), Err: fmt.Errorf("%w: empty", ErrValue)}
 	}
 	return nil
+}
+
+// copilotUnasked are the programs Copilot CLI 1.0.102 was seen to run
+// without asking in its default mode (testdata/hosts/copilot/unasked.md),
+// with, for git, the subcommands seen; find, sort and sed only without
+// the options that run, delete or write.
+var copilotUnasked = map[string]bool{
+	"cat": true, "head": true, "tail": true, "ls": true, "grep": true, "rg": true, "find": true, "wc": true,
+	"echo": true, "pwd": true, "git": true, "which": true, "file": true, "stat": true, "du": true, "df": true,
+	"sort": true, "uniq": true, "cut": true, "diff": true, "printenv": true, "date": true, "whoami": true,
+	"uname": true, "id": true, "realpath": true, "readlink": true, "sed": true, "nl": true, "true": true, "cd": true,
+}
+
+var copilotUnaskedGit = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "branch": true, "rev-parse": true, "ls-files": true, "blame": true, "grep": true,
+}
+
+// RunsUnasked reports whether Copilot CLI 1.0.102, its hook abstaining,
+// runs command without asking: only in its default mode, and only where
+// both it and Claude Code were seen to (testdata/hosts/copilot/unasked.md
+// and ../claude/unasked.md): [Claude.RunsUnasked] holds (the line's
+// shape, paths inside the working directories, no write), and every
+// program is one Copilot ran (copilotUnasked). False is the safe answer,
+// as for Claude Code: a command Copilot runs unasked that this does not
+// name runs unconfined, where safezone left it to Copilot.
+func (Copilot) RunsUnasked(mode PermissionMode, command string, env UnaskedEnv) bool {
+	if mode != PermDefault || !(Claude{}).RunsUnasked(mode, command, env) {
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return false
+	}
+	ok := true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, isCall := n.(*syntax.CallExpr)
+		if !isCall || len(call.Args) == 0 || !ok {
+			return ok
+		}
+		var words []string
+		for _, w := range call.Args {
+			lit, plain := plainWord(w)
+			if !plain {
+				ok = false // an expansion (Claude.RunsUnasked refuses most already)
+				return false
+			}
+			words = append(words, lit)
+		}
+		ok = copilotRunsWords(words)
+		return ok
+	})
+	return ok
+}
+
+// plainWord returns a word's text when it holds only literal text and
+// quotes ('*.md', "a b"), and false for any expansion.
+func plainWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, isLit := q.(*syntax.Lit)
+				if !isLit {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// copilotRunsWords reports whether one simple command, as plain words, is
+// among the forms Copilot CLI 1.0.102 ran unasked.
+func copilotRunsWords(words []string) bool {
+	if !copilotUnasked[words[0]] {
+		return false
+	}
+	for _, w := range words[1:] {
+		switch words[0] {
+		case "find":
+			switch w {
+			case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return false
+			}
+		case "sort":
+			if w == "-o" || strings.HasPrefix(w, "--output") || (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "o")) {
+				return false
+			}
+		case "sed":
+			if strings.HasPrefix(w, "-i") || strings.HasPrefix(w, "--in-place") || (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "i")) {
+				return false
+			}
+		}
+	}
+	if words[0] == "git" {
+		return len(words) > 1 && copilotUnaskedGit[words[1]]
+	}
+	return true
 }

@@ -43,9 +43,10 @@ const (
 	// or zsh, `eval '<command>'` after its shell snapshot). A rewritten
 	// command needs bash there.
 	ShellUser CommandShell = iota
-	// ShellBash is bash whatever $SHELL says (Gemini CLI 0.61.0 on Linux
-	// and macOS: `bash -c`, the command inside a subshell of its own
-	// script).
+	// ShellBash is bash whatever $SHELL says, with no state carried
+	// between calls (Gemini CLI 0.61.0 on Linux and macOS: `bash -c`, the
+	// command inside a subshell of its own script; Copilot CLI 1.0.102:
+	// `/bin/bash --norc --noprofile -c COMMAND`).
 	ShellBash
 	// ShellPOSIX is a POSIX shell the hook cannot name (Codex CLI 0.171.0:
 	// the user's default shell, or the one the model names in the call,

@@ -189,10 +189,11 @@ func TestHostOutputs(t *testing.T) {
 	checkGolden(t, filepath.Join("..", "testdata", "hosts", "cursor", "output.golden"), all.String())
 }
 
-// TestExitContract checks each host's exit statuses: never 1 (every host
-// but Claude Code and Cursor runs the tool on exit 1, and those two would
-// show an error instead of the reason), 2 only for a deny forced by an
-// error where that blocks, 0 where a non-zero exit is skipped.
+// TestExitContract checks each host's exit statuses: never 1 (Codex,
+// Gemini CLI and VS Code run the tool on exit 1; Claude Code, Cursor and
+// Copilot CLI 1.0.102 block it without the reason), 2 only for a deny
+// forced by an error where that blocks, 0 where the JSON deny is read at
+// exit 0 (Copilot CLI, VS Code, Cursor).
 func TestExitContract(t *testing.T) {
 	errDeny := map[string]int{"claude": 2, "codex": 2, "gemini": 2, "copilot": 0, "vscode": 0, "cursor": 0, "auto": 2}
 	for name, want := range errDeny {

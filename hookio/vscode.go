@@ -23,13 +23,19 @@ package hookio
 //     model; any other status is a warning and the tool runs.
 //
 // Since Copilot CLI loads the same .github/hooks files and runs the same
-// command, the VS Code adapter is the Copilot one: it reads both hosts'
-// inputs and prints an answer both act on, always with exit 0 (VS Code reads
-// the JSON deny at exit 0; Copilot CLI would skip a non-zero exit).
+// command, the VS Code adapter shares the Copilot one's decoder: it reads
+// both hosts' inputs, hands Copilot CLI's to [Copilot] (HostFor), and
+// prints an answer both act on, always with exit 0 (VS Code reads the JSON
+// deny at exit 0). It rewrites no command: safezone confines nothing VS
+// Code runs.
 
-// VSCode is VS Code's agent-hook protocol: see [Copilot], which it shares.
+// VSCode is VS Code's agent-hook protocol: see [Copilot], whose decoder it
+// shares.
 type VSCode struct{}
 
 func (VSCode) Name() string                      { return "vscode" }
 func (VSCode) Decode(data []byte) (*Call, error) { return DecodeGitHubHooks(data) }
-func (VSCode) Encode(o Output) ([]byte, int)     { return encodeGitHubHooks(o), 0 }
+func (VSCode) Encode(o Output) ([]byte, int)     { return encodeGitHubHooks(o, false), 0 }
+
+// HostFor hands Copilot CLI's input to [Copilot] (see githubHostFor).
+func (VSCode) HostFor(data []byte) Host { return githubHostFor(data) }

@@ -140,8 +140,8 @@ type confinement struct {
 }
 
 // confinable says whether a shell command of call could run confined here:
-// the host runs a rewritten command (Claude Code's updatedInput, Codex's
-// and Gemini CLI's equivalents), the shell that runs it can run the
+// the host runs a rewritten command (Claude Code's updatedInput, Codex's,
+// Gemini CLI's and Copilot CLI's equivalents), the shell that runs it can run the
 // rewritten form (bash where the host runs the user's $SHELL; see
 // hookio.ShellOf), and the kernel confines (confine.Available). Its second
 // result says why not.
@@ -194,7 +194,8 @@ func confineMatters(res *classify.Result, pol *policy.Policy) bool {
 
 // confinementFor builds the ruleset of a confined call and rewrites its
 // command in the form the host's shell runs (confine.Rewrite for the
-// user's bash with its state, confine.RewriteBash for a host's own bash,
+// user's bash with its state, confine.RewriteBash for a host's own bash
+// (Gemini CLI, Copilot CLI),
 // confine.RewritePOSIX for a shell the hook cannot name). hostSandbox names
 // the host's own sandbox the command will run in ("" for none): read-only
 // paths then cannot be kept by the kernel. maySandbox names the one it may
@@ -1225,22 +1226,30 @@ func (j *Judger) makeDirIn(c, root string) bool {
 
 // withCommand returns the tool input of the hook input data with its
 // "command" replaced, every other field kept as it was (numbers exactly).
+// The tool input is tool_input (Claude Code's shape, and Codex's, Gemini
+// CLI's and Copilot CLI's PascalCase event), else toolArgs (Copilot CLI's
+// camelCase event), which must be an object.
 func withCommand(data []byte, command string) (json.RawMessage, error) {
 	var in struct {
 		ToolInput map[string]json.RawMessage `json:"tool_input"`
+		ToolArgs  map[string]json.RawMessage `json:"toolArgs"`
 	}
-	if err := json.Unmarshal(data, &in); err != nil || in.ToolInput == nil {
+	if err := json.Unmarshal(data, &in); err != nil || (in.ToolInput == nil && in.ToolArgs == nil) {
 		return nil, fmt.Errorf("the tool input cannot be rewritten: %v", err)
+	}
+	args := in.ToolInput
+	if args == nil {
+		args = in.ToolArgs
 	}
 	cmd, err := marshalString(command)
 	if err != nil {
 		return nil, err
 	}
-	in.ToolInput["command"] = cmd
+	args["command"] = cmd
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(in.ToolInput); err != nil {
+	if err := enc.Encode(args); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil

@@ -2,8 +2,8 @@ package pipeline
 
 // How the host runs a call, beyond what its hook input says. Codex CLI
 // sends a permission_mode that only says whether its approval policy is
-// "never", and nothing of its sandbox; Gemini CLI sends no mode at all, and
-// cannot show an ask in a headless run. Both start the hook as a child of
+// "never", and nothing of its sandbox; Gemini CLI and Copilot CLI send no
+// mode at all, and cannot show an ask in a headless run (copilot -p). Both start the hook as a child of
 // their own process (through `sh -c`), so the hook reads that process's
 // command line and the host's settings files. What it cannot see: a mode
 // changed while the session runs (Codex's /approvals and /permissions,
@@ -53,7 +53,7 @@ type proc struct {
 }
 
 // hostRun finds out how the host runs call (see hostRun), for the hosts
-// that need it: codex and gemini. project is the project root; call is
+// that need it: codex, gemini and copilot. project is the project root; call is
 // nil for an input that could not be decoded (whether an ask can be shown
 // still matters for on_error: ask).
 func (s *System) hostRun(call *hookio.Call, host hookio.Host, project string) hostRun {
@@ -65,6 +65,8 @@ func (s *System) hostRun(call *hookio.Call, host hookio.Host, project string) ho
 		return s.codexRun(call, project)
 	case "gemini":
 		return s.geminiRun(project)
+	case "copilot":
+		return s.copilotRun()
 	}
 	return hostRun{}
 }
@@ -520,4 +522,148 @@ func (s *System) geminiDefaultApproval(file string) string {
 		return ""
 	}
 	return st.General.DefaultApprovalMode
+}
+
+// GitHub Copilot CLI (1.0.102: `copilot --help`, `copilot help
+// permissions`, `copilot help environment`, `copilot help config`).
+
+// copilotArgs is what a Copilot CLI command line says about approvals and
+// whether a person can answer a prompt.
+type copilotArgs struct {
+	allowAll   string // --yolo or --allow-all: tools, paths and URLs
+	allowTools bool   // --allow-all-tools
+	prompt     bool   // -p/--prompt: prompt mode, nobody to ask
+}
+
+// parseCopilotArgs reads Copilot's options. Its parser (clap) takes an
+// option's value from the next word only when that word does not start
+// with "-", so every word that does is an option; a long option may carry
+// its value after "=", a short one right after its letter (-pTEXT), and
+// short options may be grouped (-sp TEXT). "--" ends the options.
+func parseCopilotArgs(args []string) copilotArgs {
+	var a copilotArgs
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		switch {
+		case strings.HasPrefix(arg, "--"):
+			name, _, _ := strings.Cut(arg, "=")
+			switch name {
+			case "--yolo", "--allow-all":
+				a.allowAll = name
+			case "--allow-all-tools":
+				a.allowTools = true
+			case "--prompt":
+				a.prompt = true
+			}
+		case strings.HasPrefix(arg, "-") && len(arg) > 1:
+			for _, c := range arg[1:] {
+				if c == 'p' {
+					a.prompt = true
+				}
+				if strings.ContainsRune("pirnC", c) {
+					break // the rest of the word is the option's value
+				}
+			}
+		}
+	}
+	return a
+}
+
+// copilotTruthy reports whether a COPILOT_ALLOW_ALL value allows all tools
+// (`copilot help environment`: "true", "1", "yes", "on" or "y", any case,
+// surrounding blanks ignored).
+func copilotTruthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "1", "yes", "on", "y":
+		return true
+	}
+	return false
+}
+
+// copilotRun finds how Copilot CLI runs the call, from the copilot process
+// the hook descends from: its command line and its environment
+// (/proc/PID/environ: the hook's own environment is filtered, and
+// COPILOT_ALLOW_ALL is not in it), and for an interactive session
+// defaultPermissionMode in $COPILOT_HOME/settings.json (~/.copilot).
+//
+// The mode, in Claude Code's terms: --yolo, --allow-all, --allow-all-tools
+// or COPILOT_ALLOW_ALL run every tool without a person's look (Copilot's
+// own check of paths outside the folder stays on under --allow-all-tools
+// alone, but a hook's allow skips it): bypassPermissions; so does
+// defaultPermissionMode "allow-all" outside prompt mode. Otherwise
+// Copilot asks before a write or a command: default. In prompt mode (-p)
+// nobody can answer an ask.
+func (s *System) copilotRun() hostRun {
+	p, args, ok := findHost(s.ancestors(), "copilot")
+	if !ok {
+		return hostRun{}
+	}
+	a := parseCopilotArgs(args)
+	var from string
+	switch {
+	case a.allowAll != "":
+		from = a.allowAll
+	case a.allowTools:
+		from = "--allow-all-tools"
+	case copilotTruthy(s.procEnv(p, "COPILOT_ALLOW_ALL")):
+		from = "COPILOT_ALLOW_ALL in its environment"
+	case !a.prompt && s.copilotDefaultMode(s.procEnv(p, "COPILOT_HOME")) == "allow-all":
+		from = "defaultPermissionMode allow-all in its settings.json"
+	}
+	r := hostRun{mode: hookio.PermDefault, modeFrom: "copilot: it asks before writes and commands"}
+	if from != "" {
+		r.mode, r.modeFrom = hookio.PermBypass, "copilot: every tool allowed without asking ("+from+")"
+	}
+	if a.prompt {
+		r.noAsk = "Copilot CLI in prompt mode (copilot -p)"
+	}
+	return r
+}
+
+// procEnv returns the variable name of process p's environment
+// (/proc/PID/environ, NUL-separated NAME=VALUE), "" when it is unset or
+// cannot be read.
+func (s *System) procEnv(p proc, name string) string {
+	b, err := fs.ReadFile(s.FS, "proc/"+strconv.Itoa(p.pid)+"/environ")
+	if err != nil {
+		return ""
+	}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// copilotDefaultMode reads defaultPermissionMode from Copilot's user
+// settings (home: $COPILOT_HOME, else ~/.copilot); "" when it is missing
+// or unreadable.
+func (s *System) copilotDefaultMode(home string) string {
+	if home == "" {
+		if h := s.Getenv("HOME"); h != "" {
+			home = filepath.Join(h, ".copilot")
+		}
+	}
+	if home == "" {
+		return ""
+	}
+	b, err := fs.ReadFile(s.FS, strings.TrimPrefix(filepath.Join(home, "settings.json"), "/"))
+	if err != nil {
+		return ""
+	}
+	v, err := hujson.Parse(b)
+	if err != nil {
+		return ""
+	}
+	v.Standardize()
+	var st struct {
+		DefaultPermissionMode string `json:"defaultPermissionMode"`
+	}
+	if json.Unmarshal(v.Pack(), &st) != nil {
+		return ""
+	}
+	return st.DefaultPermissionMode
 }

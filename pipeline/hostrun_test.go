@@ -255,6 +255,65 @@ func TestGeminiRun(t *testing.T) {
 	}
 }
 
+// TestCopilotRun: Copilot CLI's mode and whether it can ask, from the
+// copilot process's command line, its environment and its settings.
+func TestCopilotRun(t *testing.T) {
+	copilot := func(args ...string) []string {
+		return append([]string{"/n/node_modules/@github/copilot-linux-x64/copilot"}, args...)
+	}
+	for _, tc := range []struct {
+		name  string
+		argv  []string
+		env   string // the copilot process's environ
+		files map[string]string
+		mode  hookio.PermissionMode
+		from  string
+		noAsk bool
+	}{
+		{name: "prompt mode, yolo", argv: copilot("--output-format", "json", "--yolo", "-p", "do it"), mode: hookio.PermBypass, from: "(--yolo)", noAsk: true},
+		{name: "--allow-all", argv: copilot("--allow-all", "--prompt=x"), mode: hookio.PermBypass, from: "(--allow-all)", noAsk: true},
+		{name: "--allow-all-tools", argv: copilot("-p", "x", "--allow-all-tools"), mode: hookio.PermBypass, from: "(--allow-all-tools)", noAsk: true},
+		{name: "--allow-all-paths alone asks", argv: copilot("--allow-all-paths", "-p", "x"), mode: hookio.PermDefault, from: "it asks", noAsk: true},
+		{name: "grouped short options", argv: copilot("-sp", "x"), mode: hookio.PermDefault, noAsk: true},
+		{name: "a prompt glued to -p", argv: copilot("-pdo-it"), mode: hookio.PermDefault, noAsk: true},
+		{name: "a prompt that names a flag", argv: copilot("--prompt=--yolo"), mode: hookio.PermDefault, noAsk: true},
+		{name: "interactive", argv: copilot(), mode: hookio.PermDefault},
+		{name: "interactive, -i", argv: copilot("-i", "start", "--allow-all-tools"), mode: hookio.PermBypass},
+		{name: "after --", argv: copilot("-i", "x", "--", "--yolo"), mode: hookio.PermDefault},
+		{name: "COPILOT_ALLOW_ALL", argv: copilot("-p", "x"), env: "HOME=/h\x00COPILOT_ALLOW_ALL= Yes \x00", mode: hookio.PermBypass, from: "COPILOT_ALLOW_ALL", noAsk: true},
+		{name: "COPILOT_ALLOW_ALL off", argv: copilot("-p", "x"), env: "COPILOT_ALLOW_ALL=0\x00", mode: hookio.PermDefault, noAsk: true},
+		{name: "defaultPermissionMode", argv: copilot(), files: map[string]string{"h/.copilot/settings.json": `{"defaultPermissionMode": "allow-all",}`},
+			mode: hookio.PermBypass, from: "defaultPermissionMode"},
+		{name: "defaultPermissionMode, COPILOT_HOME", argv: copilot(), env: "COPILOT_HOME=/c\x00", files: map[string]string{"c/settings.json": `{"defaultPermissionMode": "allow-all"}`},
+			mode: hookio.PermBypass, from: "defaultPermissionMode"},
+		{name: "defaultPermissionMode not in prompt mode", argv: copilot("-p", "x"), files: map[string]string{"h/.copilot/settings.json": `{"defaultPermissionMode": "allow-all"}`},
+			mode: hookio.PermDefault, noAsk: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fstest.MapFS{}
+			for name, content := range tc.files {
+				fsys[name] = &fstest.MapFile{Data: []byte(content)}
+			}
+			procTree(fsys, nil, []string{"bash", "-c", "safezone --host copilot"}, tc.argv)
+			fsys["proc/98/environ"] = &fstest.MapFile{Data: []byte(tc.env)}
+			s := &System{FS: fsys, pid: 100, Getenv: pipelinetest.Isolated("/x", map[string]string{"HOME": "/h"})}
+			got := s.hostRun(&hookio.Call{}, hookio.Copilot{}, "/w/proj")
+			if got.mode != tc.mode || !strings.Contains(got.modeFrom, tc.from) || got.modeFrom == "" || got.sandbox != "" {
+				t.Errorf("mode %v from %q sandbox %q; want %v from ...%q...", got.mode, got.modeFrom, got.sandbox, tc.mode, tc.from)
+			}
+			if tc.noAsk != (got.noAsk == "Copilot CLI in prompt mode (copilot -p)") {
+				t.Errorf("noAsk %q, want it: %v", got.noAsk, tc.noAsk)
+			}
+		})
+	}
+	// Not started by copilot: nothing found, the input's mode stands.
+	fsys := fstest.MapFS{}
+	procTree(fsys, nil, []string{"bash", "-c", "x"}, []string{"/usr/bin/node", "/p/claude.js"})
+	if got := (&System{FS: fsys, pid: 100, Getenv: pipelinetest.Isolated("/x", nil)}).hostRun(&hookio.Call{}, hookio.Copilot{}, "/w"); got != (hostRun{}) {
+		t.Errorf("found %+v without a copilot process", got)
+	}
+}
+
 // procOverlay is the file system with a /proc of the test's own: the hook
 // finds its host's process in it, and everything else on disk.
 type procOverlay struct {
