@@ -28,6 +28,11 @@ func (l *launch) run() (int, error) {
 		return l.supervise()
 	}
 	if l.inNamespace {
+		if l.netFD >= 0 {
+			if err := netUp(l.netFD); err != nil {
+				return 0, err
+			}
+		}
 		if err := mountAll(l.rs); err != nil {
 			return 0, err
 		}
@@ -77,6 +82,9 @@ func (l *launch) run() (int, error) {
 	env := l.env
 	if env == nil {
 		env = os.Environ()
+	}
+	if l.netFD >= 0 {
+		env = withProxyVars(env)
 	}
 	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
@@ -132,18 +140,35 @@ func (l *launch) supervise() (int, error) {
 	}
 	// Pdeathsig fires when the thread that started the child ends: keep it.
 	runtime.LockOSThread()
+	flags, caps, netArg := uintptr(unix.CLONE_NEWUSER|unix.CLONE_NEWNS), []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE}, "-"
+	var proxy *exec.Cmd
+	if l.rs.Net != nil {
+		// A network namespace of the command's own, whose loopback the
+		// second stage brings up (CAP_NET_ADMIN), and the proxy it hands
+		// its listening sockets to (net_linux.go).
+		p, netEnd, err := startProxy(l.rs.Net)
+		if err != nil {
+			return 0, err
+		}
+		defer netEnd.Close()
+		proxy = p
+		defer stopProxy(proxy)
+		flags |= unix.CLONE_NEWNET
+		caps = append(caps, unix.CAP_NET_ADMIN)
+		netArg = strconv.Itoa(int(netEnd.Fd()))
+	}
 	cmd := &exec.Cmd{
 		Path:   "/proc/self/exe",
-		Args:   append([]string{"safezone", Subcommand, "ns", string(rules), l.path}, l.argv...),
+		Args:   append([]string{"safezone", Subcommand, "ns", string(rules), netArg, l.path}, l.argv...),
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
 		Env:    l.env, // nil: the launcher's own; the second stage execs with its own
 		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
+			Cloneflags:  flags,
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
 			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE},
+			AmbientCaps: caps,
 			Pdeathsig:   unix.SIGKILL,
 		},
 	}
@@ -156,7 +181,11 @@ func (l *launch) supervise() (int, error) {
 		}
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("%w: cannot create a user and mount namespace to keep the read-only paths read-only: %v", ErrUnavailable, err)
+		what := "a user and mount namespace to keep the read-only paths read-only"
+		if proxy != nil {
+			what = "a user, mount and network namespace"
+		}
+		return 0, fmt.Errorf("%w: cannot create %s: %v", ErrUnavailable, what, err)
 	}
 	go func() {
 		for s := range sigs {
@@ -176,6 +205,7 @@ func (l *launch) supervise() (int, error) {
 		// does it. No core file: the program's was its own to dump.
 		sig := int(ws.Signal())
 		signal.Stop(sigs)
+		stopProxy(proxy)
 		unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
 		syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -" + strconv.Itoa(sig) + " $$; exit " + strconv.Itoa(128+sig)}, os.Environ())
 		return 128 + sig, nil

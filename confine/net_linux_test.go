@@ -1,0 +1,221 @@
+package confine
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// proxyPath is cmd/safezone-proxy, built once for the tests that give a
+// command a network of its own.
+var proxyPath = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "confine-proxy-")
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, "safezone-proxy")
+	out, err := exec.Command(goTool(), "build", "-o", p, "../cmd/safezone-proxy").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building safezone-proxy: %v\n%s", err, out)
+	}
+	os.Chmod(dir, 0o755)
+	return p, nil
+})
+
+// netRules is the fixture's ruleset with a network of its own whose proxy
+// allows allow and denies deny, recording refusals in auditLog.
+func netRules(t *testing.T, f *fixture, allow, deny []string, auditLog string) Ruleset {
+	t.Helper()
+	needNamespaces(t)
+	p, err := proxyPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := json.Marshal(map[string]any{"allow": allow, "deny": deny, "hint": "add it to network.allow in the test's policy",
+		"audit": map[string]any{"path": auditLog, "session_id": "s1", "tool_use_id": "t1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := f.rules(false)
+	rs.Net = &Net{Proxy: p, Policy: cfg}
+	return rs
+}
+
+// server is an HTTP server on the machine's own loopback, outside every
+// command's namespace, counting the requests it got.
+func server(t *testing.T) (*httptest.Server, *atomic.Int32, string) {
+	var hits atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprint(w, "registry says hello")
+	}))
+	t.Cleanup(s.Close)
+	_, port, _ := net.SplitHostPort(s.Listener.Addr().String())
+	return s, &hits, port
+}
+
+// TestNetworkRefused runs, in a network namespace of the command's own,
+// each way out that the policy does not name, and checks that none
+// reaches a listener on the machine's loopback, that the refusals say
+// why, and that what the policy allows gets through the proxies.
+func TestNetworkRefused(t *testing.T) {
+	f := newFixture(t)
+	_, hits, port := server(t)
+	_, hits2, port2 := server(t) // allowed by no entry
+	udp, err := net.ListenPacket("udp4", "0.0.0.0:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	_, udpPort, _ := net.SplitHostPort(udp.LocalAddr().String())
+	log := filepath.Join(f.root, "audit.jsonl")
+	rs := netRules(t, f, []string{"127.0.0.1:" + port, "localhost:" + port}, nil, log)
+	curl := "env -u NO_PROXY -u no_proxy curl -sS --max-time 10 "
+
+	for _, c := range []struct {
+		name, script string
+		want         string // in stdout+stderr
+	}{
+		{"tcp to the host's loopback", "bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + port2 + " && echo CONNECTED'", "Connection refused"},
+		{"http with --noproxy", "curl -sS --max-time 10 --noproxy '*' http://127.0.0.1:" + port2 + "/", "Couldn't connect"},
+		{"a name not allowed, http", curl + "-x http://127.0.0.1:3128 http://example.com/", "example.com:80 is not in the network allowlist"},
+		{"a name not allowed, CONNECT", curl + "-p -x http://127.0.0.1:3128 https://example.com/", "403"},
+		{"a name not allowed, socks5", curl + "-x socks5h://127.0.0.1:1080 http://example.com/", "example.com:80 is not in the network allowlist"},
+		{"the host's loopback through the proxy", curl + "-x http://127.0.0.1:3128 http://127.0.0.1:" + port2 + "/", "127.0.0.1:" + port2 + " is not in the network allowlist"},
+		{"instance metadata through the proxy", curl + "-x http://127.0.0.1:3128 http://169.254.169.254/latest/meta-data/", "169.254.169.254:80 is not in the network allowlist"},
+		{"instance metadata directly", "curl -sS --max-time 10 --noproxy '*' http://169.254.169.254/", "Couldn't connect"},
+		{"raw DNS", "bash -c 'exec 3<>/dev/udp/8.8.8.8/53 && echo x >&3 && echo SENT'", "Network is unreachable"},
+		{"udp to the host's loopback", "bash -c 'echo x >/dev/udp/127.0.0.1/" + udpPort + " && echo SENT-LOCAL'", "SENT-LOCAL"},
+		{"udp to the host's address", "bash -c 'echo x >/dev/udp/" + hostAddr(t) + "/" + udpPort + " && echo SENT'", "Network is unreachable"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := sh(t, f.proj, rs, c.script)
+			out := r.stdout + r.stderr
+			if strings.Contains(out, "CONNECTED") || strings.Contains(out, "SENT\n") || strings.Contains(out, "registry says hello") {
+				t.Errorf("got through: %s", out)
+			}
+			if !strings.Contains(out, c.want) {
+				t.Errorf("output lacks %q:\n%s", c.want, out)
+			}
+		})
+	}
+	if n := hits2.Load(); n != 0 {
+		t.Errorf("the listener no entry names got %d requests", n)
+	}
+	// A datagram sent to the namespace's own loopback leaves it not.
+	udp.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, from, err := udp.ReadFrom(make([]byte, 64)); err == nil {
+		t.Errorf("the UDP listener got %d bytes from %v", n, from)
+	}
+
+	// What the policy names gets through, by each proxy.
+	for _, c := range []struct{ name, script string }{
+		{"http proxy", curl + "http://127.0.0.1:" + port + "/"},
+		{"http proxy, CONNECT", curl + "-p -x http://127.0.0.1:3128 http://127.0.0.1:" + port + "/"},
+		{"socks5", curl + "-x socks5h://127.0.0.1:1080 http://127.0.0.1:" + port + "/"},
+		{"socks5 by name", curl + "-x socks5h://127.0.0.1:1080 http://localhost:" + port + "/"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := hits.Load()
+			r := sh(t, f.proj, rs, c.script)
+			if !strings.Contains(r.stdout, "registry says hello") || hits.Load() != before+1 {
+				t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+
+	// The variables lead curl to the proxy: a server on the machine's own
+	// address, which the policy names.
+	t.Run("the variables", func(t *testing.T) {
+		ip := hostAddr(t)
+		var got atomic.Int32
+		l, err := net.Listen("tcp", ip+":0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got.Add(1)
+			fmt.Fprint(w, "registry says hello")
+		}))
+		s.Listener = l
+		s.Start()
+		defer s.Close()
+		rs := netRules(t, f, []string{l.Addr().String()}, nil, "")
+		r := sh(t, f.proj, rs, "curl -sS --max-time 10 http://"+l.Addr().String()+"/")
+		if !strings.Contains(r.stdout, "registry says hello") || got.Load() != 1 {
+			t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+
+	// Each refusal is in the audit log, with the call and the destination.
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"tool_use_id":"t1"`) || !strings.Contains(string(b), `"given":"169.254.169.254:80"`) || !strings.Contains(string(b), `"given":"example.com:443"`) {
+		t.Errorf("audit log:\n%s", b)
+	}
+}
+
+// TestNetworkAddresses checks the addresses a name resolves to: "*" opens
+// every public name, not the machine's loopback a name leads to, and a
+// deny entry wins over the allow entry.
+func TestNetworkAddresses(t *testing.T) {
+	f := newFixture(t)
+	_, hits, port := server(t)
+	curl := "env -u NO_PROXY -u no_proxy curl -sS --max-time 10 -x http://127.0.0.1:3128 "
+	r := sh(t, f.proj, netRules(t, f, []string{"*"}, nil, ""), curl+"http://localhost:"+port+"/")
+	if !strings.Contains(r.stdout+r.stderr, "resolves to 127.0.0.1, a loopback address") {
+		t.Errorf("'*' reached localhost: %q %q", r.stdout, r.stderr)
+	}
+	r = sh(t, f.proj, netRules(t, f, []string{"localhost"}, []string{"127.0.0.0/8"}, ""), curl+"http://localhost:"+port+"/")
+	if !strings.Contains(r.stdout+r.stderr, `matches network.deny "127.0.0.0/8"`) {
+		t.Errorf("the deny entry did not refuse: %q %q", r.stdout, r.stderr)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the server got %d requests", hits.Load())
+	}
+}
+
+// TestNetworkProxyMissing: a proxy that cannot start stops the command.
+func TestNetworkProxyMissing(t *testing.T) {
+	f := newFixture(t)
+	rs := netRules(t, f, nil, nil, "")
+	rs.Net.Proxy = filepath.Join(f.root, "no-such-proxy")
+	r := sh(t, f.proj, rs, "echo RAN")
+	if strings.Contains(r.stdout, "RAN") || r.code != ExitCannotRun || !strings.Contains(r.stderr, "cannot start the network proxy") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	rs.Net.Proxy, _ = proxyPath()
+	rs.Net.Policy = json.RawMessage(`{"allow":["bad entry"]}`)
+	r = sh(t, f.proj, rs, "echo RAN")
+	if strings.Contains(r.stdout, "RAN") || r.code != ExitCannotRun || !strings.Contains(r.stderr, "bad network entry") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// hostAddr is an IPv4 address of this machine's other than loopback.
+func hostAddr(t *testing.T) string {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	t.Skip("this machine has no address but loopback")
+	return ""
+}
