@@ -25,7 +25,7 @@ import (
 var ErrBadEncoding = errors.New("not an encoded policy")
 
 // binaryVersion changes when the layout does.
-const binaryVersion = 3
+const binaryVersion = 4
 
 // sentinels are the conditions an [Error]'s Err is tested for with
 // errors.Is; an encoded error keeps which of them it matched, and its text.
@@ -237,6 +237,9 @@ func (e *encoder) policy(p *Policy) {
 		encodeList(e, g.Read, encPattern)
 		e.strs2(g.Sockets)
 	})
+	encodeSetting(e, p.Network.Isolate, encBool)
+	encodeList(e, p.Network.Allow, encStrSetting)
+	encodeList(e, p.Network.Deny, encStrSetting)
 	encodeList(e, p.Locked, encStrSetting)
 	encodeList(e, p.Ignored, func(e *encoder, ig Ignored) {
 		e.str(ig.Key)
@@ -459,6 +462,9 @@ func (d *decoder) policy() *Policy {
 	c.Grants = decodeList(d, func(d *decoder) Grant {
 		return Grant{Pos: d.pos(), Command: decRule(d), Read: decodeList(d, decPattern), Sockets: d.strList()}
 	})
+	p.Network.Isolate = decodeSetting(d, decBool)
+	p.Network.Allow = decodeList(d, decStrSetting)
+	p.Network.Deny = decodeList(d, decStrSetting)
 	p.Locked = decodeList(d, decStrSetting)
 	p.Ignored = decodeList(d, func(d *decoder) Ignored {
 		return Ignored{Key: d.str(), Value: d.str(), Pos: d.pos(), LockedAt: d.pos()}

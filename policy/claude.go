@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/safezonehq/safezone/netrule"
 )
 
 // ErrSettings is wrapped by errors about a Claude Code settings file.
@@ -74,6 +76,7 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 			*list.dst = append(*list.dst, r)
 		}
 	}
+	l.Network = claudeNetwork(perms, l)
 	for i, e := range perms["additionalDirectories"] {
 		if e.value == "" || strings.ContainsRune(e.value, 0) {
 			errs = append(errs, &Error{Pos: e.pos, Field: fmt.Sprintf("permissions.additionalDirectories[%d]", i), Err: fmt.Errorf("%w: empty directory", ErrSettings)})
@@ -85,6 +88,33 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 		return nil, errors.Join(errs...)
 	}
 	return l, nil
+}
+
+// claudeNetwork returns the network entries of a settings file:
+// sandbox.network.allowedDomains and deniedDomains, and the domains of its
+// WebFetch(domain:…) allow rules, which Claude Code merges with
+// allowedDomains. One safezone cannot read is left out with a warning.
+func claudeNetwork(perms map[string][]settingsEntry, l *Layer) NetworkLayer {
+	var n NetworkLayer
+	add := func(dst *[]Setting[string], field, v string, pos Pos) {
+		if _, err := netrule.Parse(v); err != nil {
+			l.Warnings = append(l.Warnings, &Error{Pos: pos, Field: field, Err: fmt.Errorf("%w: %w; safezone does not apply it", ErrSkippedRule, err)})
+			return
+		}
+		*dst = append(*dst, Setting[string]{Value: v, Pos: pos})
+	}
+	for i, e := range perms[networkAllowKey] {
+		add(&n.Allow, fmt.Sprintf("%s[%d]", networkAllowKey, i), e.value, e.pos)
+	}
+	for i, e := range perms[networkDenyKey] {
+		add(&n.Deny, fmt.Sprintf("%s[%d]", networkDenyKey, i), e.value, e.pos)
+	}
+	for i, e := range perms["allow"] {
+		if d, ok := strings.CutPrefix(e.value, "WebFetch(domain:"); ok && strings.HasSuffix(d, ")") {
+			add(&n.Allow, fmt.Sprintf("permissions.allow[%d]", i), strings.TrimSuffix(d, ")"), e.pos)
+		}
+	}
+	return n
 }
 
 // LoadClaudeSettings reads and parses a settings file; a file that does not
@@ -153,9 +183,16 @@ func permissionsOf(name string, data []byte) (map[string][]settingsEntry, error)
 		if err != nil {
 			return nil, err
 		}
-		if key == "permissions" {
-			out, err = r.permissions()
-		} else {
+		switch key {
+		case "permissions":
+			var perms map[string][]settingsEntry
+			perms, err = r.permissions()
+			out = replaceEntries(out, perms, "allow", "ask", "deny", "additionalDirectories")
+		case "sandbox":
+			var sb map[string][]settingsEntry
+			sb, err = r.sandboxNetwork()
+			out = replaceEntries(out, sb, networkAllowKey, networkDenyKey)
+		default:
 			err = r.skip()
 		}
 		if err != nil {
@@ -163,6 +200,93 @@ func permissionsOf(name string, data []byte) (map[string][]settingsEntry, error)
 		}
 	}
 	if err := r.end(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// The keys of Claude Code's sandbox network lists in permissionsOf's map
+// (settings reference, "Sandbox settings"; Claude Code 2.1.330's schema:
+// "Domains sandboxed commands may reach without a prompt (wildcards such
+// as *.example.com supported). Merged with WebFetch(domain:…) allow rules
+// and across settings sources").
+const (
+	networkAllowKey = "sandbox.network.allowedDomains"
+	networkDenyKey  = "sandbox.network.deniedDomains"
+)
+
+// replaceEntries returns dst with the lists keys of src in place of its
+// own (a key written twice: the last counts, as in JSON.parse).
+func replaceEntries(dst, src map[string][]settingsEntry, keys ...string) map[string][]settingsEntry {
+	if src == nil && dst == nil {
+		return nil
+	}
+	if dst == nil {
+		dst = map[string][]settingsEntry{}
+	}
+	for _, k := range keys {
+		delete(dst, k)
+		if v, ok := src[k]; ok {
+			dst[k] = v
+		}
+	}
+	return dst
+}
+
+// sandboxNetwork reads the value of the sandbox key: null, or an object
+// of which it keeps network.allowedDomains and network.deniedDomains
+// (lists of strings) and skips every other key.
+func (r *settingsReader) sandboxNetwork() (map[string][]settingsEntry, error) {
+	tok, at, err := r.next()
+	if err != nil || tok == nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, r.fail(at, "sandbox must be an object")
+	}
+	var out map[string][]settingsEntry
+	for r.dec.More() {
+		tok, _, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		if key, _ := tok.(string); key != "network" {
+			if err := r.skip(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		tok, at, err = r.next()
+		if err != nil {
+			return nil, err
+		}
+		if tok == nil {
+			continue
+		}
+		if tok != json.Delim('{') {
+			return nil, r.fail(at, "sandbox.network must be an object")
+		}
+		out = map[string][]settingsEntry{}
+		for r.dec.More() {
+			tok, _, err := r.next()
+			if err != nil {
+				return nil, err
+			}
+			switch key, _ := tok.(string); key {
+			case "allowedDomains", "deniedDomains":
+				out["sandbox.network."+key], err = r.list("sandbox.network." + key)
+			default:
+				err = r.skip()
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if _, _, err := r.next(); err != nil { // network's closing '}'
+			return nil, err
+		}
+	}
+	if _, _, err := r.next(); err != nil { // the closing '}'
 		return nil, err
 	}
 	return out, nil
@@ -245,7 +369,11 @@ func (r *settingsReader) permissions() (map[string][]settingsEntry, error) {
 // list reads permissions.key, which must be a list of strings, and returns
 // its entries with their positions (nil for an empty list).
 func (r *settingsReader) list(key string) ([]settingsEntry, error) {
-	if err := r.open('[', fmt.Sprintf("permissions.%s must be a list of strings", key)); err != nil {
+	field := key
+	if !strings.Contains(key, ".") {
+		field = "permissions." + key
+	}
+	if err := r.open('[', fmt.Sprintf("%s must be a list of strings", field)); err != nil {
 		return nil, err
 	}
 	var list []settingsEntry
@@ -256,7 +384,7 @@ func (r *settingsReader) list(key string) ([]settingsEntry, error) {
 		}
 		s, ok := tok.(string)
 		if !ok {
-			return nil, r.fail(at, "permissions.%s[%d] must be a string", key, i)
+			return nil, r.fail(at, "%s[%d] must be a string", field, i)
 		}
 		list = append(list, settingsEntry{value: s, pos: r.pos(at)})
 	}

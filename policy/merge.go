@@ -38,6 +38,7 @@ type Policy struct {
 	ReadDirs []Dir
 	Guards   Guards
 	Confine  Confine
+	Network  Network
 
 	// Locked lists the keys the managed layer locked.
 	Locked []Setting[string]
@@ -106,6 +107,7 @@ func Defaults() *Policy {
 			InstallOutside: Setting[Decision]{Ask, builtin},
 		},
 		Confine: Confine{Mode: Setting[ConfineMode]{ConfineAuto, builtin}},
+		Network: Network{Isolate: Setting[bool]{false, builtin}},
 	}
 }
 
@@ -193,6 +195,7 @@ func Merge(layers ...*Layer) *Policy {
 		p.Allow = rules(open, "rules.allow", p.Allow, l.Allow)
 		mergeAudit(open, &p.Audit, l)
 		mergeExtras(open, p, l)
+		mergeNetwork(open, p, l)
 		p.Warnings = append(p.Warnings, l.Warnings...)
 		if seen != nil {
 			whole.listEntries(seen.add)
