@@ -40,28 +40,8 @@ import (
 	"github.com/safezonehq/safezone/netrule"
 )
 
-// Config is the proxy's argument, the JSON the hook writes into
-// confine.Net.Policy.
-type Config struct {
-	Allow []string `json:"allow,omitempty"`
-	Deny  []string `json:"deny,omitempty"`
-	// Hint is the sentence a refusal ends with: how to allow a host
-	// ("add it to network.allow in ~/.config/safezone/policy.yaml").
-	Hint string `json:"hint,omitempty"`
-	// Audit is where refusals are recorded; nil for nowhere.
-	Audit *Audit `json:"audit,omitempty"`
-}
-
-// Audit is the audit log and the call the refusals belong to.
-type Audit struct {
-	Path      string `json:"path"`
-	MaxBytes  int64  `json:"max_bytes,omitempty"`
-	Keep      int    `json:"keep,omitempty"`
-	Host      string `json:"host,omitempty"`
-	SessionID string `json:"session_id,omitempty"`
-	ToolUseID string `json:"tool_use_id,omitempty"`
-	Cwd       string `json:"cwd,omitempty"`
-}
+// Config is the proxy's configuration (netrule.Config).
+type Config = netrule.Config
 
 // ParseConfig decodes s strictly (unknown fields are errors) and compiles
 // its lists.

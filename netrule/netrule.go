@@ -294,3 +294,26 @@ func JoinHostPort(host string, port int) string {
 	}
 	return host + ":" + strconv.Itoa(port)
 }
+
+// Config is the network proxy's argument (package netproxy), the JSON the
+// hook writes into confine.Net.Policy.
+type Config struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+	// Hint is the sentence a refusal ends with: how to allow a host
+	// ("add the host to network.allow in safezone's policy (...)").
+	Hint string `json:"hint,omitempty"`
+	// Audit is where refusals are recorded; nil for nowhere.
+	Audit *Audit `json:"audit,omitempty"`
+}
+
+// Audit is the audit log and the call the refusals belong to.
+type Audit struct {
+	Path      string `json:"path"`
+	MaxBytes  int64  `json:"max_bytes,omitempty"`
+	Keep      int    `json:"keep,omitempty"`
+	Host      string `json:"host,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
+}

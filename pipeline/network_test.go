@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/netrule"
+	"github.com/safezonehq/safezone/pipeline/pipelinetest"
+)
+
+// TestNetworkIsolate: with network.isolate on, a confined command's
+// ruleset gives it a network of its own through the proxy beside the
+// safezone binary, allowing the registries the user's tools are set up
+// for (here npm's from ~/.npmrc, the others' defaults) and network.allow
+// less network.deny; a repository's allow entry waits for trust; explain
+// and the model's reason say so. Without the proxy the command does not
+// run confined.
+func TestNetworkIsolate(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj", "SHELL": "/bin/bash", "GOPROXY": "https://goproxy.example.com,direct"})
+	os.MkdirAll(dir+"/bin", 0o755)
+	sys.Executable = dir + "/bin/safezone"
+	proxy := dir + "/bin/" + ProxyName
+	os.WriteFile(proxy, []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(dir+"/home/.npmrc", []byte("registry=https://npm.corp.example:8443/\n"), 0o600)
+	os.WriteFile(dir+"/proj/.safezone.yaml", []byte("version: 1\nnetwork:\n  isolate: true\n  allow: [db.example.com:5432]\n  deny: [\"*.evil.example\"]\n"), 0o644)
+	in := pipelinetest.Input("Bash", dir+"/proj", map[string]any{"command": "sh build.sh"})
+	judge := func() Verdict {
+		opts, err := ParseFlags([]string{"-y"}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.explain = true
+		return (&Judger{Opts: opts, Sys: sys}).Decide([]byte(in), nil, "")
+	}
+	v := judge()
+	if v.conf == nil {
+		d, r := Outcome(v)
+		t.Skipf("not confined here: %s %s %q", v.confineOff, d, r)
+	}
+	if st := sys.ConfineStatus(); st.ReadOnly != nil {
+		if v.conf.Ruleset.Net != nil || !strings.Contains(v.conf.NetOff, "user namespace") {
+			t.Errorf("no user namespaces: Net %v, NetOff %q", v.conf.Ruleset.Net, v.conf.NetOff)
+		}
+		return
+	}
+	n := v.conf.Ruleset.Net
+	if n == nil || n.Proxy != proxy {
+		t.Fatalf("Net = %+v", n)
+	}
+	var cfg netrule.Config
+	if err := json.Unmarshal(n.Policy, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"npm.corp.example:8443", "goproxy.example.com", "pypi.org", "files.pythonhosted.org", "index.crates.io"} {
+		if !slices.Contains(cfg.Allow, h) {
+			t.Errorf("allow %v lacks %s", cfg.Allow, h)
+		}
+	}
+	for _, h := range []string{"registry.npmjs.org", "proxy.golang.org", "db.example.com:5432"} {
+		if slices.Contains(cfg.Allow, h) {
+			t.Errorf("allow %v has %s", cfg.Allow, h)
+		}
+	}
+	if !slices.Equal(cfg.Deny, []string{"*.evil.example"}) || !strings.Contains(cfg.Hint, "network.allow") {
+		t.Errorf("deny %v, hint %q", cfg.Deny, cfg.Hint)
+	}
+	if !strings.Contains(v.conf.Command, "__confine") || v.conf.Launcher != "" {
+		t.Errorf("not the Go launcher: %q", v.conf.Command)
+	}
+	if d := v.conf.describe(dir + "/home"); !strings.Contains(d, "network of its own") || !strings.Contains(d, "network.allow") {
+		t.Errorf("the model is not told: %s", d)
+	}
+	var out strings.Builder
+	e := ExplanationOf(v)
+	if e.Confine == nil || e.Confine.Network != "proxy" {
+		t.Fatalf("explain: %+v", e.Confine)
+	}
+	b, _ := json.Marshal(e)
+	out.Write(b)
+	if !strings.Contains(out.String(), `"npm.corp.example:8443"`) || !strings.Contains(out.String(), "npm's registry") {
+		t.Errorf("explain: %s", out.String())
+	}
+
+	// The proxy gone: the command is not confined (it is asked, with why).
+	os.Remove(proxy)
+	v = judge()
+	if v.conf != nil || !strings.Contains(v.confineOff+v.Res.ConfineNote+v.Res.Reason, ProxyName) {
+		d, r := Outcome(v)
+		t.Errorf("without the proxy: confined %v, %s %q, off %q", v.conf != nil, d, r, v.confineOff)
+	}
+	_ = confine.NetHTTPPort
+	_ = filepath.Join
+}
