@@ -219,3 +219,45 @@ func hostAddr(t *testing.T) string {
 	t.Skip("this machine has no address but loopback")
 	return ""
 }
+
+// TestNetworkRegistries installs from the registries this machine reaches
+// (npm's and the Go module proxy), confined, through the proxy with the
+// registry allowed, and checks the same install fails without it. Where
+// the registry does not answer outside either, the case is skipped.
+func TestNetworkRegistries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("downloads from the registries")
+	}
+	f := newFixture(t)
+	for _, c := range []struct {
+		name, tool, host, script, want string
+	}{
+		{"npm", "npm", "registry.npmjs.org", "cd " + f.proj + " && npm install --no-save --cache " + f.proj + "/.npm-cache is-number@7.0.0 >/dev/null && cat node_modules/is-number/package.json | grep '\"version\"'", `"version": "7.0.0"`},
+		{"go", "go", "proxy.golang.org", "cd " + f.proj + " && GOMODCACHE=" + f.proj + "/gomod GOFLAGS=-modcacherw GOSUMDB=off GOPROXY=https://proxy.golang.org go mod download -json golang.org/x/sync@v0.10.0 | grep '\"Zip\"'", "sync/@v/v0.10.0.zip"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := exec.LookPath(c.tool); err != nil {
+				t.Skipf("no %s here", c.tool)
+			}
+			conn, err := net.DialTimeout("tcp", c.host+":443", 5*time.Second)
+			if err != nil {
+				t.Skipf("%s is not reachable from here: %v", c.host, err)
+			}
+			conn.Close()
+			rs := netRules(t, f, []string{c.host}, nil, "")
+			rs.Write = append(rs.Write, os.TempDir())
+			r := sh(t, f.proj, rs, c.script)
+			if r.code != 0 || !strings.Contains(r.stdout, c.want) {
+				t.Errorf("allowed: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+			os.RemoveAll(f.proj + "/node_modules")
+			os.RemoveAll(f.proj + "/.npm-cache")
+			exec.Command("chmod", "-R", "u+w", f.proj+"/gomod").Run()
+			os.RemoveAll(f.proj + "/gomod")
+			r = sh(t, f.proj, netRules(t, f, []string{"example.org"}, nil, ""), c.script)
+			if r.code == 0 || !strings.Contains(r.stderr, c.host+":443 is not in the network allowlist") {
+				t.Errorf("not allowed: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
