@@ -105,6 +105,35 @@ func BenchmarkBashTrue(b *testing.B) {
 	}
 }
 
+// BenchmarkNetwork compares a confined `bash -c true` with read-only
+// paths against the same with a network of its own (Net: a network
+// namespace, the loopback brought up, the proxy started and waited for).
+func BenchmarkNetwork(b *testing.B) {
+	if !Available().Confine() || namespaces() != nil {
+		b.Skip("namespaces are unavailable here")
+	}
+	proxy, err := proxyPath()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, withNet := range []bool{false, true} {
+		name := "no-net"
+		if withNet {
+			name = "net"
+		}
+		b.Run(name, func(b *testing.B) {
+			rs := typicalRuleset(b, true)
+			if withNet {
+				rs.Net = &Net{Proxy: proxy, Policy: []byte(`{"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
+			}
+			rules, _ := rs.MarshalText()
+			benchCommand(b, func() *exec.Cmd {
+				return exec.Command(launcherPath, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
+			})
+		})
+	}
+}
+
 // BenchmarkHideSockets measures what hiding the bound sockets costs a
 // confined `bash -c true` (readonly: the typical ruleset with read-only
 // paths, already in a mount namespace): with 0 and 50 sockets bound by
