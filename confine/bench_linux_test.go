@@ -124,7 +124,10 @@ func BenchmarkNetwork(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			rs := typicalRuleset(b, true)
 			if withNet {
-				rs.Net = &Net{Proxy: proxy, Policy: []byte(`{"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
+				sock := filepath.Join(b.TempDir(), "proxy.sock")
+				b.Cleanup(func() { stopDaemon(sock) })
+				rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
+				rs.Hide = append(rs.Hide, sock)
 			}
 			rules, _ := rs.MarshalText()
 			benchCommand(b, func() *exec.Cmd {

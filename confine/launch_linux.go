@@ -141,18 +141,21 @@ func (l *launch) supervise() (int, error) {
 	// Pdeathsig fires when the thread that started the child ends: keep it.
 	runtime.LockOSThread()
 	flags, caps, netArg := uintptr(unix.CLONE_NEWUSER|unix.CLONE_NEWNS), []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE}, "-"
-	var proxy *exec.Cmd
-	if l.rs.Net != nil {
+	withNet := l.rs.Net != nil
+	var netEnd *os.File
+	if withNet {
 		// A network namespace of the command's own, whose loopback the
-		// second stage brings up (CAP_NET_ADMIN), and the proxy it hands
-		// its listening sockets to (net_linux.go).
-		p, netEnd, err := startProxy(l.rs.Net)
+		// second stage brings up (CAP_NET_ADMIN), and the proxy daemon it
+		// hands its listening sockets to (net_linux.go). alive stays open,
+		// close-on-exec, for as long as this process waits.
+		var alive *os.File
+		var err error
+		netEnd, alive, err = askProxy(l.rs.Net)
 		if err != nil {
 			return 0, err
 		}
 		defer netEnd.Close()
-		proxy = p
-		defer stopProxy(proxy)
+		defer alive.Close()
 		flags |= unix.CLONE_NEWNET
 		caps = append(caps, unix.CAP_NET_ADMIN)
 		netArg = strconv.Itoa(int(netEnd.Fd()))
@@ -182,10 +185,15 @@ func (l *launch) supervise() (int, error) {
 	}
 	if err := cmd.Start(); err != nil {
 		what := "a user and mount namespace to keep the read-only paths read-only"
-		if proxy != nil {
+		if withNet {
 			what = "a user, mount and network namespace"
 		}
 		return 0, fmt.Errorf("%w: cannot create %s: %v", ErrUnavailable, what, err)
+	}
+	if netEnd != nil {
+		// The second stage has its copy: the daemon must see the pair's
+		// end of file should it end before it sends.
+		netEnd.Close()
 	}
 	go func() {
 		for s := range sigs {
@@ -205,7 +213,6 @@ func (l *launch) supervise() (int, error) {
 		// does it. No core file: the program's was its own to dump.
 		sig := int(ws.Signal())
 		signal.Stop(sigs)
-		stopProxy(proxy)
 		unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
 		syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -" + strconv.Itoa(sig) + " $$; exit " + strconv.Itoa(128+sig)}, os.Environ())
 		return 128 + sig, nil

@@ -9,80 +9,126 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// The network of a ruleset with Net (see [Ruleset]): the second stage,
+// The network of a ruleset with Net (see [Ruleset]). The supervisor asks
+// the proxy daemon (netproxy; started, detached, when nothing answers on
+// its socket) to serve the command: it sends the command's configuration,
+// its standard error, the read end of a pipe the supervisor holds until
+// the command ends, and one end of a socket pair. The second stage,
 // cloned into a network namespace of its own, brings its loopback
 // interface up, makes the two listening sockets of the proxies there and
-// sends them, over a socket pair, to the proxy program the supervisor
-// started outside the namespace. A socket stays in the namespace it was
-// made in: the proxy accepts the command's connections on them, and
-// dials out from the machine's own network. The second stage waits for
-// the proxy's word that it serves them before it runs the command, so a
-// proxy that cannot start stops the command instead of leaving it without
-// a network, unexplained.
+// sends them through the other end of the pair, with the read end of the
+// command's lifetime pipe, whose write end every process of the command
+// inherits. A socket stays in the namespace it was made in: the daemon
+// accepts the command's connections on them and dials out from the
+// machine's own network, until the lifetime pipe says every process of
+// the command has ended. The second stage waits for the daemon's word
+// that it serves them before it runs the command, so a daemon that
+// cannot serve stops the command instead of leaving it without a network,
+// unexplained.
 
-// startProxy starts n.Proxy outside the namespaces with one end of a new
-// socket pair as its descriptor 3, its policy as its argument and the
-// launcher's standard error as its own (its refusals are the command's
-// to show), in a process group of its own (a Ctrl-C for the command is
-// not one for it), killed with the launcher's thread (the caller has
-// locked it). It returns the process and the other end, which the second
-// stage inherits at the descriptor number it is given.
-func startProxy(n *Net) (*exec.Cmd, *os.File, error) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+// lifetimeFD is the lowest descriptor number the write end of the
+// lifetime pipe gets in the command (above what shells use for
+// redirections, below bash's 255).
+const lifetimeFD = 100
+
+// askProxy asks the daemon of n to serve a command: it returns the end of
+// the socket pair for the second stage (inheritable) and the write end of
+// the pipe the supervisor holds while the command runs (close-on-exec).
+func askProxy(n *Net) (nsEnd, alive *os.File, err error) {
+	conn, err := dialProxy(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unix.Close(conn)
+	sp, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("socketpair: %w", err)
 	}
-	theirs := os.NewFile(uintptr(fds[0]), "proxy")
-	defer theirs.Close()
-	cmd := &exec.Cmd{
-		Path:       n.Proxy,
-		Args:       []string{n.Proxy, "serve", string(n.Policy)},
-		Stderr:     os.Stderr,
-		ExtraFiles: []*os.File{theirs},
-		Dir:        "/",
-		SysProcAttr: &unix.SysProcAttr{
-			Setpgid:   true,
-			Pdeathsig: unix.SIGKILL,
-		},
+	defer unix.Close(sp[0])
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		unix.Close(sp[1])
+		return nil, nil, fmt.Errorf("pipe: %w", err)
 	}
-	if err := cmd.Start(); err != nil {
-		unix.Close(fds[1])
-		return nil, nil, fmt.Errorf("cannot start the network proxy %s: %w", n.Proxy, err)
+	defer unix.Close(p[0])
+	if err := unix.Sendmsg(conn, n.Policy, unix.UnixRights(2, p[0], sp[0]), nil, 0); err != nil {
+		unix.Close(sp[1])
+		unix.Close(p[1])
+		return nil, nil, fmt.Errorf("asking the network proxy %s to serve the command: %w", n.Socket, err)
 	}
-	// The second stage inherits this end: a copy without close-on-exec.
-	ours, err := unix.Dup(fds[1])
-	unix.Close(fds[1])
+	// The second stage inherits its end: a copy without close-on-exec.
+	ours, err := unix.Dup(sp[1])
+	unix.Close(sp[1])
 	if err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
+		unix.Close(p[1])
 		return nil, nil, fmt.Errorf("dup: %w", err)
 	}
-	return cmd, os.NewFile(uintptr(ours), "netfd"), nil
+	return os.NewFile(uintptr(ours), "netfd"), os.NewFile(uintptr(p[1]), "alive"), nil
 }
 
-// stopProxy ends the proxy started by startProxy, if any.
-func stopProxy(cmd *exec.Cmd) {
-	if cmd != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
+// dialProxy connects to the daemon's socket, starting the daemon when
+// nothing answers there and waiting up to 5 s for it.
+func dialProxy(n *Net) (int, error) {
+	dial := func() (int, error) {
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return -1, err
+		}
+		if err := unix.Connect(fd, &unix.SockaddrUnix{Name: n.Socket}); err != nil {
+			unix.Close(fd)
+			return -1, err
+		}
+		return fd, nil
+	}
+	fd, err := dial()
+	if err == nil {
+		return fd, nil
+	}
+	cmd := &exec.Cmd{
+		Path:        n.Proxy,
+		Args:        []string{n.Proxy, "daemon", n.Socket},
+		Dir:         "/",
+		SysProcAttr: &unix.SysProcAttr{Setsid: true},
+	}
+	if err := cmd.Start(); err != nil {
+		return -1, fmt.Errorf("cannot start the network proxy %s: %w", n.Proxy, err)
+	}
+	began := time.Now()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		if fd, err = dial(); err == nil {
+			return fd, nil
+		}
+		select {
+		case e := <-exited:
+			return -1, fmt.Errorf("the network proxy %s ended at its start (%v): run `%s daemon %s` to see why", n.Proxy, e, n.Proxy, n.Socket)
+		case <-time.After(wait):
+		}
+		if time.Since(began) > 5*time.Second {
+			return -1, fmt.Errorf("the network proxy %s does not answer on %s: %w", n.Proxy, n.Socket, err)
+		}
 	}
 }
 
 // netUp is the second stage's part: loopback up, the proxies' listening
-// sockets made and sent through netFD, and the proxy's one-byte answer
-// awaited. It needs CAP_NET_ADMIN in the namespace.
+// sockets made and sent through netFD with the read end of the lifetime
+// pipe (whose write end it leaves open, at lifetimeFD or above, for the
+// command to inherit), and the daemon's one-byte answer awaited. It needs
+// CAP_NET_ADMIN in the namespace.
 func netUp(netFD int) error {
 	defer unix.Close(netFD)
 	if err := loopbackUp(); err != nil {
 		return fmt.Errorf("bringing up the loopback interface of the command's network namespace: %w", err)
 	}
-	var ls []int
+	var fds []int
 	defer func() {
-		for _, fd := range ls {
+		for _, fd := range fds {
 			unix.Close(fd)
 		}
 	}()
@@ -91,9 +137,20 @@ func netUp(netFD int) error {
 		if err != nil {
 			return fmt.Errorf("listening on 127.0.0.1:%d in the command's network namespace: %w", port, err)
 		}
-		ls = append(ls, fd)
+		fds = append(fds, fd)
 	}
-	if err := unix.Sendmsg(netFD, []byte{'L'}, unix.UnixRights(ls...), nil, 0); err != nil {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		return fmt.Errorf("pipe: %w", err)
+	}
+	fds = append(fds, p[0])
+	w, err := unix.FcntlInt(uintptr(p[1]), unix.F_DUPFD, lifetimeFD)
+	unix.Close(p[1])
+	if err != nil {
+		return fmt.Errorf("the lifetime pipe: %w", err)
+	}
+	if err := unix.Sendmsg(netFD, []byte{'L'}, unix.UnixRights(fds...), nil, 0); err != nil {
+		unix.Close(w)
 		return fmt.Errorf("handing the listening sockets to the network proxy: %w", err)
 	}
 	var b [256]byte
@@ -103,13 +160,16 @@ func netUp(netFD int) error {
 	}
 	switch {
 	case err != nil:
-		return fmt.Errorf("waiting for the network proxy: %w", err)
+		err = fmt.Errorf("waiting for the network proxy: %w", err)
 	case n == 0:
-		return errors.New("the network proxy ended before it served the command (its error is above)")
+		err = errors.New("the network proxy did not serve the command (its error is above)")
 	case b[0] != 'R':
-		return fmt.Errorf("the network proxy answered %q", b[:n])
+		err = fmt.Errorf("the network proxy answered %q", b[:n])
 	}
-	return nil
+	if err != nil {
+		unix.Close(w)
+	}
+	return err
 }
 
 // loopbackUp sets the lo interface of the current network namespace up.

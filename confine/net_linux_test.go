@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // proxyPath is cmd/safezone-proxy, built once for the tests that give a
@@ -47,8 +49,27 @@ func netRules(t *testing.T, f *fixture, allow, deny []string, auditLog string) R
 		t.Fatal(err)
 	}
 	rs := f.rules(false)
-	rs.Net = &Net{Proxy: p, Policy: cfg}
+	sock := filepath.Join(f.root, "proxy.sock")
+	rs.Net = &Net{Proxy: p, Socket: sock, Policy: cfg}
+	rs.Hide = append(rs.Hide, sock)
+	t.Cleanup(func() { stopDaemon(sock) })
 	return rs
+}
+
+// stopDaemon ends the proxy daemon listening on sock, if any: the peer of
+// a connection to it.
+func stopDaemon(sock string) {
+	c, err := net.Dial("unixpacket", sock)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	raw, _ := c.(*net.UnixConn).SyscallConn()
+	raw.Control(func(fd uintptr) {
+		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil && cred.Pid > 0 {
+			unix.Kill(int(cred.Pid), unix.SIGKILL)
+		}
+	})
 }
 
 // server is an HTTP server on the machine's own loopback, outside every
@@ -199,7 +220,7 @@ func TestNetworkProxyMissing(t *testing.T) {
 	rs.Net.Proxy, _ = proxyPath()
 	rs.Net.Policy = json.RawMessage(`{"allow":["bad entry"]}`)
 	r = sh(t, f.proj, rs, "echo RAN")
-	if strings.Contains(r.stdout, "RAN") || r.code != ExitCannotRun || !strings.Contains(r.stderr, "bad network entry") {
+	if strings.Contains(r.stdout, "RAN") || r.code != ExitCannotRun || !strings.Contains(r.stderr, "bad network entry") || !strings.Contains(r.stderr, "the command was not run") {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
@@ -260,4 +281,35 @@ func TestNetworkRegistries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNetworkLifetime: a process the command leaves running keeps its
+// network after the command ended (the daemon serves the namespace while
+// a process of the command lives), and neither it nor the command can
+// reach the daemon's socket.
+func TestNetworkLifetime(t *testing.T) {
+	f := newFixture(t)
+	_, hits, port := server(t)
+	rs := netRules(t, f, []string{"127.0.0.1:" + port}, nil, "")
+	out := filepath.Join(f.proj, "later.txt")
+	r := sh(t, f.proj, rs, "(sleep 1; env -u NO_PROXY -u no_proxy curl -sS --max-time 10 http://127.0.0.1:"+port+"/ > "+out+" 2>&1) >/dev/null 2>&1 &")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) && !strings.Contains(readIfAny(out), "hello") {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got := readIfAny(out); !strings.Contains(got, "registry says hello") || hits.Load() != 1 {
+		t.Errorf("the process left running got %q", got)
+	}
+	r = sh(t, f.proj, rs, `python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET); s.connect(sys.argv[1]); print("CONNECTED")' `+rs.Net.Socket)
+	if strings.Contains(r.stdout, "CONNECTED") || !strings.Contains(r.stderr, "Permission denied") {
+		t.Errorf("the daemon's socket: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+}
+
+func readIfAny(p string) string {
+	b, _ := os.ReadFile(p)
+	return string(b)
 }

@@ -77,9 +77,10 @@ import (
 //     a SOCKS5 one on 127.0.0.1:[NetSOCKSPort], and the command's
 //     environment names them (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and their
 //     lower-case forms); the launcher hands both listening sockets to the
-//     program Net.Proxy, which it starts outside the namespace and which
-//     decides what each connection may reach (package netproxy). A program
-//     that ignores the proxy variables reaches nothing.
+//     proxy daemon (Net.Proxy, package netproxy) outside the namespace,
+//     which decides what each connection may reach, for as long as a
+//     process of the command lives. A program that ignores the proxy
+//     variables reaches nothing.
 //
 // Executing programs is not restricted, nor is the network without Net.
 // Hide, Replace, Tmpfs and Net, like ReadOnly, take the user namespace.
@@ -100,8 +101,13 @@ type Ruleset struct {
 // connections, and what it passes to it. The launcher does not read
 // Policy: it gives it to the proxy as its argument.
 type Net struct {
-	// Proxy is the proxy program (safezone-proxy), absolute and clean.
-	Proxy string `json:"proxy"`
+	// Proxy is the proxy program (safezone-proxy), absolute and clean,
+	// and Socket the socket its daemon listens on: the launcher starts
+	// `PROXY daemon SOCKET` when nothing answers there. Socket must be
+	// among the Hide paths: a confined command that reached the daemon
+	// could ask it for a network of its own choosing.
+	Proxy  string `json:"proxy"`
+	Socket string `json:"socket"`
 	// Policy is the proxy's argument: what it allows, and where it records
 	// what it refused (the JSON of netproxy.Config).
 	Policy json.RawMessage `json:"policy,omitempty"`
@@ -132,9 +138,13 @@ func (rs Ruleset) Validate() error {
 		}
 	}
 	if rs.Net != nil {
-		p := rs.Net.Proxy
-		if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
-			return fmt.Errorf("%w: net.proxy %q is not an absolute, clean path", ErrBadRuleset, p)
+		for _, p := range []string{rs.Net.Proxy, rs.Net.Socket} {
+			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
+				return fmt.Errorf("%w: net's proxy or socket %q is not an absolute, clean path", ErrBadRuleset, p)
+			}
+		}
+		if !slices.ContainsFunc(rs.Hide, func(h string) bool { return within(rs.Net.Socket, h) }) {
+			return fmt.Errorf("%w: net's socket %s is not hidden", ErrBadRuleset, rs.Net.Socket)
 		}
 	}
 	return nil

@@ -63,7 +63,8 @@ func ParseConfig(s string) (*Config, *netrule.Policy, error) {
 type Proxy struct {
 	Config *Config
 	Policy *netrule.Policy
-	// Stderr gets one line per refusal (the command's standard error).
+	// Stderr gets one line per refusal (the command's standard error, nil
+	// once the command ended); guarded by mu.
 	Stderr io.Writer
 	// Resolver looks names up; nil for net.DefaultResolver.
 	Resolver *net.Resolver
@@ -119,9 +120,7 @@ func (p *Proxy) refused(r *refusal, via string) {
 	if line, err := json.Marshal(rec); err == nil {
 		f := &audit.File{Path: a.Path, MaxBytes: a.MaxBytes, Keep: a.Keep}
 		if err := f.Append(append(line, '\n')); err != nil {
-			p.mu.Lock()
-			fmt.Fprintf(p.Stderr, "safezone: network: cannot record the refusal in the audit log: %v\n", err)
-			p.mu.Unlock()
+			p.say(fmt.Sprintf("cannot record the refusal in the audit log: %v", err))
 		}
 	}
 }
@@ -364,35 +363,4 @@ func trimBrackets(h string) string {
 		return h[1 : len(h)-1]
 	}
 	return h
-}
-
-// Main is `safezone-proxy serve CONFIG` with descriptor 3 the launcher's
-// socket pair (confine's net_linux.go): it reads the configuration,
-// receives the two listening sockets, answers that it serves them, and
-// serves until it is killed. Errors go to stderr, with exit status 1.
-func Main(args []string, stderr io.Writer) int {
-	if len(args) != 2 || args[0] != "serve" {
-		fmt.Fprintln(stderr, "usage: safezone-proxy serve CONFIG   (started by safezone's launcher, with its socket as descriptor 3)")
-		return 2
-	}
-	cfg, pol, err := ParseConfig(args[1])
-	if err != nil {
-		fmt.Fprintf(stderr, "safezone: network proxy: %v\n", err)
-		return 1
-	}
-	httpL, socksL, ack, err := receive(3)
-	if err != nil {
-		fmt.Fprintf(stderr, "safezone: network proxy: %v\n", err)
-		return 1
-	}
-	p := &Proxy{Config: cfg, Policy: pol, Stderr: stderr}
-	if err := ack(); err != nil {
-		fmt.Fprintf(stderr, "safezone: network proxy: %v\n", err)
-		return 1
-	}
-	if err := p.Serve(httpL, socksL); err != nil {
-		fmt.Fprintf(stderr, "safezone: network proxy: %v\n", err)
-		return 1
-	}
-	return 0
 }

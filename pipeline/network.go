@@ -10,9 +10,11 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -55,6 +57,27 @@ func proxyProgram(exe string, uid int) (string, error) {
 // NetworkProxy returns the network proxy beside this safezone binary, or
 // why there is none that may be used (see proxyProgram).
 func (s *System) NetworkProxy() (string, error) { return proxyProgram(s.Executable, s.uid) }
+
+// proxySocket returns the socket of the proxy daemon for the program
+// proxy: in the state directory's net/, named by a hash of the program's
+// path, size and modification time (a new build starts a daemon of its
+// own).
+func (s *System) proxySocket(proxy string) (string, error) {
+	sd := s.StateDir()
+	if sd == "" {
+		return "", errors.New("there is no state directory ($XDG_STATE_HOME or ~/.local/state) for the network proxy's socket")
+	}
+	h := fnv.New64a()
+	h.Write([]byte(proxy))
+	if fi, err := os.Stat(proxy); err == nil {
+		fmt.Fprintf(h, "\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	p := filepath.Join(sd, "net", hex.EncodeToString(h.Sum(nil))+".sock")
+	if len(p) >= 108 {
+		return "", fmt.Errorf("the network proxy's socket %s is too long a path for a Unix socket", p)
+	}
+	return p, nil
+}
 
 // registry is one package ecosystem's registries: the variables and
 // configuration files that name them, and its defaults.
@@ -222,7 +245,17 @@ func (j *Judger) network(c *confinement, call *hookio.Call, host hookio.Host, po
 	if err != nil {
 		return err
 	}
-	c.Ruleset.Net = &confine.Net{Proxy: proxy, Policy: data}
+	sock, err := j.Sys.proxySocket(proxy)
+	if err != nil {
+		return fmt.Errorf("network.isolate is on, but %w", err)
+	}
+	c.Ruleset.Net = &confine.Net{Proxy: proxy, Socket: sock, Policy: data}
+	// The daemon's socket is the way to a network of one's choosing.
+	c.Ruleset.Hide = append(c.Ruleset.Hide, sock)
+	if c.Why == nil {
+		c.Why = map[string]string{}
+	}
+	c.Why[sock] = "leads to safezone's network proxy"
 	c.NetAllow, c.NetWhy = allow, why
 	return nil
 }

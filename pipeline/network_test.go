@@ -50,8 +50,8 @@ func TestNetworkIsolate(t *testing.T) {
 		return
 	}
 	n := v.conf.Ruleset.Net
-	if n == nil || n.Proxy != proxy {
-		t.Fatalf("Net = %+v", n)
+	if n == nil || n.Proxy != proxy || !strings.HasSuffix(n.Socket, ".sock") || !slices.Contains(v.conf.Ruleset.Hide, n.Socket) {
+		t.Fatalf("Net = %+v, hide %v", n, v.conf.Ruleset.Hide)
 	}
 	var cfg netrule.Config
 	if err := json.Unmarshal(n.Policy, &cfg); err != nil {
