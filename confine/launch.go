@@ -67,6 +67,9 @@ var ErrUnavailable = errors.New("confinement unavailable")
 // A third mode, ns, is the launcher's own second stage (see [Ruleset]'s
 // ReadOnly).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == HelperMode {
+		return netHelper()
+	}
 	l, err := parseLaunch(args)
 	if err == nil {
 		var code int

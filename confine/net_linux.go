@@ -116,15 +116,25 @@ func dialProxy(n *Net) (int, error) {
 	}
 }
 
-// netUp is the second stage's part: loopback up, the proxies' listening
-// sockets made and sent through netFD with the read end of the lifetime
-// pipe (whose write end it leaves open, at lifetimeFD or above, for the
-// command to inherit), and the daemon's one-byte answer awaited. It needs
-// CAP_NET_ADMIN in the namespace.
+// netUp is the second stage's part: loopback up; the daemon's list of
+// ports read (those of the machine's loopback the command may use as its
+// own: servers earlier commands left running, localhost services the
+// policy names), and a listener made on 127.0.0.1 for each; the
+// proxies' listening sockets made; the helper started (netHelper: it
+// connects, inside the namespace, to the servers the command starts, for
+// the daemon to forward to); all of them sent through netFD with the read
+// end of the lifetime pipe (whose write end it leaves open, at
+// lifetimeFD or above, for the command to inherit), and the daemon's
+// one-byte answer awaited. It needs CAP_NET_ADMIN in the namespace.
 func netUp(netFD int) error {
 	defer unix.Close(netFD)
 	if err := loopbackUp(); err != nil {
 		return fmt.Errorf("bringing up the loopback interface of the command's network namespace: %w", err)
+	}
+	var b [4096]byte
+	n, err := readRetry(netFD, b[:])
+	if err != nil || n == 0 || b[0] != 'P' {
+		return fmt.Errorf("the network proxy did not answer (%v): its error is above", err)
 	}
 	var fds []int
 	defer func() {
@@ -139,25 +149,39 @@ func netUp(netFD int) error {
 		}
 		fds = append(fds, fd)
 	}
+	helper, err := startHelper()
+	if err != nil {
+		return err
+	}
+	fds = append(fds, helper)
+	// The forwards: a port that cannot be listened on is left out.
+	var fwd []string
+	for f := range strings.SplitSeq(string(b[1:n]), ",") {
+		port, err := strconv.Atoi(f)
+		if err != nil || port < 1 || port > 65535 || port == NetHTTPPort || port == NetSOCKSPort {
+			continue
+		}
+		if fd, err := listenLoopback(port); err == nil {
+			fds = append(fds, fd)
+			fwd = append(fwd, f)
+		}
+	}
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 		return fmt.Errorf("pipe: %w", err)
 	}
-	fds = append(fds, p[0])
+	fds = append(fds[:3], append([]int{p[0]}, fds[3:]...)...)
 	w, err := unix.FcntlInt(uintptr(p[1]), unix.F_DUPFD, lifetimeFD)
 	unix.Close(p[1])
 	if err != nil {
 		return fmt.Errorf("the lifetime pipe: %w", err)
 	}
-	if err := unix.Sendmsg(netFD, []byte{'L'}, unix.UnixRights(fds...), nil, 0); err != nil {
+	// http, socks, helper, lifetime, then one listener per forwarded port.
+	if err := unix.Sendmsg(netFD, []byte("L"+strings.Join(fwd, ",")), unix.UnixRights(fds...), nil, 0); err != nil {
 		unix.Close(w)
 		return fmt.Errorf("handing the listening sockets to the network proxy: %w", err)
 	}
-	var b [256]byte
-	n, err := unix.Read(netFD, b[:])
-	for errors.Is(err, unix.EINTR) {
-		n, err = unix.Read(netFD, b[:])
-	}
+	n, err = readRetry(netFD, b[:])
 	switch {
 	case err != nil:
 		err = fmt.Errorf("waiting for the network proxy: %w", err)
@@ -170,6 +194,113 @@ func netUp(netFD int) error {
 		unix.Close(w)
 	}
 	return err
+}
+
+// readRetry is read(2) of fd, again after EINTR.
+func readRetry(fd int, b []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, b)
+		if !errors.Is(err, unix.EINTR) {
+			return n, err
+		}
+	}
+}
+
+// HelperMode is the launcher's mode of the helper (see netHelper).
+const HelperMode = "nshelper"
+
+// startHelper starts the helper (this binary, mode HelperMode) with one
+// end of a new socket pair as its descriptor 3, and returns the other.
+// It is started before the command's lifetime pipe is made and before
+// Landlock: it holds neither, and it ends when the daemon closes its end.
+func startHelper() (int, error) {
+	sp, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("socketpair: %w", err)
+	}
+	theirs := os.NewFile(uintptr(sp[1]), "helper")
+	defer theirs.Close()
+	cmd := &exec.Cmd{Path: "/proc/self/exe", Args: []string{"safezone", Subcommand, HelperMode}, ExtraFiles: []*os.File{theirs}, Dir: "/"}
+	if err := cmd.Start(); err != nil {
+		unix.Close(sp[0])
+		return -1, fmt.Errorf("starting the network helper: %w", err)
+	}
+	cmd.Process.Release()
+	return sp[0], nil
+}
+
+// netHelper is the helper, inside a command's network namespace: on each
+// request from the daemon on descriptor 3 ("C4:PORT", "C6:PORT") it
+// connects to 127.0.0.1 (or ::1) at PORT and sends the connected socket
+// back ("F" with it, or "E" and why). It first closes what it inherited
+// but descriptor 3 (a shell's state pipe must not live on here), and
+// drops every capability.
+func netHelper() int {
+	if ents, err := os.ReadDir("/proc/self/fd"); err == nil {
+		for _, e := range ents {
+			fd, err := strconv.Atoi(e.Name())
+			if err != nil || fd <= 3 {
+				continue
+			}
+			if fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && fl&unix.FD_CLOEXEC == 0 {
+				unix.Close(fd)
+			}
+		}
+	}
+	unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	var none [2]unix.CapUserData
+	unix.Capset(&unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}, &none[0])
+	const fd = 3
+	// The daemon reads the namespace's listening sockets from this
+	// process's /proc/PID/net.
+	unix.Write(fd, []byte("H"+strconv.Itoa(os.Getpid())))
+	var b [64]byte
+	for {
+		n, err := readRetry(fd, b[:])
+		if err != nil || n == 0 {
+			return 0
+		}
+		req := string(b[:n])
+		var port int
+		var family string
+		if _, err := fmt.Sscanf(req, "C%1s:%d", &family, &port); err != nil || port < 1 || port > 65535 {
+			unix.Write(fd, []byte("Ebad request"))
+			continue
+		}
+		c, err := connectLoopback(family == "6", port)
+		if err != nil {
+			unix.Write(fd, []byte("E"+err.Error()))
+			continue
+		}
+		unix.Sendmsg(fd, []byte("F"), unix.UnixRights(c), nil, 0)
+		unix.Close(c)
+	}
+}
+
+// connectLoopback returns a TCP socket connected to 127.0.0.1:port, or
+// [::1]:port for v6.
+func connectLoopback(v6 bool, port int) (int, error) {
+	family := unix.AF_INET
+	var sa unix.Sockaddr = &unix.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}
+	if v6 {
+		family = unix.AF_INET6
+		sa = &unix.SockaddrInet6{Port: port, Addr: [16]byte{15: 1}}
+	}
+	fd, err := unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	for {
+		err = unix.Connect(fd, sa)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
 }
 
 // loopbackUp sets the lo interface of the current network namespace up.

@@ -3,12 +3,14 @@ package confine
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -312,4 +314,50 @@ func TestNetworkLifetime(t *testing.T) {
 func readIfAny(p string) string {
 	b, _ := os.ReadFile(p)
 	return string(b)
+}
+
+// TestNetworkForward: a server a confined command leaves running in its
+// namespace answers a client on the machine's 127.0.0.1 and a later
+// confined command (whose own 127.0.0.1 has the port forwarded), until it
+// ends; a localhost service the policy names is reached directly, without
+// the proxy.
+func TestNetworkForward(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	f := newFixture(t)
+	_, hits, port := server(t)
+	rs := netRules(t, f, []string{"127.0.0.1:" + port}, nil, "")
+	os.MkdirAll(f.proj+"/site", 0o755)
+	os.WriteFile(f.proj+"/site/ok.txt", []byte("served from inside\n"), 0o644)
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	_, srvPort, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	r := sh(t, f.proj, rs, "timeout 30 python3 -m http.server "+srvPort+" --bind 127.0.0.1 --directory site >/dev/null 2>&1 & echo $! > pid")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	defer func() {
+		if pid, err := strconv.Atoi(strings.TrimSpace(readIfAny(f.proj + "/pid"))); err == nil {
+			unix.Kill(pid, unix.SIGTERM)
+		}
+	}()
+	url := "http://127.0.0.1:" + srvPort + "/ok.txt"
+	var body string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(url); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if body = string(b); strings.Contains(body, "served") {
+				break
+			}
+		}
+	}
+	if !strings.Contains(body, "served from inside") {
+		t.Fatalf("a client outside got %q", body)
+	}
+	r = sh(t, f.proj, rs, "curl -sS --max-time 10 "+url+"; curl -sS --max-time 10 --noproxy '*' http://127.0.0.1:"+port+"/")
+	if !strings.Contains(r.stdout, "served from inside") || !strings.Contains(r.stdout, "registry says hello") || hits.Load() != 1 {
+		t.Errorf("a later command: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
 }

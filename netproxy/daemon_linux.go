@@ -7,13 +7,18 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/safezonehq/safezone/netrule"
 )
 
 // The daemon: one per user and proxy binary, serving every confined
@@ -94,9 +99,10 @@ func Daemon(sock string) error {
 
 // daemon counts the commands it serves.
 type daemon struct {
-	mu      sync.Mutex
-	serving int
-	last    time.Time
+	mu        sync.Mutex
+	serving   int
+	last      time.Time
+	forwarded map[int]bool // ports of the machine's 127.0.0.1 forwarded into a namespace
 }
 
 func (d *daemon) idle() bool {
@@ -151,19 +157,293 @@ func (d *daemon) handle(c *net.UnixConn) {
 		p.mu.Unlock()
 		stderr.Close()
 	}()
-	httpL, socksL, lifetime, err := receive(ns)
+	// The ports of the machine's loopback the command may use as its own.
+	offer := d.offer(pol)
+	if _, err := unix.Write(ns, []byte("P"+joinPorts(offer))); err != nil {
+		unix.Close(ns)
+		return
+	}
+	got, err := receive(ns)
 	if err != nil {
 		p.say(err.Error())
 		return
 	}
+	defer got.helper.Close()
+	var wg sync.WaitGroup
+	for i, l := range got.forwards {
+		port := got.ports[i]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			serveForward(l, port)
+		}()
+	}
+	ns2 := &namespace{d: d, helper: got.helper, own: map[int]bool{}}
+	for _, port := range got.ports {
+		ns2.own[port] = true
+	}
+	done := make(chan struct{})
 	go func() {
 		// Every process of the command has ended: so does its service.
-		io.Copy(io.Discard, lifetime)
-		lifetime.Close()
-		httpL.Close()
-		socksL.Close()
+		io.Copy(io.Discard, got.lifetime)
+		got.lifetime.Close()
+		got.http.Close()
+		got.socks.Close()
+		for _, l := range got.forwards {
+			l.Close()
+		}
+		close(done)
 	}()
-	p.Serve(httpL, socksL)
+	go ns2.watch(done)
+	p.Serve(got.http, got.socks)
+	wg.Wait()
+	<-done
+	ns2.stop()
+}
+
+// offer returns the ports a new command gets a listener for on its own
+// 127.0.0.1, forwarded to the machine's: those this daemon forwards from
+// other commands' namespaces (a server an earlier command left running),
+// and those of the policy's loopback entries (localhost:5432,
+// 127.0.0.1:5432, [::1]:5432).
+func (d *daemon) offer(pol *netrule.Policy) []int {
+	d.mu.Lock()
+	var out []int
+	for port := range d.forwarded {
+		out = append(out, port)
+	}
+	d.mu.Unlock()
+	for _, e := range pol.Allow {
+		if e.Port == 0 {
+			continue
+		}
+		loop := e.Name == "localhost" || e.Prefix.IsValid() && e.Prefix.IsSingleIP() && e.Prefix.Addr().IsLoopback()
+		if loop && !slices.Contains(out, e.Port) {
+			out = append(out, e.Port)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func joinPorts(ps []int) string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(p))
+	}
+	return b.String()
+}
+
+// serveForward relays each connection to l (a listener on a command's
+// 127.0.0.1:port) to the machine's own 127.0.0.1:port (or [::1]:port).
+func serveForward(l net.Listener, port int) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			t, err := net.DialTimeout("tcp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port)).String(), 10*time.Second)
+			if err != nil {
+				t, err = net.DialTimeout("tcp", netip.AddrPortFrom(netip.IPv6Loopback(), uint16(port)).String(), 10*time.Second)
+			}
+			if err != nil {
+				return
+			}
+			defer t.Close()
+			relay(c, t)
+		}()
+	}
+}
+
+// namespace is one command's namespace, whose servers the daemon forwards
+// from the machine's 127.0.0.1.
+type namespace struct {
+	d      *daemon
+	helper *os.File
+	pid    int
+	own    map[int]bool // ports forwarded into it (not its servers)
+
+	mu       sync.Mutex // serialises the helper's requests
+	forwards map[int]net.Listener
+}
+
+// watch reads the helper's greeting (its PID), then, until done, looks at
+// the namespace's listening sockets every watchEvery and forwards each
+// new one from the machine's 127.0.0.1 (when that port is free there),
+// and stops forwarding those that went.
+func (n *namespace) watch(done <-chan struct{}) {
+	var b [32]byte
+	k, err := n.helper.Read(b[:])
+	if err != nil || k < 2 || b[0] != 'H' {
+		return
+	}
+	if n.pid, err = strconv.Atoi(string(b[1:k])); err != nil {
+		return
+	}
+	n.forwards = map[int]net.Listener{}
+	t := time.NewTicker(watchEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		live, err := listening(n.pid)
+		if err != nil {
+			continue
+		}
+		n.mu.Lock()
+		for port, l := range n.forwards {
+			if _, ok := live[port]; !ok {
+				l.Close()
+				delete(n.forwards, port)
+				n.d.unforward(port)
+			}
+		}
+		for port, v6 := range live {
+			if _, ok := n.forwards[port]; ok || n.own[port] || port == confineHTTP || port == confineSOCKS {
+				continue
+			}
+			l, err := net.Listen("tcp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port)).String())
+			if err != nil {
+				continue // taken on the machine: not forwarded
+			}
+			n.forwards[port] = l
+			n.d.forward(port)
+			go n.serveInbound(l, port, v6)
+		}
+		n.mu.Unlock()
+	}
+}
+
+// stop ends every forward of n.
+func (n *namespace) stop() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for port, l := range n.forwards {
+		l.Close()
+		n.d.unforward(port)
+	}
+	n.forwards = nil
+}
+
+// The ports of the proxies inside a namespace (confine.NetHTTPPort and
+// NetSOCKSPort), never forwarded.
+const (
+	confineHTTP  = 3128
+	confineSOCKS = 1080
+)
+
+// watchEvery is how often a namespace's listening sockets are looked at.
+const watchEvery = 250 * time.Millisecond
+
+// serveInbound relays each connection to l (on the machine's
+// 127.0.0.1:port) to the namespace's server on port, through a socket
+// the helper connects inside.
+func (n *namespace) serveInbound(l net.Listener, port int, v6 bool) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			t, err := n.connect(port, v6)
+			if err != nil {
+				return
+			}
+			defer t.Close()
+			relay(c, t)
+		}()
+	}
+}
+
+// connect asks the helper for a socket connected to port inside.
+func (n *namespace) connect(port int, v6 bool) (net.Conn, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	fam := "4"
+	if v6 {
+		fam = "6"
+	}
+	fd := int(n.helper.Fd())
+	if _, err := unix.Write(fd, []byte("C"+fam+":"+strconv.Itoa(port))); err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 256)
+	oob := make([]byte, unix.CmsgSpace(4))
+	k, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	fds := rights(oob[:oobn])
+	if k < 1 || buf[0] != 'F' || len(fds) != 1 {
+		closeAll(fds)
+		return nil, fmt.Errorf("the helper: %s", buf[:k])
+	}
+	f := os.NewFile(uintptr(fds[0]), "inbound")
+	defer f.Close()
+	return net.FileConn(f)
+}
+
+// listening returns the TCP ports listening on loopback or every address
+// in the network namespace of process pid (from /proc/PID/net/tcp and
+// tcp6; proc(5)), each with whether only IPv6 has it.
+func listening(pid int) (map[int]bool, error) {
+	out := map[int]bool{}
+	for _, name := range []string{"tcp", "tcp6"} {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/net/" + name)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 4 || f[3] != "0A" { // TCP_LISTEN
+				continue
+			}
+			addr, portHex, ok := strings.Cut(f[1], ":")
+			if !ok {
+				continue
+			}
+			port, err := strconv.ParseUint(portHex, 16, 16)
+			if err != nil {
+				continue
+			}
+			switch addr {
+			case "0100007F", "00000000", // 127.0.0.1, 0.0.0.0
+				"00000000000000000000000001000000", "00000000000000000000000000000000", // ::1, ::
+				"0000000000000000FFFF00000100007F": // ::ffff:127.0.0.1
+			default:
+				continue
+			}
+			if _, seen := out[int(port)]; !seen || name == "tcp" {
+				out[int(port)] = name == "tcp6"
+			}
+		}
+	}
+	return out, nil
+}
+
+// forward and unforward keep the daemon's list of forwarded ports.
+func (d *daemon) forward(port int) {
+	d.mu.Lock()
+	if d.forwarded == nil {
+		d.forwarded = map[int]bool{}
+	}
+	d.forwarded[port] = true
+	d.mu.Unlock()
+}
+
+func (d *daemon) unforward(port int) {
+	d.mu.Lock()
+	delete(d.forwarded, port)
+	d.mu.Unlock()
 }
 
 // say writes one line on the command's standard error, while it has one.
@@ -218,15 +498,25 @@ func closeAll(fds []int) {
 	}
 }
 
-// receive reads the second stage's message on the socket fd: the HTTP
-// and the SOCKS listening sockets, made in the command's network
-// namespace, and the read end of the command's lifetime pipe; it answers
-// 'R' and closes fd.
-func receive(fd int) (httpL, socksL net.Listener, lifetime *os.File, err error) {
+// received is what the second stage sent: the proxies' listeners, the
+// helper's socket, the read end of the lifetime pipe, and the listeners
+// of the forwarded ports.
+type received struct {
+	http, socks net.Listener
+	helper      *os.File
+	lifetime    *os.File
+	forwards    []net.Listener
+	ports       []int
+}
+
+// receive reads the second stage's message on the socket fd, answers 'R'
+// and closes fd.
+func receive(fd int) (*received, error) {
 	defer unix.Close(fd)
-	buf := make([]byte, 1)
-	oob := make([]byte, unix.CmsgSpace(3*4))
+	buf := make([]byte, 4096)
+	oob := make([]byte, unix.CmsgSpace(64*4))
 	var n, oobn int
+	var err error
 	for {
 		n, oobn, _, _, err = unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
 		if !errors.Is(err, unix.EINTR) {
@@ -234,33 +524,60 @@ func receive(fd int) (httpL, socksL net.Listener, lifetime *os.File, err error) 
 		}
 	}
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("receiving the listening sockets: %w", err)
+		return nil, fmt.Errorf("receiving the listening sockets: %w", err)
 	}
-	if n == 0 {
-		return nil, nil, nil, errors.New("the launcher ended before it sent the listening sockets")
+	if n == 0 || buf[0] != 'L' {
+		return nil, errors.New("the launcher ended before it sent the listening sockets")
 	}
 	fds := rights(oob[:oobn])
-	if len(fds) != 3 {
-		closeAll(fds)
-		return nil, nil, nil, fmt.Errorf("receiving the listening sockets: got %d descriptors, want 3", len(fds))
-	}
-	var ls [2]net.Listener
-	for i, f := range fds[:2] {
-		file := os.NewFile(uintptr(f), "listener")
-		ls[i], err = net.FileListener(file)
-		file.Close()
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("listener %d: %w", i, err)
+	var ports []int
+	if n > 1 {
+		for f := range strings.SplitSeq(string(buf[1:n]), ",") {
+			p, err := strconv.Atoi(f)
+			if err != nil {
+				closeAll(fds)
+				return nil, fmt.Errorf("bad port %q", f)
+			}
+			ports = append(ports, p)
 		}
 	}
-	lifetime = os.NewFile(uintptr(fds[2]), "lifetime")
-	if _, err := unix.Write(fd, []byte{'R'}); err != nil {
-		ls[0].Close()
-		ls[1].Close()
-		lifetime.Close()
-		return nil, nil, nil, err
+	if len(fds) != 4+len(ports) {
+		closeAll(fds)
+		return nil, fmt.Errorf("receiving the listening sockets: got %d descriptors, want %d", len(fds), 4+len(ports))
 	}
-	return ls[0], ls[1], lifetime, nil
+	r := &received{helper: os.NewFile(uintptr(fds[2]), "helper"), lifetime: os.NewFile(uintptr(fds[3]), "lifetime"), ports: ports}
+	listener := func(fd int) (net.Listener, error) {
+		f := os.NewFile(uintptr(fd), "listener")
+		defer f.Close()
+		return net.FileListener(f)
+	}
+	if r.http, err = listener(fds[0]); err == nil {
+		r.socks, err = listener(fds[1])
+	}
+	for _, fd := range fds[4:] {
+		if err != nil {
+			unix.Close(fd)
+			continue
+		}
+		var l net.Listener
+		if l, err = listener(fd); err == nil {
+			r.forwards = append(r.forwards, l)
+		}
+	}
+	if err == nil {
+		_, err = unix.Write(fd, []byte{'R'})
+	}
+	if err != nil {
+		r.helper.Close()
+		r.lifetime.Close()
+		for _, l := range append([]net.Listener{r.http, r.socks}, r.forwards...) {
+			if l != nil {
+				l.Close()
+			}
+		}
+		return nil, fmt.Errorf("the listening sockets: %w", err)
+	}
+	return r, nil
 }
 
 // Main is `safezone-proxy daemon SOCKET` (started by safezone's
