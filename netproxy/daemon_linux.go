@@ -158,7 +158,7 @@ func (d *daemon) handle(c *net.UnixConn) {
 		stderr.Close()
 	}()
 	// The ports of the machine's loopback the command may use as its own.
-	offer := d.offer(pol)
+	offer := d.offer(pol, true)
 	if _, err := unix.Write(ns, []byte("P"+joinPorts(offer))); err != nil {
 		unix.Close(ns)
 		return
@@ -170,12 +170,22 @@ func (d *daemon) handle(c *net.UnixConn) {
 	}
 	defer got.helper.Close()
 	var wg sync.WaitGroup
+	named := d.offer(&netrule.Policy{Allow: pol.Allow}, false)
 	for i, l := range got.forwards {
 		port := got.ports[i]
+		// What listens at the port on the machine when a connection
+		// comes must still be what the command was given it for: a
+		// localhost service the policy names, or a server another
+		// command left running (not whatever took the port since).
+		ok := func() bool {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			return d.forwarded[port] || slices.Contains(named, port)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			serveForward(l, port)
+			serveForward(l, port, ok)
 		}()
 	}
 	ns2 := &namespace{d: d, helper: got.helper, own: map[int]bool{}}
@@ -204,15 +214,17 @@ func (d *daemon) handle(c *net.UnixConn) {
 // offer returns the ports a new command gets a listener for on its own
 // 127.0.0.1, forwarded to the machine's: those this daemon forwards from
 // other commands' namespaces (a server an earlier command left running),
-// and those of the policy's loopback entries (localhost:5432,
-// 127.0.0.1:5432, [::1]:5432).
-func (d *daemon) offer(pol *netrule.Policy) []int {
-	d.mu.Lock()
+// when forwarded is set, and those of the policy's loopback entries
+// (localhost:5432, 127.0.0.1:5432, [::1]:5432).
+func (d *daemon) offer(pol *netrule.Policy, forwarded bool) []int {
 	var out []int
-	for port := range d.forwarded {
-		out = append(out, port)
+	if forwarded {
+		d.mu.Lock()
+		for port := range d.forwarded {
+			out = append(out, port)
+		}
+		d.mu.Unlock()
 	}
-	d.mu.Unlock()
 	for _, e := range pol.Allow {
 		if e.Port == 0 {
 			continue
@@ -238,8 +250,9 @@ func joinPorts(ps []int) string {
 }
 
 // serveForward relays each connection to l (a listener on a command's
-// 127.0.0.1:port) to the machine's own 127.0.0.1:port (or [::1]:port).
-func serveForward(l net.Listener, port int) {
+// 127.0.0.1:port) to the machine's own 127.0.0.1:port (or [::1]:port),
+// while ok says the port is still the command's to reach.
+func serveForward(l net.Listener, port int, ok func() bool) {
 	for {
 		c, err := l.Accept()
 		if err != nil {
@@ -247,6 +260,9 @@ func serveForward(l net.Listener, port int) {
 		}
 		go func() {
 			defer c.Close()
+			if !ok() {
+				return
+			}
 			t, err := net.DialTimeout("tcp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port)).String(), 10*time.Second)
 			if err != nil {
 				t, err = net.DialTimeout("tcp", netip.AddrPortFrom(netip.IPv6Loopback(), uint16(port)).String(), 10*time.Second)
