@@ -126,7 +126,7 @@ func BenchmarkNetwork(b *testing.B) {
 			if withNet {
 				sock := filepath.Join(b.TempDir(), "proxy.sock")
 				b.Cleanup(func() { stopDaemon(sock) })
-				rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
+				rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"protocol":2,"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
 				rs.Hide = append(rs.Hide, sock)
 			}
 			rules, _ := rs.MarshalText()

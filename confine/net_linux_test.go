@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/safezonehq/safezone/netrule"
 )
 
 // proxyPath is cmd/safezone-proxy, built once for the tests that give a
@@ -45,7 +47,7 @@ func netRules(t *testing.T, f *fixture, allow, deny []string, auditLog string) R
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := json.Marshal(map[string]any{"allow": allow, "deny": deny, "hint": "add it to network.allow in the test's policy",
+	cfg, err := json.Marshal(map[string]any{"protocol": netrule.Protocol, "allow": allow, "deny": deny, "hint": "add it to network.allow in the test's policy",
 		"audit": map[string]any{"path": auditLog, "session_id": "s1", "tool_use_id": "t1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +222,7 @@ func TestNetworkProxyMissing(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	rs.Net.Proxy, _ = proxyPath()
-	rs.Net.Policy = json.RawMessage(`{"allow":["bad entry"]}`)
+	rs.Net.Policy = json.RawMessage(`{"protocol":` + strconv.Itoa(netrule.Protocol) + `,"allow":["bad entry"]}`)
 	r = sh(t, f.proj, rs, "echo RAN")
 	if strings.Contains(r.stdout, "RAN") || r.code != ExitCannotRun || !strings.Contains(r.stderr, "bad network entry") || !strings.Contains(r.stderr, "the command was not run") {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)

@@ -52,6 +52,9 @@ func ParseConfig(s string) (*Config, *netrule.Policy, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, nil, fmt.Errorf("the proxy's configuration: %w", err)
 	}
+	if c.Protocol != netrule.Protocol {
+		return nil, nil, fmt.Errorf("this safezone-proxy speaks protocol %d and safezone %d: install both from the same version (go install github.com/safezonehq/safezone/cmd/safezone-proxy@VERSION)", netrule.Protocol, c.Protocol)
+	}
 	p, err := netrule.Compile(c.Allow, c.Deny)
 	if err != nil {
 		return nil, nil, err

@@ -295,11 +295,19 @@ func JoinHostPort(host string, port int) string {
 	return host + ":" + strconv.Itoa(port)
 }
 
+// Protocol is the version of what the launcher (confine's net_linux.go)
+// and the proxy daemon (netproxy) say to each other.
+const Protocol = 2
+
 // Config is the network proxy's argument (package netproxy), the JSON the
 // hook writes into confine.Net.Policy.
 type Config struct {
-	Allow []string `json:"allow,omitempty"`
-	Deny  []string `json:"deny,omitempty"`
+	// Protocol is the launcher's and the daemon's protocol ([Protocol]):
+	// a daemon of another refuses to serve, and says to install the same
+	// version of safezone and safezone-proxy.
+	Protocol int      `json:"protocol"`
+	Allow    []string `json:"allow,omitempty"`
+	Deny     []string `json:"deny,omitempty"`
 	// Hint is the sentence a refusal ends with: how to allow a host
 	// ("add the host to network.allow in safezone's policy (...)").
 	Hint string `json:"hint,omitempty"`

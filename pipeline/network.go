@@ -235,7 +235,7 @@ func (j *Judger) network(c *confinement, call *hookio.Call, host hookio.Host, po
 		return fmt.Errorf("network.isolate is on, but the network proxy cannot run: %w", err)
 	}
 	allow, why := j.netAllow(pol, project)
-	cfg := netrule.Config{Allow: allow, Deny: policy.Values(pol.Network.Deny),
+	cfg := netrule.Config{Protocol: netrule.Protocol, Allow: allow, Deny: policy.Values(pol.Network.Deny),
 		Hint: "add the host to network.allow in safezone's policy (~/.config/safezone/policy.yaml, or the project's .safezone.yaml)"}
 	if f := pol.Audit.File(j.Sys.Getenv("HOME"), project); f != "" {
 		cfg.Audit = &netrule.Audit{Path: f, MaxBytes: pol.Audit.MaxBytes.Value, Keep: pol.Audit.Keep.Value, Host: host.Name(),
