@@ -241,7 +241,7 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		}
 		c.Ruleset.ReadOnly = append(c.Ruleset.ReadOnly, sd)
 	}
-	if err := j.network(c, call, host, pol, project, roErr); err != nil {
+	if err := j.network(c, res, call, host, pol, project, roErr); err != nil {
 		return nil, err
 	}
 	if j.live {

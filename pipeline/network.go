@@ -15,13 +15,16 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/confine"
+	"github.com/safezonehq/safezone/gitconfig"
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/netrule"
 	"github.com/safezonehq/safezone/policy"
@@ -158,6 +161,82 @@ func (j *Judger) registryHosts(project string) map[string][]string {
 	return out
 }
 
+// grantRemotes returns the hosts (host:port) of the remotes of the
+// repository the call runs git in, when a git grant applies to the call
+// (classify checked that each reaches another machine): a credential
+// grant carries its remote. https and http remotes at their port (443,
+// 80 by default), ssh ones (ssh://, scp's host:path) at 22 or theirs;
+// git:// at 9418.
+func (j *Judger) grantRemotes(res *classify.Result, call *hookio.Call) []string {
+	git := false
+	for _, g := range res.Grants {
+		t := strings.TrimPrefix(g.Command.Text, "Bash(")
+		git = git || strings.HasPrefix(t, "git ") || strings.HasPrefix(t, "git:") || t == "git)"
+	}
+	if !git || !filepath.IsAbs(call.Cwd) {
+		return nil
+	}
+	cfg, ok := gitconfig.LocalFile(j.Sys.FS, call.Cwd)
+	if !ok {
+		return nil
+	}
+	data, err := fs.ReadFile(j.Sys.FS, strings.TrimPrefix(cfg, "/"))
+	if err != nil || len(data) > gitconfig.MaxFile {
+		return nil
+	}
+	entries, err := gitconfig.Parse(data)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Section != "remote" || (e.Key != "url" && e.Key != "pushurl") {
+			continue
+		}
+		if h := remoteHost(e.Value); h != "" && !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// remoteHost returns host:port of a git URL that reaches another machine,
+// "" for any other.
+func remoteHost(u string) string {
+	defaults := map[string]string{"https": "443", "http": "80", "ssh": "22", "git+ssh": "22", "ssh+git": "22", "git": "9418"}
+	if scheme, _, ok := strings.Cut(u, "://"); ok {
+		pu, err := url.Parse(u)
+		if err != nil || defaults[scheme] == "" || pu.Hostname() == "" {
+			return ""
+		}
+		port := pu.Port()
+		if port == "" {
+			port = defaults[scheme]
+		}
+		return strings.ToLower(netrule.JoinHostPort(pu.Hostname(), atoi(port)))
+	}
+	// scp's [user@]host:path
+	host, _, ok := strings.Cut(u, ":")
+	if !ok || host == "" || strings.ContainsAny(host, "/[") || strings.HasPrefix(u, ".") || strings.Contains(u, "::") {
+		return ""
+	}
+	if _, h, ok := strings.Cut(host, "@"); ok {
+		host = h
+	}
+	if _, err := netrule.Parse(host); err != nil {
+		return ""
+	}
+	return strings.ToLower(host) + ":22"
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
 // firstEnv returns the first of the variables names that is set.
 func firstEnv(getenv func(string) string, names ...string) string {
 	for _, n := range names {
@@ -197,8 +276,9 @@ func iniValue(f, key string) string {
 }
 
 // netAllow returns the allowlist of a confined command: the registries'
-// hosts then network.allow, with why each is there.
-func (j *Judger) netAllow(pol *policy.Policy, project string) (allow []string, why map[string]string) {
+// hosts, the remotes of its git grant, then network.allow, with why each
+// is there.
+func (j *Judger) netAllow(pol *policy.Policy, project string, res *classify.Result, call *hookio.Call) (allow []string, why map[string]string) {
 	why = map[string]string{}
 	regs := j.registryHosts(project)
 	for _, r := range registries {
@@ -207,6 +287,12 @@ func (j *Judger) netAllow(pol *policy.Policy, project string) (allow []string, w
 				allow = append(allow, h)
 				why[h] = r.tool + "'s registry"
 			}
+		}
+	}
+	for _, h := range j.grantRemotes(res, call) {
+		if !slices.Contains(allow, h) {
+			allow = append(allow, h)
+			why[h] = "the remote of the call's git grant"
 		}
 	}
 	for _, s := range pol.Network.Allow {
@@ -222,7 +308,7 @@ func (j *Judger) netAllow(pol *policy.Policy, project string) (allow []string, w
 // commands: the proxy and what it allows. nsErr says why there are no
 // user namespaces here (nil when there are): then the network stays open,
 // and c.NetOff says why.
-func (j *Judger) network(c *confinement, call *hookio.Call, host hookio.Host, pol *policy.Policy, project string, nsErr error) error {
+func (j *Judger) network(c *confinement, res *classify.Result, call *hookio.Call, host hookio.Host, pol *policy.Policy, project string, nsErr error) error {
 	if !pol.Network.Isolate.Value {
 		return nil
 	}
@@ -234,7 +320,7 @@ func (j *Judger) network(c *confinement, call *hookio.Call, host hookio.Host, po
 	if err != nil {
 		return fmt.Errorf("network.isolate is on, but the network proxy cannot run: %w", err)
 	}
-	allow, why := j.netAllow(pol, project)
+	allow, why := j.netAllow(pol, project, res, call)
 	cfg := netrule.Config{Protocol: netrule.Protocol, Allow: allow, Deny: policy.Values(pol.Network.Deny),
 		Hint: "add the host to network.allow in safezone's policy (~/.config/safezone/policy.yaml, or the project's .safezone.yaml)"}
 	if f := pol.Audit.File(j.Sys.Getenv("HOME"), project); f != "" {

@@ -97,3 +97,48 @@ func TestNetworkIsolate(t *testing.T) {
 	_ = confine.NetHTTPPort
 	_ = filepath.Join
 }
+
+func TestRemoteHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://github.com/o/r.git": "github.com:443", "http://h.example:8080/r": "h.example:8080",
+		"ssh://git@ssh.example.com:2222/r": "ssh.example.com:2222", "git@github.com:o/r.git": "github.com:22",
+		"GitHub.com:o/r": "github.com:22", "git://h.example/r": "h.example:9418",
+		"/srv/repo.git": "", "./r": "", "file:///srv/r": "", "ext::sh -c x": "", "[::1]:r": "",
+	} {
+		if got := remoteHost(in); got != want {
+			t.Errorf("remoteHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestNetworkGrantRemote: a call whose git grant applies may reach its
+// repository's remotes.
+func TestNetworkGrantRemote(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj", "SHELL": "/bin/bash", "PATH": os.Getenv("PATH")})
+	os.MkdirAll(dir+"/bin", 0o755)
+	sys.Executable = dir + "/bin/safezone"
+	os.WriteFile(dir+"/bin/"+ProxyName, []byte("#!/bin/sh\n"), 0o755)
+	os.MkdirAll(dir+"/proj/.git", 0o755)
+	os.WriteFile(dir+"/proj/.git/config", []byte("[remote \"origin\"]\n\turl = https://git.example.com/o/r.git\n\tpushurl = ssh://git@ssh.example.com:2222/o/r.git\n"), 0o644)
+	os.WriteFile(dir+"/proj/.safezone.yaml", []byte("version: 1\nnetwork:\n  isolate: true\n"), 0o644)
+	in := pipelinetest.Input("Bash", dir+"/proj", map[string]any{"command": "git push origin main"})
+	opts, err := ParseFlags([]string{"-y"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.explain = true
+	v := (&Judger{Opts: opts, Sys: sys}).Decide([]byte(in), nil, "")
+	if v.conf == nil || v.conf.Ruleset.Net == nil {
+		d, r := Outcome(v)
+		t.Skipf("not confined with a network here: %s %q %s", d, r, v.confineOff)
+	}
+	if len(v.Res.Grants) == 0 {
+		t.Skipf("no grant: %s", v.Res.GrantRefused)
+	}
+	for _, h := range []string{"git.example.com:443", "ssh.example.com:2222"} {
+		if !slices.Contains(v.conf.NetAllow, h) || v.conf.NetWhy[h] != "the remote of the call's git grant" {
+			t.Errorf("allow %v lacks %s", v.conf.NetAllow, h)
+		}
+	}
+}
