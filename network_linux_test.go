@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -78,6 +79,33 @@ func TestNetworkConfined(t *testing.T) {
 	d, why, out := hookCall(t, bin, root, "curl -s --max-time 5 --noproxy '' -d @README.md http://"+allowed+"/")
 	if d != "allow" || !strings.Contains(out, "listener says hello") {
 		t.Errorf("the listener the policy names: %s %.200s: %s", d, why, out)
+	}
+	// A server a confined call leaves running answers a client outside
+	// and a later confined call.
+	os.MkdirAll(filepath.Join(root, "proj/site"), 0o755)
+	os.WriteFile(filepath.Join(root, "proj/site/ok.txt"), []byte("served from inside\n"), 0o644)
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	srv := l.Addr().String()
+	l.Close()
+	_, port, _ := net.SplitHostPort(srv)
+	d, why, out = hookCall(t, bin, root, "timeout 20 python3 -m http.server "+port+" --bind 127.0.0.1 --directory site >/dev/null 2>&1 &")
+	if d != "allow" {
+		t.Fatalf("the server: %s %.200s: %s", d, why, out)
+	}
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(body, "served"); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get("http://" + srv + "/ok.txt"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+		}
+	}
+	if !strings.Contains(body, "served from inside") {
+		t.Errorf("a client outside got %q", body)
+	}
+	d, why, out = hookCall(t, bin, root, "curl -sS --max-time 5 http://"+srv+"/ok.txt; python3 -c \"import urllib.request as u; print(u.urlopen('http://"+srv+"/ok.txt', timeout=5).read())\"")
+	if d != "allow" || strings.Count(out, "served from inside") != 2 {
+		t.Errorf("a later call: %s %.200s: %s", d, why, out)
 	}
 	b, _ := os.ReadFile(filepath.Join(root, "audit.jsonl"))
 	if !strings.Contains(string(b), `"tool":"network"`) || !strings.Contains(string(b), `"given":"`+victim+`"`) || !strings.Contains(string(b), `"given":"169.254.169.254:80"`) {
