@@ -231,8 +231,9 @@ func startHelper() (int, error) {
 
 // netHelper is the helper, inside a command's network namespace: on each
 // request from the daemon on descriptor 3 ("C4:PORT", "C6:PORT") it
-// connects to 127.0.0.1 (or ::1) at PORT and sends the connected socket
-// back ("F" with it, or "E" and why). It first closes what it inherited
+// connects to 127.0.0.1 (or ::1) at PORT, or ("L4:PORT") listens on
+// 127.0.0.1:PORT (a server another command started since, forwarded
+// here), and sends the socket back ("F" with it, or "E" and why). It first closes what it inherited
 // but descriptor 3 (a shell's state pipe must not live on here), and
 // drops every capability.
 func netHelper() int {
@@ -262,12 +263,17 @@ func netHelper() int {
 		}
 		req := string(b[:n])
 		var port int
-		var family string
-		if _, err := fmt.Sscanf(req, "C%1s:%d", &family, &port); err != nil || port < 1 || port > 65535 {
+		var op, family string
+		if _, err := fmt.Sscanf(req, "%1s%1s:%d", &op, &family, &port); err != nil || port < 1 || port > 65535 || (op != "C" && op != "L") {
 			unix.Write(fd, []byte("Ebad request"))
 			continue
 		}
-		c, err := connectLoopback(family == "6", port)
+		var c int
+		if op == "L" {
+			c, err = listenLoopback(port)
+		} else {
+			c, err = connectLoopback(family == "6", port)
+		}
 		if err != nil {
 			unix.Write(fd, []byte("E"+err.Error()))
 			continue

@@ -335,6 +335,12 @@ func TestNetworkForward(t *testing.T) {
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	_, srvPort, _ := net.SplitHostPort(l.Addr().String())
 	l.Close()
+	// A command that started before the server, and polls for it.
+	early := make(chan result, 1)
+	go func() {
+		early <- sh(t, f.proj, rs, "for i in $(seq 100); do curl -s --max-time 1 http://127.0.0.1:"+srvPort+"/ok.txt && break; sleep 0.1; done")
+	}()
+	time.Sleep(time.Second)
 	r := sh(t, f.proj, rs, "timeout 30 python3 -m http.server "+srvPort+" --bind 127.0.0.1 --directory site >/dev/null 2>&1 & echo $! > pid")
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
@@ -357,6 +363,9 @@ func TestNetworkForward(t *testing.T) {
 	}
 	if !strings.Contains(body, "served from inside") {
 		t.Fatalf("a client outside got %q", body)
+	}
+	if r := <-early; !strings.Contains(r.stdout, "served from inside") {
+		t.Errorf("a command started before the server: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 	r = sh(t, f.proj, rs, "curl -sS --max-time 10 "+url+"; curl -sS --max-time 10 --noproxy '*' http://127.0.0.1:"+port+"/")
 	if !strings.Contains(r.stdout, "served from inside") || !strings.Contains(r.stdout, "registry says hello") || hits.Load() != 1 {

@@ -102,7 +102,8 @@ type daemon struct {
 	mu        sync.Mutex
 	serving   int
 	last      time.Time
-	forwarded map[int]bool // ports of the machine's 127.0.0.1 forwarded into a namespace
+	forwarded map[int]bool // ports of the machine's 127.0.0.1 forwarded from a namespace
+	spaces    map[*namespace]bool
 }
 
 func (d *daemon) idle() bool {
@@ -188,7 +189,7 @@ func (d *daemon) handle(c *net.UnixConn) {
 			serveForward(l, port, ok)
 		}()
 	}
-	ns2 := &namespace{d: d, helper: got.helper, own: map[int]bool{}}
+	ns2 := &namespace{d: d, helper: got.helper, own: map[int]bool{}, in: map[int]net.Listener{}, named: named, hello: make(chan struct{})}
 	for _, port := range got.ports {
 		ns2.own[port] = true
 	}
@@ -204,11 +205,81 @@ func (d *daemon) handle(c *net.UnixConn) {
 		}
 		close(done)
 	}()
+	d.join(ns2)
 	go ns2.watch(done)
 	p.Serve(got.http, got.socks)
 	wg.Wait()
 	<-done
+	d.leave(ns2)
 	ns2.stop()
+}
+
+// join adds n to the namespaces served, and gives it a listener for each
+// port forwarded now that it did not get at its start; leave takes it out.
+func (d *daemon) join(n *namespace) {
+	d.mu.Lock()
+	if d.spaces == nil {
+		d.spaces = map[*namespace]bool{}
+	}
+	d.spaces[n] = true
+	var ports []int
+	for port := range d.forwarded {
+		ports = append(ports, port)
+	}
+	d.mu.Unlock()
+	for _, port := range ports {
+		go n.addForward(port)
+	}
+}
+
+func (d *daemon) leave(n *namespace) {
+	d.mu.Lock()
+	delete(d.spaces, n)
+	d.mu.Unlock()
+}
+
+// isForwarded reports whether port is forwarded from a namespace now.
+func (d *daemon) isForwarded(port int) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.forwarded[port]
+}
+
+// addForward gives n a listener on its 127.0.0.1:port (made by its
+// helper), relayed to the machine's 127.0.0.1:port while the port is
+// forwarded from another namespace: a server a command started after n.
+func (n *namespace) addForward(port int) {
+	if !n.greeted() {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.own[port] || n.in == nil || n.forwards[port] != nil {
+		return
+	}
+	n.own[port] = true
+	f, err := n.request("L4", port)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	l, err := net.FileListener(f)
+	if err != nil {
+		return
+	}
+	n.in[port] = l
+	go serveForward(l, port, func() bool { return n.d.isForwarded(port) || slices.Contains(n.named, port) })
+}
+
+// removeForward closes n's listener for port, made by addForward.
+func (n *namespace) removeForward(port int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if l := n.in[port]; l != nil {
+		l.Close()
+		delete(n.in, port)
+		delete(n.own, port)
+	}
 }
 
 // offer returns the ports a new command gets a listener for on its own
@@ -284,8 +355,21 @@ type namespace struct {
 	pid    int
 	own    map[int]bool // ports forwarded into it (not its servers)
 
-	mu       sync.Mutex // serialises the helper's requests
-	forwards map[int]net.Listener
+	named    []int                // its policy's loopback ports
+	mu       sync.Mutex           // serialises the helper's requests
+	forwards map[int]net.Listener // its servers, forwarded from the machine's 127.0.0.1
+	in       map[int]net.Listener // listeners on its 127.0.0.1 for others' servers (addForward)
+	hello    chan struct{}        // closed once the helper's PID is known
+}
+
+// greeted waits up to 5 s for the helper's greeting.
+func (n *namespace) greeted() bool {
+	select {
+	case <-n.hello:
+		return n.pid > 0
+	case <-time.After(5 * time.Second):
+		return false
+	}
 }
 
 // watch reads the helper's greeting (its PID), then, until done, looks at
@@ -295,13 +379,16 @@ type namespace struct {
 func (n *namespace) watch(done <-chan struct{}) {
 	var b [32]byte
 	k, err := n.helper.Read(b[:])
-	if err != nil || k < 2 || b[0] != 'H' {
-		return
-	}
-	if n.pid, err = strconv.Atoi(string(b[1:k])); err != nil {
-		return
-	}
+	n.mu.Lock()
 	n.forwards = map[int]net.Listener{}
+	if err == nil && k >= 2 && b[0] == 'H' {
+		n.pid, _ = strconv.Atoi(string(b[1:k]))
+	}
+	n.mu.Unlock()
+	close(n.hello)
+	if n.pid <= 0 {
+		return
+	}
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
 	for {
@@ -331,7 +418,7 @@ func (n *namespace) watch(done <-chan struct{}) {
 				continue // taken on the machine: not forwarded
 			}
 			n.forwards[port] = l
-			n.d.forward(port)
+			n.d.forward(port, n)
 			go n.serveInbound(l, port, v6)
 		}
 		n.mu.Unlock()
@@ -346,7 +433,10 @@ func (n *namespace) stop() {
 		l.Close()
 		n.d.unforward(port)
 	}
-	n.forwards = nil
+	for _, l := range n.in {
+		l.Close()
+	}
+	n.forwards, n.in = nil, nil
 }
 
 // The ports of the proxies inside a namespace (confine.NetHTTPPort and
@@ -384,12 +474,23 @@ func (n *namespace) serveInbound(l net.Listener, port int, v6 bool) {
 func (n *namespace) connect(port int, v6 bool) (net.Conn, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	fam := "4"
+	op := "C4"
 	if v6 {
-		fam = "6"
+		op = "C6"
 	}
+	f, err := n.request(op, port)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return net.FileConn(f)
+}
+
+// request sends the helper op ("C4", "C6", "L4") for port and returns the
+// socket it answers with; n.mu is held.
+func (n *namespace) request(op string, port int) (*os.File, error) {
 	fd := int(n.helper.Fd())
-	if _, err := unix.Write(fd, []byte("C"+fam+":"+strconv.Itoa(port))); err != nil {
+	if _, err := unix.Write(fd, []byte(op+":"+strconv.Itoa(port))); err != nil {
 		return nil, err
 	}
 	buf := make([]byte, 256)
@@ -403,9 +504,7 @@ func (n *namespace) connect(port int, v6 bool) (net.Conn, error) {
 		closeAll(fds)
 		return nil, fmt.Errorf("the helper: %s", buf[:k])
 	}
-	f := os.NewFile(uintptr(fds[0]), "inbound")
-	defer f.Close()
-	return net.FileConn(f)
+	return os.NewFile(uintptr(fds[0]), "socket"), nil
 }
 
 // listening returns the TCP ports listening on loopback or every address
@@ -447,19 +546,36 @@ func listening(pid int) (map[int]bool, error) {
 }
 
 // forward and unforward keep the daemon's list of forwarded ports.
-func (d *daemon) forward(port int) {
+// A new one is given to every other namespace served (addForward).
+func (d *daemon) forward(port int, from *namespace) {
 	d.mu.Lock()
 	if d.forwarded == nil {
 		d.forwarded = map[int]bool{}
 	}
 	d.forwarded[port] = true
+	var others []*namespace
+	for n := range d.spaces {
+		if n != from {
+			others = append(others, n)
+		}
+	}
 	d.mu.Unlock()
+	for _, n := range others {
+		go n.addForward(port)
+	}
 }
 
 func (d *daemon) unforward(port int) {
 	d.mu.Lock()
 	delete(d.forwarded, port)
+	var all []*namespace
+	for n := range d.spaces {
+		all = append(all, n)
+	}
 	d.mu.Unlock()
+	for _, n := range all {
+		go n.removeForward(port)
+	}
 }
 
 // say writes one line on the command's standard error, while it has one.
