@@ -578,15 +578,6 @@ func (d *daemon) unforward(port int) {
 	}
 }
 
-// say writes one line on the command's standard error, while it has one.
-func (p *Proxy) say(msg string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.Stderr != nil {
-		fmt.Fprintf(p.Stderr, "safezone: network proxy: %s\n", msg)
-	}
-}
-
 // peerIsMe checks that c's peer runs as this process's user.
 func peerIsMe(c *net.UnixConn) error {
 	raw, err := c.SyscallConn()

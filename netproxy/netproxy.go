@@ -367,3 +367,12 @@ func trimBrackets(h string) string {
 	}
 	return h
 }
+
+// say writes one line on the command's standard error, while it has one.
+func (p *Proxy) say(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.Stderr != nil {
+		fmt.Fprintf(p.Stderr, "safezone: network proxy: %s\n", msg)
+	}
+}
