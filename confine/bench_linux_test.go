@@ -107,7 +107,10 @@ func BenchmarkBashTrue(b *testing.B) {
 
 // BenchmarkNetwork compares a confined `bash -c true` with read-only
 // paths against the same with a network of its own (Net: a network
-// namespace, the loopback brought up, the proxy started and waited for).
+// namespace, the loopback brought up, the helper started, the daemon
+// asked and waited for; the daemon itself, already running, is not
+// counted), both through the Go launcher, and with the fast launcher
+// (which a ruleset with Net does not take) without one.
 func BenchmarkNetwork(b *testing.B) {
 	if !Available().Confine() || namespaces() != nil {
 		b.Skip("namespaces are unavailable here")
@@ -116,6 +119,22 @@ func BenchmarkNetwork(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Run("fast-no-net", func(b *testing.B) {
+		dir, err := os.MkdirTemp("", "confine-fast-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		os.Mkdir(filepath.Join(dir, "fast"), 0o755)
+		fast := filepath.Join(dir, "fast", "safezone-launch")
+		if err := BuildFast(fast); err != nil {
+			b.Skip(err)
+		}
+		rules, _ := typicalRuleset(b, true).MarshalText()
+		benchCommand(b, func() *exec.Cmd {
+			return exec.Command(fast, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
+		})
+	})
 	for _, withNet := range []bool{false, true} {
 		name := "no-net"
 		if withNet {
