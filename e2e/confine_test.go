@@ -501,7 +501,6 @@ var networkCases = []confineCase{
 			}
 		},
 		check: func(r *confineRun) {
-			defer stopProxyDaemons(r.w)
 			r.wantConfined(0, 1, 2)
 			if got := exfilGot(r.w); got != "" {
 				r.errorf("the listener on 127.0.0.1 got %q", got)
@@ -521,7 +520,6 @@ var networkCases = []confineCase{
 			return []string{"npm install --no-audit --no-fund is-number@7.0.0 && node -e 'console.log(require(\"is-number\")(5))'"}
 		},
 		check: func(r *confineRun) {
-			defer stopProxyDaemons(r.w)
 			r.wantConfined(0)
 			r.wantOK(0)
 			r.wantResult(0, "true")
@@ -532,11 +530,6 @@ var networkCases = []confineCase{
 func init() {
 	bg := confineCases[slices.IndexFunc(confineCases, func(c confineCase) bool { return c.name == "background" })]
 	bg.name, bg.policy, bg.userNS = "network-background", isolated, true
-	check := bg.check
-	bg.check = func(r *confineRun) {
-		defer stopProxyDaemons(r.w)
-		check(r)
-	}
 	confineCases = append(confineCases, append(networkCases, bg)...)
 }
 
@@ -996,6 +989,9 @@ func TestClaudeCodeConfine(t *testing.T) {
 					t.Skipf("read-only paths cannot be enforced here: %v", st.ReadOnly)
 				}
 				r := runConfineCase(t, base, &c, c.policy, "")
+				// A session with network.isolate leaves the proxy daemon
+				// running: it ends with the case.
+				defer stopProxyDaemons(r.w)
 				row.seconds = r.s.seconds
 				if c.compare != "" {
 					r.ref = runConfineCase(t, base, &c, c.compare, "unconfined")
