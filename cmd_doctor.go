@@ -79,6 +79,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 	d.binary(sys)
 	pol := d.policy(opts, root, sys)
 	d.confinement(sys, opts.Host)
+	d.network(sys, pol)
 	if pol != nil {
 		d.hostSandbox(pol, opts, root, sys)
 		d.pathEntries(pol, root, sys)
@@ -246,6 +247,30 @@ func (d *doctor) hostSandbox(pol *policy.Policy, opts *pipeline.Options, root st
 	case len(read) > 0:
 		d.ok("Claude Code's sandbox hides %s (sandbox.filesystem.denyRead) and keeps the project's read-only paths read-only: confined commands inside it hold as outside, less what the README's row says", strings.Join(read, ", "))
 	}
+}
+
+// network says what a confined command may connect to: with
+// network.isolate on, whether a network namespace can be made and the
+// proxy runs.
+func (d *doctor) network(sys *pipeline.System, pol *policy.Policy) {
+	st := sys.ConfineStatus()
+	if pol == nil || !st.Confine() {
+		return
+	}
+	if !pol.Network.Isolate.Value {
+		d.info("the network is open to confined commands (network.isolate is off, %s): a confined script reaches any host, services on localhost and 169.254.169.254; set network: {isolate: true} to give each one a network of its own with safezone's proxy as its only way out (README, \"Network\")", pol.Network.Isolate.Pos)
+		return
+	}
+	if st.ReadOnly != nil {
+		d.fix("network.isolate is on, but a network namespace takes a user namespace, which is not available (%v): the network stays open to confined commands", st.ReadOnly)
+		return
+	}
+	p, err := sys.NetworkProxy()
+	if err != nil {
+		d.fix("network.isolate is on, but %v: confined commands are not run (they are asked) until it is installed", err)
+		return
+	}
+	d.ok("network.isolate is on: each confined command has a network of its own and reaches out only through %s (the package registries your tools use, network.allow, less network.deny); localhost services, link-local and private addresses are closed unless named", p)
 }
 
 // launcher says which launcher runs confined commands: the fast one

@@ -105,6 +105,57 @@ func BenchmarkBashTrue(b *testing.B) {
 	}
 }
 
+// BenchmarkNetwork compares a confined `bash -c true` with read-only
+// paths against the same with a network of its own (Net: a network
+// namespace, the loopback brought up, the helper started, the daemon
+// asked and waited for; the daemon itself, already running, is not
+// counted), both through the Go launcher, and with the fast launcher
+// (which a ruleset with Net does not take) without one.
+func BenchmarkNetwork(b *testing.B) {
+	if !Available().Confine() || namespaces() != nil {
+		b.Skip("namespaces are unavailable here")
+	}
+	proxy, err := proxyPath()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("fast-no-net", func(b *testing.B) {
+		dir, err := os.MkdirTemp("", "confine-fast-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		os.Mkdir(filepath.Join(dir, "fast"), 0o755)
+		fast := filepath.Join(dir, "fast", "safezone-launch")
+		if err := BuildFast(fast); err != nil {
+			b.Skip(err)
+		}
+		rules, _ := typicalRuleset(b, true).MarshalText()
+		benchCommand(b, func() *exec.Cmd {
+			return exec.Command(fast, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
+		})
+	})
+	for _, withNet := range []bool{false, true} {
+		name := "no-net"
+		if withNet {
+			name = "net"
+		}
+		b.Run(name, func(b *testing.B) {
+			rs := typicalRuleset(b, true)
+			if withNet {
+				sock := filepath.Join(b.TempDir(), "proxy.sock")
+				b.Cleanup(func() { stopDaemon(sock) })
+				rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"protocol":2,"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
+				rs.Hide = append(rs.Hide, sock)
+			}
+			rules, _ := rs.MarshalText()
+			benchCommand(b, func() *exec.Cmd {
+				return exec.Command(launcherPath, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
+			})
+		})
+	}
+}
+
 // BenchmarkHideSockets measures what hiding the bound sockets costs a
 // confined `bash -c true` (readonly: the typical ruleset with read-only
 // paths, already in a mount namespace): with 0 and 50 sockets bound by

@@ -30,7 +30,8 @@
 //     where TIOCSTI could type into the user's terminal.
 //
 // Directory listings, execution, Unix sockets and the network are not
-// restricted.
+// restricted by Landlock; a ruleset's Net takes the network away (see
+// below).
 //
 // The launcher enforces the ruleset on the one thread that then calls
 // execve(2): PR_SET_NO_NEW_PRIVS and landlock_restrict_self(2) without
@@ -61,6 +62,21 @@
 // namespaces are unavailable, [Status.ReadOnly] says why: the hook must
 // then leave ReadOnly empty and say that those paths are guarded by its
 // analysis alone.
+//
+// # The network: a namespace of the command's own
+//
+// A ruleset with Net adds a network namespace to the second stage's
+// clone (its loopback brought up with CAP_NET_ADMIN in its own user
+// namespace), so the command reaches no address of the machine's by
+// itself. Its only ways out are listening sockets the second stage makes
+// on the namespace's 127.0.0.1 and hands, over a socket pair, to the
+// proxy daemon (safezone-proxy, package netproxy) outside: a socket stays
+// in the namespace it was made in, so the daemon accepts the command's
+// connections there and dials out from the machine's network after its
+// policy allowed them. A helper process (HelperMode) stays in the
+// namespace, without capabilities and outside Landlock's domain, to
+// connect inside for the daemon: the servers the command starts are
+// forwarded from the machine's 127.0.0.1. See net_linux.go.
 //
 // # Other systems
 //

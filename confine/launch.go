@@ -67,6 +67,9 @@ var ErrUnavailable = errors.New("confinement unavailable")
 // A third mode, ns, is the launcher's own second stage (see [Ruleset]'s
 // ReadOnly).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == HelperMode {
+		return netHelper()
+	}
 	l, err := parseLaunch(args)
 	if err == nil {
 		var code int
@@ -92,6 +95,9 @@ type launch struct {
 	// inNamespace is set for the second stage of the ReadOnly path: the
 	// process already runs in its own user and mount namespaces.
 	inNamespace bool
+	// netFD is, in the second stage of a ruleset with Net, the socket the
+	// listening sockets of the proxies are sent through; -1 otherwise.
+	netFD int
 }
 
 // errUsage says the launcher was called with arguments it does not know.
@@ -140,11 +146,21 @@ func parseLaunch(args []string) (*launch, error) {
 		l.path = path
 		l.argv = append([]string{args[2]}, args[3:]...)
 	case "ns":
-		// The second stage: ns RULESET PATH ARGV0 [ARG...].
-		if len(args) < 4 {
+		// The second stage: ns RULESET NETFD PATH ARGV0 [ARG...]. NETFD is
+		// the socket the proxy's listening sockets go to, "-" for none.
+		if len(args) < 5 {
 			return nil, errUsage
 		}
-		l.path, l.argv, l.inNamespace = args[2], args[3:], true
+		l.netFD = -1
+		if args[2] != "-" {
+			if l.netFD, err = strconv.Atoi(args[2]); err != nil || l.netFD < 3 {
+				return nil, fmt.Errorf("NETFD %q is not a descriptor number above 2", args[2])
+			}
+		}
+		if (l.netFD >= 0) != (rs.Net != nil) {
+			return nil, errors.New("NETFD does not match the ruleset's net")
+		}
+		l.path, l.argv, l.inNamespace = args[3], args[4:], true
 	default:
 		return nil, errUsage
 	}

@@ -45,6 +45,11 @@ func (l *launch) run() (int, error) {
 		l.rs, _ = l.rs.WithoutNamespace()
 	}
 	if l.inNamespace {
+		if l.netFD >= 0 {
+			if err := netUp(l.netFD); err != nil {
+				return 0, err
+			}
+		}
 		if err := mountAll(l.rs); err != nil {
 			return 0, err
 		}
@@ -99,6 +104,9 @@ func (l *launch) run() (int, error) {
 	env := l.env
 	if env == nil {
 		env = os.Environ()
+	}
+	if l.netFD >= 0 {
+		env = withProxyVars(env)
 	}
 	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
@@ -198,18 +206,38 @@ func (l *launch) supervise() (int, error) {
 	}
 	// Pdeathsig fires when the thread that started the child ends: keep it.
 	runtime.LockOSThread()
+	flags, caps, netArg := uintptr(unix.CLONE_NEWUSER|unix.CLONE_NEWNS), []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE}, "-"
+	withNet := l.rs.Net != nil
+	var netEnd *os.File
+	if withNet {
+		// A network namespace of the command's own, whose loopback the
+		// second stage brings up (CAP_NET_ADMIN), and the proxy daemon it
+		// hands its listening sockets to (net_linux.go). alive stays open,
+		// close-on-exec, for as long as this process waits.
+		var alive *os.File
+		var err error
+		netEnd, alive, err = askProxy(l.rs.Net)
+		if err != nil {
+			return 0, err
+		}
+		defer netEnd.Close()
+		defer alive.Close()
+		flags |= unix.CLONE_NEWNET
+		caps = append(caps, unix.CAP_NET_ADMIN)
+		netArg = strconv.Itoa(int(netEnd.Fd()))
+	}
 	cmd := &exec.Cmd{
 		Path:   "/proc/self/exe",
-		Args:   append([]string{"safezone", Subcommand, "ns", string(rules), l.path}, l.argv...),
+		Args:   append([]string{"safezone", Subcommand, "ns", string(rules), netArg, l.path}, l.argv...),
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
 		Env:    l.env, // nil: the launcher's own; the second stage execs with its own
 		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWNS,
+			Cloneflags:  flags,
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
 			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE},
+			AmbientCaps: caps,
 			Pdeathsig:   unix.SIGKILL,
 		},
 	}
@@ -223,10 +251,19 @@ func (l *launch) supervise() (int, error) {
 	}
 	if err := cmd.Start(); err != nil {
 		signal.Stop(sigs)
+		what := "a user and mount namespace to keep the read-only paths read-only"
+		if withNet {
+			what = "a user, mount and network namespace"
+		}
 		if errors.Is(err, unix.EPERM) || errors.Is(err, unix.ENOSPC) {
 			err = fmt.Errorf("%w: %w", errNamespaceRefused, err)
 		}
-		return 0, fmt.Errorf("%w: cannot create a user and mount namespace to keep the read-only paths read-only: %w", ErrUnavailable, err)
+		return 0, fmt.Errorf("%w: cannot create %s: %w", ErrUnavailable, what, err)
+	}
+	if netEnd != nil {
+		// The second stage has its copy: the daemon must see the pair's
+		// end of file should it end before it sends.
+		netEnd.Close()
 	}
 	go func() {
 		for s := range sigs {

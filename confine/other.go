@@ -27,3 +27,8 @@ func checkPipe(fd int) error { return errNoBackend }
 func ReachableSockets(paths []string, skip func(string) bool) ([]string, error) {
 	return nil, errNoBackend
 }
+
+// HelperMode is the launcher's mode of the network helper (Linux only).
+const HelperMode = "nshelper"
+
+func netHelper() int { return ExitCannotRun }

@@ -70,9 +70,20 @@ import (
 //     launcher binds each (a socket the policy grants, such as the
 //     ssh-agent's) back at the same place in the new tmpfs. One that does
 //     not exist is skipped.
+//   - Net: when set, the command gets a network namespace of its own, with
+//     only a loopback interface: it reaches no host, no service on the
+//     machine's own loopback and no address of the machine's networks by
+//     itself. Inside, an HTTP proxy listens on 127.0.0.1:[NetHTTPPort] and
+//     a SOCKS5 one on 127.0.0.1:[NetSOCKSPort], and the command's
+//     environment names them (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and their
+//     lower-case forms); the launcher hands both listening sockets to the
+//     proxy daemon (Net.Proxy, package netproxy) outside the namespace,
+//     which decides what each connection may reach, for as long as a
+//     process of the command lives. A program that ignores the proxy
+//     variables reaches nothing.
 //
-// Executing programs and using the network are not restricted. Hide,
-// Replace and Tmpfs, like ReadOnly, take the mount namespace.
+// Executing programs is not restricted, nor is the network without Net.
+// Hide, Replace, Tmpfs and Net, like ReadOnly, take the user namespace.
 type Ruleset struct {
 	Write    []string          `json:"write,omitempty"`
 	NoRead   []string          `json:"noread,omitempty"`
@@ -92,7 +103,32 @@ type Ruleset struct {
 	// host's sandbox hides those secrets). Without it, a refused namespace
 	// is an error and nothing runs.
 	HostSandbox string `json:"host_sandbox,omitempty"`
+	Net         *Net   `json:"net,omitempty"`
 }
+
+// Net is the network part of a [Ruleset]: the proxy program the launcher
+// starts, outside the command's network namespace, for the command's
+// connections, and what it passes to it. The launcher does not read
+// Policy: it gives it to the proxy as its argument.
+type Net struct {
+	// Proxy is the proxy program (safezone-proxy), absolute and clean,
+	// and Socket the socket its daemon listens on: the launcher starts
+	// `PROXY daemon SOCKET` when nothing answers there. Socket must be
+	// among the Hide paths: a confined command that reached the daemon
+	// could ask it for a network of its own choosing.
+	Proxy  string `json:"proxy"`
+	Socket string `json:"socket"`
+	// Policy is the proxy's argument: what it allows, and where it records
+	// what it refused (the JSON of netproxy.Config).
+	Policy json.RawMessage `json:"policy,omitempty"`
+}
+
+// The ports the proxies listen on inside a command's network namespace
+// (the namespace is the command's own: nothing else listens there).
+const (
+	NetHTTPPort  = 3128
+	NetSOCKSPort = 1080
+)
 
 // ErrBadRuleset is wrapped by every error [Ruleset.Validate] and
 // [ParseRuleset] return.
@@ -109,6 +145,16 @@ func (rs Ruleset) Validate() error {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
 				return fmt.Errorf("%w: %s[%d] %q is not an absolute, clean path", ErrBadRuleset, l.name, i, p)
 			}
+		}
+	}
+	if rs.Net != nil {
+		for _, p := range []string{rs.Net.Proxy, rs.Net.Socket} {
+			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
+				return fmt.Errorf("%w: net's proxy or socket %q is not an absolute, clean path", ErrBadRuleset, p)
+			}
+		}
+		if !slices.ContainsFunc(rs.Hide, func(h string) bool { return within(rs.Net.Socket, h) }) {
+			return fmt.Errorf("%w: net's socket %s is not hidden", ErrBadRuleset, rs.Net.Socket)
 		}
 	}
 	return nil
@@ -140,6 +186,7 @@ func (rs Ruleset) Normalize() Ruleset {
 	if len(rs.Replace) > 0 {
 		out.Replace = maps.Clone(rs.Replace)
 	}
+	out.Net = rs.Net
 	return out
 }
 
@@ -147,7 +194,7 @@ func (rs Ruleset) Normalize() Ruleset {
 // namespace (where user namespaces are not available), and what of it
 // cannot be: the Hide paths beneath no Write path become NoRead (Landlock
 // denies reading them, and nothing can write them), and the ReadOnly,
-// Tmpfs, Keep, Overlay and Replace paths go. lost lists the Hide paths beneath a
+// Tmpfs, Keep, Overlay and Replace paths and Net go. lost lists the Hide paths beneath a
 // Write path, which Landlock cannot keep from being read: a caller must
 // not run a command it would have hidden them from.
 func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
@@ -170,9 +217,9 @@ func sortedSet(ps []string) []string {
 }
 
 // NeedsNamespace reports whether enforcing rs takes a private mount
-// namespace: whether it has ReadOnly, Hide, Replace or Tmpfs paths.
+// namespace: whether it has ReadOnly, Hide, Replace or Tmpfs paths, or Net.
 func (rs Ruleset) NeedsNamespace() bool {
-	return len(rs.ReadOnly) > 0 || len(rs.Hide) > 0 || len(rs.Replace) > 0 || len(rs.Tmpfs) > 0 || len(rs.Keep) > 0 || len(rs.Overlay) > 0
+	return rs.Net != nil || len(rs.ReadOnly) > 0 || len(rs.Hide) > 0 || len(rs.Replace) > 0 || len(rs.Tmpfs) > 0 || len(rs.Keep) > 0 || len(rs.Overlay) > 0
 }
 
 // replacePaths returns the keys and values of m, sorted.

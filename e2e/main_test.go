@@ -98,6 +98,13 @@ func prepare(s *setup, dir string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, stderr.Bytes())
 	}
+	// The network proxy beside it, as the README installs it, for the
+	// cases with network.isolate.
+	cmd = exec.Command("go", "build", "-o", filepath.Join(dir, "safezone-proxy"), "./cmd/safezone-proxy")
+	cmd.Dir, cmd.Stderr = root, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build ./cmd/safezone-proxy: %v\n%s", err, stderr.Bytes())
+	}
 	// The broken hook stands for a safezone that crashes before it can
 	// print anything (a bad build, a missing library): it exits 1, which
 	// Claude Code reads as "hook failed".

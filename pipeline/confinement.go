@@ -137,6 +137,12 @@ type confinement struct {
 	// Launcher is the fast launcher the command runs through ("" for the
 	// safezone binary itself: confine's Go launcher).
 	Launcher string
+	// NetAllow is what the command may connect to when it has a network
+	// of its own (Ruleset.Net), with why each entry is there; NetOff says
+	// why network.isolate is on and the network open all the same.
+	NetAllow []string
+	NetWhy   map[string]string
+	NetOff   string
 }
 
 // confinable says whether a shell command of call could run confined here:
@@ -242,6 +248,9 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		}
 		c.Ruleset.ReadOnly = append(c.Ruleset.ReadOnly, sd)
 	}
+	if err := j.network(c, res, call, host, pol, project, roErr); err != nil {
+		return nil, err
+	}
 	if roErr == nil && maySandbox != "" && !pol.HostSandbox.NestedUserNS.Value {
 		c.Ruleset = c.Ruleset.Normalize()
 		note, err := j.hostFallback(c, pol, maySandbox, project)
@@ -267,9 +276,10 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		rewrite = confine.RewriteBash
 	}
 	// The fast launcher, where it is built, for a ruleset that takes the
-	// mount namespace: one process instead of the Go launcher's two.
+	// mount namespace: one process instead of the Go launcher's two. It
+	// makes no network namespace: a ruleset with Net takes the Go one.
 	launcher := j.Sys.Executable
-	if roErr == nil && c.Ruleset.NeedsNamespace() && c.Ruleset.HostSandbox == "" {
+	if roErr == nil && c.Ruleset.NeedsNamespace() && c.Ruleset.HostSandbox == "" && c.Ruleset.Net == nil {
 		if fast := j.Sys.FastLauncher(j.live); fast != "" {
 			launcher, c.Launcher = fast, fast
 		}
@@ -1344,6 +1354,16 @@ func (c *confinement) describe(home string) string {
 	}
 	if c.HostFallback != "" {
 		s += "; " + c.HostFallback
+	}
+	if c.Ruleset.Net != nil {
+		allow := c.NetAllow
+		if len(allow) > maxNamed {
+			allow = append(slices.Clone(allow[:maxNamed]), fmt.Sprintf("%d more", len(c.NetAllow)-maxNamed))
+		}
+		s += "; it has a network of its own and connects only through safezone's proxy ($HTTPS_PROXY, $ALL_PROXY) to " + strings.Join(allow, ", ") +
+			": other hosts, services on the machine's localhost and the instance metadata address are refused (the proxy answers 403 and says why); a server it starts is reachable within the same command only; ask the user to add a host to network.allow rather than working around a refusal"
+	} else if c.NetOff != "" {
+		s += "; " + c.NetOff
 	}
 	if slices.ContainsFunc(c.Ruleset.ReadOnly, gitConfigOrHooks) {
 		s += "; git's configuration and hooks (.git/config, .git/hooks) are read-only to it, and so is what that configuration names (the core.hooksPath directory, included files, submodules' and linked worktrees' repositories): git config of a key that runs code and hook installers (husky's core.hooksPath) fail, ask the user to run them; git config of user.name, user.email and other keys git never runs works when it is the whole command"

@@ -81,6 +81,15 @@ type ExplainConfine struct {
 	// GrantRefused says why the confine.grants the command matched do not
 	// apply (classify.Result.GrantRefused).
 	GrantRefused string `json:"grant_refused,omitempty"`
+	// Network says what the command may connect to: "open" (the network
+	// is not the kernel's to restrict here), or "proxy" with NetAllow and
+	// NetDeny (the namespace's only way out is safezone-proxy); NetOff says
+	// why network.isolate is on and the network open all the same.
+	Network  string            `json:"network,omitempty"`
+	NetAllow []string          `json:"net_allow,omitempty"`
+	NetWhy   map[string]string `json:"net_why,omitempty"`
+	NetDeny  []string          `json:"net_deny,omitempty"`
+	NetOff   string            `json:"net_off,omitempty"`
 }
 
 // ExplainMode is the effective mode and where each part came from.
@@ -178,6 +187,11 @@ func ExplanationOf(v Verdict) Explanation {
 			c.Ruleset, c.ReadOnlyOff, c.HostSandbox = &v.conf.Ruleset, v.conf.ReadOnlyOff, v.conf.HostFallback
 			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
 			c.GitWritable = v.conf.GitWritable
+			c.Network, c.NetOff = "open", v.conf.NetOff
+			if v.conf.Ruleset.Net != nil {
+				c.Network, c.NetAllow, c.NetWhy = "proxy", v.conf.NetAllow, v.conf.NetWhy
+				c.NetDeny = policy.Values(v.pol.Network.Deny)
+			}
 		}
 		e.Confine = c
 	}
@@ -495,6 +509,20 @@ func (e Explanation) writeConfine(w *trace) {
 		}
 		if c.HostSandbox != "" {
 			w.p("  host     %s", c.HostSandbox)
+		}
+		switch {
+		case c.Network == "proxy":
+			w.p("  network  a namespace of its own: out only through safezone's proxy (HTTP 127.0.0.1:%d, SOCKS5 127.0.0.1:%d); localhost services, link-local and private addresses only where named", confine.NetHTTPPort, confine.NetSOCKSPort)
+			for _, h := range c.NetAllow {
+				w.p("  allow    %s: %s", h, c.NetWhy[h])
+			}
+			for _, h := range c.NetDeny {
+				w.p("  deny     %s: network.deny", h)
+			}
+		case c.NetOff != "":
+			w.p("  network  open: %s", c.NetOff)
+		default:
+			w.p("  network  open (network.isolate is off: every host, localhost services and 169.254.169.254 are reachable)")
 		}
 		w.p("  later    a process it leaves running is not ended with the call and keeps this view: the noread paths stay unreadable once made; a secret made later in the project, or a socket made later outside, is not hidden from it (README, \"What the kernel enforces\")")
 	case c.Note != "":

@@ -245,6 +245,9 @@ func (e *encoder) policy(p *Policy) {
 		encodeList(e, l, encHostPath)
 	}
 	encodeSetting(e, hs.GitConfigWritable, encBool)
+	encodeSetting(e, p.Network.Isolate, encBool)
+	encodeList(e, p.Network.Allow, encStrSetting)
+	encodeList(e, p.Network.Deny, encStrSetting)
 	encodeList(e, p.Locked, encStrSetting)
 	encodeList(e, p.Ignored, func(e *encoder, ig Ignored) {
 		e.str(ig.Key)
@@ -485,6 +488,9 @@ func (d *decoder) policy() *Policy {
 		*l = decodeList(d, decHostPath)
 	}
 	hs.GitConfigWritable = decodeSetting(d, decBool)
+	p.Network.Isolate = decodeSetting(d, decBool)
+	p.Network.Allow = decodeList(d, decStrSetting)
+	p.Network.Deny = decodeList(d, decStrSetting)
 	p.Locked = decodeList(d, decStrSetting)
 	p.Ignored = decodeList(d, func(d *decoder) Ignored {
 		return Ignored{Key: d.str(), Value: d.str(), Pos: d.pos(), LockedAt: d.pos()}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/safezonehq/safezone/netrule"
 )
 
 // ErrSettings is wrapped by errors about a Claude Code settings file.
@@ -51,6 +53,14 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 		return nil, err
 	}
 	l.claudeSandbox = sandbox
+	if sandbox != nil && len(sandbox.network) > 0 {
+		if perms == nil {
+			perms = map[string][]settingsEntry{}
+		}
+		for k, v := range sandbox.network {
+			perms[k] = v
+		}
+	}
 	if perms == nil {
 		return l, nil
 	}
@@ -75,6 +85,7 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 			*list.dst = append(*list.dst, r)
 		}
 	}
+	l.Network = claudeNetwork(perms, l)
 	for i, e := range perms["additionalDirectories"] {
 		if e.value == "" || strings.ContainsRune(e.value, 0) {
 			errs = append(errs, &Error{Pos: e.pos, Field: fmt.Sprintf("permissions.additionalDirectories[%d]", i), Err: fmt.Errorf("%w: empty directory", ErrSettings)})
@@ -86,6 +97,33 @@ func ParseClaudeSettings(name string, data []byte, src ClaudeSource) (*Layer, er
 		return nil, errors.Join(errs...)
 	}
 	return l, nil
+}
+
+// claudeNetwork returns the network entries of a settings file:
+// sandbox.network.allowedDomains and deniedDomains, and the domains of its
+// WebFetch(domain:…) allow rules, which Claude Code merges with
+// allowedDomains. One safezone cannot read is left out with a warning.
+func claudeNetwork(perms map[string][]settingsEntry, l *Layer) NetworkLayer {
+	var n NetworkLayer
+	add := func(dst *[]Setting[string], field, v string, pos Pos) {
+		if _, err := netrule.Parse(v); err != nil {
+			l.Warnings = append(l.Warnings, &Error{Pos: pos, Field: field, Err: fmt.Errorf("%w: %w; safezone does not apply it", ErrSkippedRule, err)})
+			return
+		}
+		*dst = append(*dst, Setting[string]{Value: v, Pos: pos})
+	}
+	for i, e := range perms[networkAllowKey] {
+		add(&n.Allow, fmt.Sprintf("%s[%d]", networkAllowKey, i), e.value, e.pos)
+	}
+	for i, e := range perms[networkDenyKey] {
+		add(&n.Deny, fmt.Sprintf("%s[%d]", networkDenyKey, i), e.value, e.pos)
+	}
+	for i, e := range perms["allow"] {
+		if d, ok := strings.CutPrefix(e.value, "WebFetch(domain:"); ok && strings.HasSuffix(d, ")") {
+			add(&n.Allow, fmt.Sprintf("permissions.allow[%d]", i), strings.TrimSuffix(d, ")"), e.pos)
+		}
+	}
+	return n
 }
 
 // LoadClaudeSettings reads and parses a settings file; a file that does not
@@ -141,7 +179,8 @@ type settingsEntry struct {
 // wrapping [ErrSettings] at the offending line and column.
 //
 // It also returns what safezone reads of the "sandbox" object (see
-// [HostSandbox]; nil without one): enabled, allowUnsandboxedCommands and
+// [HostSandbox] and, for network.allowedDomains and deniedDomains,
+// [NetworkLayer]; nil without one): enabled, allowUnsandboxedCommands and
 // allowNestedUserNamespaces, which must be booleans, and filesystem's
 // denyRead, denyWrite, allowRead and allowWrite, lists of strings, and
 // allowGitConfig, a boolean. Its other keys are skipped.
@@ -179,6 +218,16 @@ func permissionsOf(name string, data []byte) (map[string][]settingsEntry, *claud
 	return out, sandbox, nil
 }
 
+// The keys of Claude Code's sandbox network lists in permissionsOf's map
+// (settings reference, "Sandbox settings"; Claude Code 2.1.330's schema:
+// "Domains sandboxed commands may reach without a prompt (wildcards such
+// as *.example.com supported). Merged with WebFetch(domain:…) allow rules
+// and across settings sources").
+const (
+	networkAllowKey = "sandbox.network.allowedDomains"
+	networkDenyKey  = "sandbox.network.deniedDomains"
+)
+
 // sandbox reads the value of the sandbox key: null (nil) or an object.
 func (r *settingsReader) sandbox() (*claudeSandbox, error) {
 	tok, at, err := r.next()
@@ -203,6 +252,8 @@ func (r *settingsReader) sandbox() (*claudeSandbox, error) {
 			s.nested, err = r.boolean("sandbox." + key)
 		case "filesystem":
 			s.filesystem, err = r.filesystem()
+		case "network":
+			s.network, err = r.sandboxNetwork()
 		default:
 			err = r.skip()
 		}
@@ -249,6 +300,39 @@ func (r *settingsReader) filesystem() (map[string][]settingsEntry, error) {
 				}
 				out[key] = []settingsEntry{{value: "true", pos: b.Pos}}
 			}
+		default:
+			err = r.skip()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, _, err := r.next(); err != nil { // the closing '}'
+		return nil, err
+	}
+	return out, nil
+}
+
+// sandboxNetwork reads sandbox.network (null or an object) and returns its
+// allowedDomains and deniedDomains lists, keyed networkAllowKey and
+// networkDenyKey; its other keys are skipped.
+func (r *settingsReader) sandboxNetwork() (map[string][]settingsEntry, error) {
+	tok, at, err := r.next()
+	if err != nil || tok == nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, r.fail(at, "sandbox.network must be an object")
+	}
+	out := map[string][]settingsEntry{}
+	for r.dec.More() {
+		tok, _, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		switch key, _ := tok.(string); key {
+		case "allowedDomains", "deniedDomains":
+			out["sandbox.network."+key], err = r.list("sandbox.network." + key)
 		default:
 			err = r.skip()
 		}

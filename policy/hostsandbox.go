@@ -113,4 +113,7 @@ type claudeSandbox struct {
 	// filesystem holds sandbox.filesystem's lists by key (denyRead,
 	// denyWrite, allowRead, allowWrite; allowGitConfig when true).
 	filesystem map[string][]settingsEntry
+	// network holds sandbox.network's allowedDomains and deniedDomains
+	// (networkAllowKey, networkDenyKey), which NetworkLayer takes.
+	network map[string][]settingsEntry
 }

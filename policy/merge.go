@@ -38,6 +38,7 @@ type Policy struct {
 	ReadDirs []Dir
 	Guards   Guards
 	Confine  Confine
+	Network  Network
 
 	// HostSandbox is what Claude Code's settings say of its own sandbox.
 	HostSandbox HostSandbox
@@ -110,6 +111,7 @@ func Defaults() *Policy {
 		},
 		Confine:     Confine{Mode: Setting[ConfineMode]{ConfineAuto, builtin}},
 		HostSandbox: hostSandboxDefaults(),
+		Network:     Network{Isolate: Setting[bool]{false, builtin}},
 	}
 }
 
@@ -198,6 +200,7 @@ func Merge(layers ...*Layer) *Policy {
 		mergeAudit(open, &p.Audit, l)
 		mergeExtras(open, p, l)
 		mergeHostSandbox(p, whole)
+		mergeNetwork(open, p, l)
 		p.Warnings = append(p.Warnings, l.Warnings...)
 		if seen != nil {
 			whole.listEntries(seen.add)

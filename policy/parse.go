@@ -86,6 +86,7 @@ type Layer struct {
 	ReadDirs []Dir
 	Guards   GuardsLayer
 	Confine  ConfineLayer
+	Network  NetworkLayer
 
 	// Remove lists the entries of lower layers this layer takes out of the
 	// policy (the remove: section).
@@ -170,6 +171,7 @@ type rawFile struct {
 	Audit          *rawAudit
 	Guards         *rawGuards
 	Confine        *rawConfine
+	Network        *rawNetwork
 	Remove         *rawRemove
 }
 
@@ -250,7 +252,7 @@ func joinField(field, key string) string {
 
 // Each mapping's known keys, in the schema's order, for errors.
 const (
-	topKeys     = "version, mode, auto_approve, sandbox, paths, rules, guards, confine, on_error, host_settings, self_protection, locked, audit, remove"
+	topKeys     = "version, mode, auto_approve, sandbox, paths, rules, guards, confine, network, on_error, host_settings, self_protection, locked, audit, remove"
 	sandboxKeys = "enabled, additional_directories, read_dirs, outside_read, outside_write"
 	pathsKeys   = "protected, warned, safe, templates"
 	rulesKeys   = "deny, ask, allow"
@@ -301,6 +303,15 @@ func (p *parser) rawFile(doc *yamldoc.Node, r *rawFile) {
 			p.rawMapping(n, "guards", guardsKeys, []rawKey{
 				{key: "lose_work", node: &g.LoseWork},
 				{key: "install_outside", node: &g.InstallOutside},
+			})
+		}},
+		{key: "network", mapping: func(n *yamldoc.Node) {
+			r.Network = &rawNetwork{}
+			nw := r.Network
+			p.rawMapping(n, "network", networkKeys, []rawKey{
+				{key: "isolate", node: &nw.Isolate},
+				{key: "allow", list: &nw.Allow},
+				{key: "deny", list: &nw.Deny},
 			})
 		}},
 		{key: "confine", mapping: func(n *yamldoc.Node) {
@@ -467,6 +478,9 @@ func (p *parser) file(r *rawFile, doc *yamldoc.Node) {
 	}
 	if r.Confine != nil {
 		p.confine(r.Confine)
+	}
+	if r.Network != nil {
+		p.network(r.Network)
 	}
 	if r.Audit != nil {
 		p.audit(r.Audit)

@@ -175,6 +175,7 @@ func (r *restrictor) scalars(lower *Policy) {
 	c := l.Confine
 	holdBack(r, "confine.mode", &c.Mode, lower.Confine.Mode, func(v, have ConfineMode) bool { return confineRank(v) < confineRank(have) }, show[ConfineMode])
 	l.Confine = c
+	holdBack(r, "network.isolate", &l.Network.Isolate, lower.Network.Isolate, becomesFalse, show[bool])
 }
 
 // lists leaves out the list entries that widen: every directory, safe
@@ -195,6 +196,8 @@ func (r *restrictor) lists() {
 	c.Sockets = holdAll(r, "confine.sockets", c.Sockets, templateEntry, "lets confined commands reach a program running outside the sandbox")
 	c.Grants = holdAll(r, "confine.grants", c.Grants, grantEntry, "lets a confined command read secrets and reach sockets")
 	l.Confine = c
+	// Claude Code's allowedDomains and WebFetch(domain:…) rules alike.
+	l.Network.Allow = holdAll(r, "network.allow", l.Network.Allow, templateEntry, "lets confined commands connect to that host")
 	var kept []Rule
 	for _, a := range l.Allow {
 		if why := allowWidens(a, l.ClaudeSettings); why == "" || !r.hold(allowKey, a.Text, a.Pos, why) {
@@ -244,11 +247,11 @@ func (l *Layer) mayWiden() bool {
 	a := l.Audit
 	scalarSet := l.Mode != nil || l.AutoApprove != nil || l.SandboxEnabled != nil || l.OutsideRead != nil ||
 		l.OutsideWrite != nil || l.OnError != nil || l.HostSettings != nil || l.Guards.LoseWork != nil ||
-		l.Guards.InstallOutside != nil || l.Confine.Mode != nil || a.Path != nil || a.All != nil ||
+		l.Guards.InstallOutside != nil || l.Confine.Mode != nil || l.Network.Isolate != nil || a.Path != nil || a.All != nil ||
 		a.MaxBytes != nil || a.Keep != nil || a.Required != nil || a.Syslog != nil || a.DryRun != nil
 	c := l.Confine
 	listSet := len(l.AdditionalDirectories)+len(l.ReadDirs)+len(l.Safe)+len(l.Templates)+
-		len(c.Write)+len(c.ProgramWritable)+len(c.Sockets)+len(c.Grants) > 0
+		len(c.Write)+len(c.ProgramWritable)+len(c.Sockets)+len(c.Grants)+len(l.Network.Allow) > 0
 	return scalarSet || listSet ||
 		slices.ContainsFunc(l.Allow, func(r Rule) bool { return allowWidens(r, l.ClaudeSettings) != "" }) ||
 		slices.ContainsFunc(l.Remove, func(r Removal) bool { return widensRemoval(r.Key) })

@@ -85,6 +85,9 @@ func TestRestrictPerKey(t *testing.T) {
 		{"guard deny over ask", "guards: {lose_work: deny}", false, func(p *Policy) string { return showGuard(p.Guards.LoseWork.Value) }, "deny"},
 		{"guard ask over deny", "guards: {install_outside: ask}", true, func(p *Policy) string { return showGuard(p.Guards.InstallOutside.Value) }, "ask"},
 		{"confine off over auto", "confine: {mode: \"off\"}", true, confineOf, "off"},
+		{"network isolate on", "network: {isolate: true}", false, func(p *Policy) string { return fmt.Sprint(p.Network.Isolate.Value) }, "true"},
+		{"network allow", "network: {allow: [example.com]}", true, func(p *Policy) string { return strings.Join(Values(p.Network.Allow), " ") }, "example.com"},
+		{"network deny", "network: {deny: [example.com]}", false, func(p *Policy) string { return strings.Join(Values(p.Network.Deny), " ") }, "example.com"},
 		{"confine always over auto", "confine: {mode: always}", false, confineOf, "always"},
 		{"audit.path elsewhere", "audit: {path: /dev/null}", true, func(p *Policy) string { return p.Audit.Path.Value }, "/dev/null"},
 		{"audit.all false", "audit: {all: false}", true, func(p *Policy) string { return fmt.Sprint(p.Audit.All.Value) }, "false"},
@@ -159,7 +162,8 @@ func TestRestrictClaudeSettings(t *testing.T) {
 	l, err := ParseClaudeSettings("settings.local.json", []byte(`{"permissions": {
 		"allow": ["Bash(npm test:*)", "WebFetch", "WebFetch(domain:x.com)", "mcp__github", "Read(//etc/**)", "Read(~/.ssh/**)", "Edit(src/**)"],
 		"deny": ["Read(./secrets/**)"], "ask": ["Bash(git push:*)"],
-		"additionalDirectories": ["~", "../lib"]}}`), src)
+		"additionalDirectories": ["~", "../lib"]},
+		"sandbox": {"enabled": true, "network": {"allowedDomains": ["*.npmjs.org", "db.local:5432"], "deniedDomains": ["evil.com"], "allowUnixSockets": []}}}`), src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,12 +172,19 @@ func TestRestrictClaudeSettings(t *testing.T) {
 	for _, u := range p.Untrusted {
 		held = append(held, u.Key+" "+u.Value)
 	}
-	want := "permissions.additionalDirectories ~, permissions.additionalDirectories ../lib, permissions.allow Read(//etc/**), permissions.allow Read(~/.ssh/**), permissions.allow Edit(src/**)"
+	want := "permissions.additionalDirectories ~, permissions.additionalDirectories ../lib, network.allow *.npmjs.org, network.allow db.local:5432, network.allow x.com, permissions.allow Read(//etc/**), permissions.allow Read(~/.ssh/**), permissions.allow Edit(src/**)"
 	if got := strings.Join(held, ", "); got != want {
 		t.Errorf("held back:\n got %s\nwant %s", got, want)
 	}
 	if got := texts(p.Allow, ruleEntry); got != "Bash(npm test:*) WebFetch WebFetch(domain:x.com) mcp__github" {
 		t.Errorf("allow rules applied: %s", got)
+	}
+	if got := strings.Join(Values(p.Network.Deny), " "); got != "evil.com" {
+		t.Errorf("network.deny from deniedDomains: %q", got)
+	}
+	l.Trusted = true
+	if got := strings.Join(Values(Merge(l).Network.Allow), " "); got != "*.npmjs.org db.local:5432 x.com" {
+		t.Errorf("network.allow once trusted: %q", got)
 	}
 	if len(p.Deny) != 1 || len(p.Ask) != 1 || len(p.AdditionalDirectories) != 0 {
 		t.Errorf("deny %v, ask %v, dirs %v", p.Deny, p.Ask, p.AdditionalDirectories)
