@@ -43,7 +43,7 @@ const (
 // unaskedRule is one program's rule.
 type unaskedRule struct {
 	modes uint8
-	opts  map[string]optKind
+	opts  optSpec
 	// numeric allows -NUM (head -1, tail -5).
 	numeric bool
 	ops     operands
@@ -64,22 +64,32 @@ type unaskedRule struct {
 	evidence string
 }
 
-// opts parses "-n= -c= --lines= -f=path -v": "=" takes a value, "=path"
-// a value that is a path read.
-func opts(spec string) map[string]optKind {
-	m := map[string]optKind{}
-	for _, f := range strings.Fields(spec) {
-		name, kind, ok := strings.Cut(f, "=")
+// optSpec lists a program's options, "-n= -c= --lines= -f=path -v": "="
+// takes a value, "=path" a value that is a path read. It is a string, not
+// a map, so that the rules are static data: nothing is built for them at
+// start-up or on first use (issue 31).
+type optSpec string
+
+// kind returns what the option name takes, and whether s lists it (the
+// last entry for it, when listed twice).
+func (s optSpec) kind(name string) (optKind, bool) {
+	kind, found := optFlag, false
+	for f := range strings.FieldsSeq(string(s)) {
+		n, value, hasValue := strings.Cut(f, "=")
+		if n != name {
+			continue
+		}
+		found = true
 		switch {
-		case !ok:
-			m[name] = optFlag
-		case kind == "path":
-			m[name] = optPath
+		case !hasValue:
+			kind = optFlag
+		case value == "path":
+			kind = optPath
 		default:
-			m[name] = optValue
+			kind = optValue
 		}
 	}
-	return m
+	return kind, found
 }
 
 // unaskedRules are the programs Claude Code 2.1.330 may run unasked, by
@@ -88,52 +98,52 @@ func opts(spec string) map[string]optKind {
 var unaskedRules = sync.OnceValue(func() map[string]*unaskedRule {
 	return map[string]*unaskedRule{
 		// Read-only programs whose operands are files (every mode).
-		"cat": {modes: readModes, opts: opts("-A -v -s -n --show-all"), ops: opsRead, dashdash: true,
+		"cat": {modes: readModes, opts: "-A -v -s -n --show-all", ops: opsRead, dashdash: true,
 			evidence: "cat a.txt, cat -n/-A/-v/-s/--show-all, cat *.txt, cat missing.txt, cat {{PROJ}}/a.txt run; cat ../secret, /etc/passwd, ~/h.txt, $HOME/h.txt, link/o.txt, src/../a.txt asked"},
-		"head": {modes: readModes, opts: opts("-n= -c= --lines="), numeric: true, ops: opsRead, dashdash: true,
+		"head": {modes: readModes, opts: "-n= -c= --lines=", numeric: true, ops: opsRead, dashdash: true,
 			evidence: "head a.txt, head -n 1, head -1, head -c 3, head -n -1, head --lines=1 run; head ../secret asked"},
-		"tail": {modes: readModes, opts: opts("-n= -c= --pid="), numeric: true, ops: opsRead, dashdash: true,
+		"tail": {modes: readModes, opts: "-n= -c= --pid=", numeric: true, ops: opsRead, dashdash: true,
 			evidence: "tail a.txt, tail -n 1, tail -c 3, tail -n +2, tail --pid=1 run; tail ../secret, tail -f /dev/null asked; tail -F a.txt runs, and never ends (not allowed here)"},
-		"wc": {modes: readModes, opts: opts("-l -c -w -m -L"), ops: opsRead, dashdash: true,
+		"wc": {modes: readModes, opts: "-l -c -w -m -L", ops: opsRead, dashdash: true,
 			evidence: "wc a.txt, wc -l/-c/-w/-m/-L, wc -l *.txt run; wc ../secret asked; wc --files0-from=list.txt runs (not allowed here: it names files by a file)"},
-		"stat":    {modes: readModes, opts: opts("-c="), ops: opsRead, dashdash: true, evidence: "stat a.txt, stat -c %s a.txt run; stat ../secret, stat -L link asked"},
-		"file":    {modes: readModes, opts: opts("-i -b"), ops: opsRead, dashdash: true, evidence: "file a.txt, file -i, file -b run; file ../secret, file link, file -z asked"},
+		"stat":    {modes: readModes, opts: "-c=", ops: opsRead, dashdash: true, evidence: "stat a.txt, stat -c %s a.txt run; stat ../secret, stat -L link asked"},
+		"file":    {modes: readModes, opts: "-i -b", ops: opsRead, dashdash: true, evidence: "file a.txt, file -i, file -b run; file ../secret, file link, file -z asked"},
 		"strings": {modes: readModes, ops: opsRead, evidence: "strings a.txt runs; strings ../secret asked"},
-		"od":      {modes: readModes, opts: opts("-c"), ops: opsRead, evidence: "od -c a.txt runs; od -c ../secret asked"},
-		"hexdump": {modes: readModes, opts: opts("-C"), ops: opsRead, evidence: "hexdump -C a.txt runs; hexdump ../secret asked; xxd asked"},
+		"od":      {modes: readModes, opts: "-c", ops: opsRead, evidence: "od -c a.txt runs; od -c ../secret asked"},
+		"hexdump": {modes: readModes, opts: "-C", ops: opsRead, evidence: "hexdump -C a.txt runs; hexdump ../secret asked; xxd asked"},
 		"nl":      {modes: readModes, ops: opsRead, evidence: "nl a.txt runs; nl ../secret asked"},
 		"tac":     {modes: readModes, ops: opsRead, evidence: "tac a.txt runs; tac ../secret asked"},
 		"rev":     {modes: readModes, ops: opsRead, evidence: "rev a.txt runs; rev ../secret asked"},
-		"cut":     {modes: readModes, opts: opts("-c= -d= -f="), ops: opsRead, evidence: "cut -c1-3 a.txt, cut -d , -f 1 a.txt run; cut -f1 ../secret asked"},
+		"cut":     {modes: readModes, opts: "-c= -d= -f=", ops: opsRead, evidence: "cut -c1-3 a.txt, cut -d , -f 1 a.txt run; cut -f1 ../secret asked"},
 		"paste":   {modes: readModes, ops: opsRead, evidence: "paste a.txt b.txt runs; paste a.txt ../secret asked"},
-		"column":  {modes: readModes, opts: opts("-t"), ops: opsRead, evidence: "column -t a.txt runs"},
-		"fold":    {modes: readModes, opts: opts("-w="), ops: opsRead, evidence: "fold -w 3 a.txt runs"},
+		"column":  {modes: readModes, opts: "-t", ops: opsRead, evidence: "column -t a.txt runs"},
+		"fold":    {modes: readModes, opts: "-w=", ops: opsRead, evidence: "fold -w 3 a.txt runs"},
 		"fmt":     {modes: readModes, ops: opsRead, evidence: "fmt a.txt runs"},
 		"expand":  {modes: readModes, ops: opsRead, evidence: "expand a.txt runs"},
 		"tsort":   {modes: readModes, ops: opsRead, evidence: "tsort a.txt runs"},
 		"pr":      {modes: readModes, ops: opsRead, evidence: "pr a.txt runs"},
-		"diff":    {modes: readModes, opts: opts("-u -r --brief"), ops: opsRead, evidence: "diff a.txt b.txt, diff -u, diff -r src dir, diff --brief run; diff a.txt ../secret asked"},
+		"diff":    {modes: readModes, opts: "-u -r --brief", ops: opsRead, evidence: "diff a.txt b.txt, diff -u, diff -r src dir, diff --brief run; diff a.txt ../secret asked"},
 		"cmp":     {modes: readModes, ops: opsRead, evidence: "cmp a.txt b.txt runs; cmp a.txt ../secret asked"},
 		"comm":    {modes: readModes, ops: opsRead, evidence: "comm a.txt b.txt runs; comm a.txt ../secret asked"},
 		"md5sum":  {modes: readModes, ops: opsRead, evidence: "md5sum a.txt runs; md5sum ../secret asked"},
 		"sha1sum": {modes: readModes, ops: opsRead, evidence: "sha1sum a.txt runs"},
 		"sha256sum": {modes: readModes, ops: opsRead,
 			evidence: "sha256sum a.txt runs; sha256sum -c list.txt runs (not allowed here: -c reads the files a file names); cksum asked"},
-		"base64": {modes: readModes, opts: opts("-d"), ops: opsRead, evidence: "base64 a.txt, base64 -d list.txt run; base64 ../secret asked"},
-		"sort": {modes: readModes, opts: opts("-r -n -u -m -c -k= -t="), ops: opsRead, dashdash: true,
+		"base64": {modes: readModes, opts: "-d", ops: opsRead, evidence: "base64 a.txt, base64 -d list.txt run; base64 ../secret asked"},
+		"sort": {modes: readModes, opts: "-r -n -u -m -c -k= -t=", ops: opsRead, dashdash: true,
 			evidence: "sort a.txt, sort -r/-n/-u/-m/-c, sort -k 1, sort -t , -k 1 run; sort -o out.txt, --output=, -T /tmp, --compress-program=gzip, sort ../secret asked"},
-		"du": {modes: readModes, opts: opts("-s -h -a --max-depth="), ops: opsRead,
+		"du": {modes: readModes, opts: "-s -h -a --max-depth=", ops: opsRead,
 			evidence: "du -sh ., du -sh dir, du -a, du -h a.txt, du --max-depth=1 run; du -sh .., du ../other, du -sh ~ run too (du's paths are not checked; this table asks for them)"},
-		"tree": {modes: readModes, opts: opts("-L= -a -d -f -I="), ops: opsRead,
+		"tree": {modes: readModes, opts: "-L= -a -d -f -I=", ops: opsRead,
 			evidence: "tree, tree -L 1, -a, -d, -f src, -I dir run; tree .., tree /etc, tree ~ run too (not checked; this table asks for them); tree -o out.txt, tree -R asked"},
-		"ls": {modes: readModes, opts: opts("-l -a -A -1 -h -t -d -R -S -r --color= -I= --hide="), ops: opsRead, dashdash: true,
+		"ls": {modes: readModes, opts: "-l -a -A -1 -h -t -d -R -S -r --color= -I= --hide=", ops: opsRead, dashdash: true,
 			evidence: "ls, ls -la, -R, -l src, -a, -1, -lh, -t, -d src, --color=auto, -lR src, -I x, --hide=x, ls *, ls -d */, ls .git run; ls .., ~, /, /etc, link (-> ../other) asked"},
-		"grep": {modes: readModes, opts: opts("-r -R -n -c -i -v -l -w -E -F -o -h -q -P -z -A= -B= -C= -e= -f=path --include= --exclude-dir= --color="),
+		"grep": {modes: readModes, opts: "-r -R -n -c -i -v -l -w -E -F -o -h -q -P -z -A= -B= -C= -e= -f=path --include= --exclude-dir= --color=",
 			ops: opsPattern, patternOpts: []string{"-e", "-f"}, dashdash: true,
 			evidence: "grep alpha a.txt, -r alpha ., -r alpha, -rn alpha src, -R, -i/-v/-l/-w/-E/-F/-o/-A 1/-e/-h/-q/-P/-z/-c, --include=, --exclude-dir=, --color=always, -f list.txt, grep alpha *, grep alpha (stdin) run; grep -r alpha .., grep alpha ../secret, grep root /etc/passwd, -f ../secret, grep -r alpha /tmp asked"},
 		"egrep": {modes: readModes, ops: opsPattern, evidence: "egrep 'al|be' a.txt runs"},
 		"fgrep": {modes: readModes, ops: opsPattern, evidence: "fgrep alpha a.txt runs"},
-		"rg": {modes: readModes, opts: opts("-n -i -l -uu --hidden -L --json -g= -t= -f=path"), ops: opsPattern, patternOpts: []string{"-f"}, dashdash: true,
+		"rg": {modes: readModes, opts: "-n -i -l -uu --hidden -L --json -g= -t= -f=path", ops: opsPattern, patternOpts: []string{"-f"}, dashdash: true,
 			evidence: "rg alpha, rg alpha src, rg -n, -i, -g '*.txt', -t go, -uu, --hidden, -L, --json, -f list.txt a.txt run; rg alpha .., rg alpha ~, rg -l alpha /etc, rg --pre cat, --files, -z, --search-zip, -r X asked"},
 		"cd": {modes: readModes, ops: opsRead, judge: judgeCd,
 			evidence: "cd src, cd src && ls, cd src && cat main.go run; cd .., cd /, cd ~ && ls, mkdir x && cd x asked"},
@@ -147,19 +157,19 @@ var unaskedRules = sync.OnceValue(func() map[string]*unaskedRule {
 			evidence: "ls | xargs wc -l, xargs wc -c, xargs head, xargs grep alpha run; echo a.txt | xargs cat, xargs rm, xargs --version asked"},
 
 		// Programs that read no file named by their operands (every mode).
-		"echo": {modes: readModes, opts: opts("-n -e"), ops: opsFree,
+		"echo": {modes: readModes, opts: "-n -e", ops: opsFree,
 			evidence: "echo hello, echo -n, echo -e, echo ~, echo *, echo '$(x)' run; echo $FOO, ${HOME}, $PWD, $(whoami), `whoami` asked"},
 		"printf": {modes: readModes, ops: opsFree, judge: judgePrintf,
 			evidence: "printf 'x\\n', printf '%s\\n' a b, printf '%q' x run; printf -v v x, printf '%n' x asked"},
 		"pwd": {modes: readModes, ops: opsNone, evidence: "pwd runs; pwd -P asked"},
-		"tr": {modes: readModes, opts: opts("-d -s"), judge: judgeTr,
+		"tr": {modes: readModes, opts: "-d -s", judge: judgeTr,
 			evidence: "tr a b < a.txt, tr -d a < a.txt, tr -s a < a.txt, tr a-z A-Z, tr a b a.txt run; tr a b ../secret, tr -d a ../secret asked (the words after the sets are paths to Claude Code)"},
-		"uniq": {modes: readModes, opts: opts("-c -u"), ops: opsNone,
+		"uniq": {modes: readModes, opts: "-c -u", ops: opsNone,
 			evidence: "cat a.txt | sort | uniq, uniq -c, uniq -u run; uniq a.txt, uniq -c a.txt, uniq a.txt out.txt asked"},
-		"pgrep":   {modes: readModes, opts: opts("-f -x"), ops: opsFree, evidence: "pgrep bash, pgrep -f bash, pgrep -x bash run; pgrep $FOO asked (pgrep -F ../secret runs; not allowed here)"},
+		"pgrep":   {modes: readModes, opts: "-f -x", ops: opsFree, evidence: "pgrep bash, pgrep -f bash, pgrep -x bash run; pgrep $FOO asked (pgrep -F ../secret runs; not allowed here)"},
 		"history": {modes: readModes, judge: judgeHistory, evidence: "history, history 5 run; history -c asked"},
 		"help":    {modes: readModes, ops: opsFree, judge: judgeNoSlash, evidence: "help cd runs"},
-		"man":     {modes: readModes, opts: opts("-k"), ops: opsRead, judge: judgeNoSlash, evidence: "man ls, man -k ls run; man .., man ./x.1, man -P cat ls asked"},
+		"man":     {modes: readModes, opts: "-k", ops: opsRead, judge: judgeNoSlash, evidence: "man ls, man -k ls run; man .., man ./x.1, man -P cat ls asked"},
 		"tput":    {modes: readModes, judge: judgeTput, evidence: "tput cols runs"},
 		"ps": {modes: readModes, judge: judgePs,
 			evidence: "ps, ps aux, ps -ef, ps -p 1 run (ps e and -e with other letters show environments; not allowed here)"},
@@ -168,39 +178,39 @@ var unaskedRules = sync.OnceValue(func() map[string]*unaskedRule {
 		"whoami":   {modes: readModes, ops: opsNone, evidence: "whoami runs; whoami --help asked"},
 		"id":       {modes: readModes, anyArgs: true, evidence: "\"id\", \"id -u\", \"id -G root\" run; id $FOO asked"},
 		"uname":    {modes: readModes, anyArgs: true, evidence: "\"uname -a\", \"uname -r\", \"uname -n\", \"uname --help\" run; uname $FOO asked"},
-		"hostname": {modes: readModes, opts: opts("-f"), ops: opsNone, evidence: "hostname, hostname -f run"},
+		"hostname": {modes: readModes, opts: "-f", ops: opsNone, evidence: "hostname, hostname -f run"},
 		"uptime":   {modes: readModes, anyArgs: true, evidence: "\"uptime\", \"uptime -p\", \"uptime -s\" run; uptime $FOO asked"},
 		"nproc":    {modes: readModes, anyArgs: true, evidence: "\"nproc\", \"nproc --all\", \"nproc --ignore=1\" run; nproc $FOO asked"},
 		"groups":   {modes: readModes, anyArgs: true, evidence: "\"groups\", \"groups root\" run; groups $FOO asked"},
 		"locale":   {modes: readModes, anyArgs: true, evidence: "\"locale\", \"locale -a\" run; locale $FOO asked"},
 		"free":     {modes: readModes, anyArgs: true, evidence: "\"free -h\", \"free -m\" run; free $FOO asked"},
-		"df":       {modes: readModes, opts: opts("-h"), ops: opsRead, evidence: "df -h, df -h ., df / run (this table asks for / : outside)"},
+		"df":       {modes: readModes, opts: "-h", ops: opsRead, evidence: "df -h, df -h ., df / run (this table asks for / : outside)"},
 		"cal":      {modes: readModes, anyArgs: true, evidence: "\"cal\", \"cal 2024\", \"cal -y\" run; cal $FOO asked"},
-		"date": {modes: readModes, opts: opts("-u"), ops: opsFree, judge: judgeDate,
+		"date": {modes: readModes, opts: "-u", ops: opsFree, judge: judgeDate,
 			evidence: "date, date +%s, date -u, date -d yesterday run; date -s 2020-01-01 asked"},
 		"seq":      {modes: readModes, anyArgs: true, evidence: "\"seq 3\", \"seq 1 2 5\", \"seq -f %g 3\", \"seq -w 3\" run; seq $FOO asked"},
 		"sleep":    {modes: readModes, anyArgs: true, evidence: "\"sleep 0\", \"sleep 1\", \"sleep 1 2\" run; sleep $FOO asked"},
 		"expr":     {modes: readModes, anyArgs: true, evidence: "\"expr 1 + 1\", \"expr 2 '*' 3\", \"expr length abc\" run; expr $FOO asked"},
 		"basename": {modes: readModes, anyArgs: true, evidence: "\"basename /x/y.txt\", \"basename ../secret\", \"basename -a /x/y\" run; basename $FOO asked"},
 		"dirname":  {modes: readModes, anyArgs: true, evidence: "\"dirname /x/y.txt\", \"dirname ../secret\", \"dirname -z a\" run; dirname $FOO asked"},
-		"numfmt": {modes: readModes, opts: opts("--to= --from="), ops: opsRead,
+		"numfmt": {modes: readModes, opts: "--to= --from=", ops: opsRead,
 			evidence: "numfmt --to=si 1000, numfmt --from=auto 1K run; numfmt ../1, numfmt $FOO asked (its operands are paths to Claude Code)"},
-		"which": {modes: readModes, opts: opts("-a -s"), ops: opsFree, judge: judgeWhich,
+		"which": {modes: readModes, opts: "-a -s", ops: opsFree, judge: judgeWhich,
 			evidence: "which ls, which -a ls, which -s ls, which ../secret /bin/ls run; which $FOO, which -, which - ls, which -a - asked"},
-		"type":     {modes: readModes, opts: opts("-a -p"), ops: opsFree, evidence: "type ls, type -a ls, type -p ls run; type $FOO, command -v ls asked"},
+		"type":     {modes: readModes, opts: "-a -p", ops: opsFree, evidence: "type ls, type -a ls, type -p ls run; type $FOO, command -v ls asked"},
 		"realpath": {modes: readModes, ops: opsRead, evidence: "realpath a.txt runs; realpath .., realpath ../secret run too (not checked; this table asks for them)"},
-		"readlink": {modes: readModes, opts: opts("-f"), ops: opsRead, evidence: "readlink link, readlink -f link run (link -> ../other: the link itself is inside)"},
+		"readlink": {modes: readModes, opts: "-f", ops: opsRead, evidence: "readlink link, readlink -f link run (link -> ../other: the link itself is inside)"},
 		"test":     {modes: readModes, judge: judgeTest, evidence: "test -f a.txt, test -e ../secret, test -d src && ls run"},
 		"[":        {modes: readModes, judge: judgeBracket, evidence: "[ -f a.txt ], [ -f ../secret ] run"},
 
 		// acceptEdits only: the file changes Claude Code lets that mode make.
 		"touch": {modes: editModes, ops: opsWrite,
 			evidence: "touch new.txt, a.txt, new1.txt new2.txt, src/new.txt, newdir/x, \"new file.txt\", .env, package.json run in acceptEdits; touch -c/-a/-m/-d/-t/-r, touch ../x, ~/x, /tmp/x, .git/x, .claude/x, .bashrc, lefthook.yml asked; all asked in default and plan"},
-		"mkdir": {modes: editModes, opts: opts("-p -v --parents"), ops: opsWrite, dashdash: true,
+		"mkdir": {modes: editModes, opts: "-p -v --parents", ops: opsWrite, dashdash: true,
 			evidence: "mkdir newd, -p a/b/c, -v, --parents, -pv, nd1 nd2, ./nd run in acceptEdits; mkdir ../outd, ~/d, /tmp/d, .idea asked; mkdir -m 700 runs (not allowed here)"},
-		"rm": {modes: editModes, opts: opts("-f -r -R -i -v -d --recursive --force"), ops: opsWrite, dashdash: true,
+		"rm": {modes: editModes, opts: "-f -r -R -i -v -d --recursive --force", ops: opsWrite, dashdash: true,
 			evidence: "rm a.txt, -f, -r dir, -rf dir, -R, --recursive, -fr, --force, -rfv, -d, -i, -v, -- a.txt, a.txt b.txt, ./dir, dir/ run in acceptEdits; rm -rf ., .., ~, /, {{PROJ}}, src/.., rm ../secret, rm *.txt, rm .git/config, rm -r src/../dir asked"},
-		"rmdir": {modes: editModes, opts: opts("-p --ignore-fail-on-non-empty"), ops: opsWrite,
+		"rmdir": {modes: editModes, opts: "-p --ignore-fail-on-non-empty", ops: opsWrite,
 			evidence: "rmdir empty, rmdir dir, rmdir empty dir, rmdir -p empty, rmdir --ignore-fail-on-non-empty empty run in acceptEdits; rmdir ../other, rmdir .git/refs/heads asked"},
 		"cp": {modes: editModes, ops: opsWrite, minOps: 2,
 			evidence: "cp a.txt c.txt, cp a.txt src/, cp a.txt b.txt src run in acceptEdits; cp with any option (-r, -f, -p, -i, -n, -v, --, -t, -a) asked, as are cp a.txt ../c.txt, cp ../secret s.txt, cp a.txt .git/x, cp .git/config x"},
@@ -293,7 +303,7 @@ func (w *unaskedWalk) splitOpts(r *unaskedRule, args []uword) (ops []uword, patt
 		}
 		if strings.HasPrefix(s, "--") {
 			name, val, attached := strings.Cut(s, "=")
-			kind, known := r.opts[name]
+			kind, known := r.opts.kind(name)
 			if !known || kind == optFlag && attached {
 				return nil, false, false
 			}
@@ -313,12 +323,12 @@ func (w *unaskedWalk) splitOpts(r *unaskedRule, args []uword) (ops []uword, patt
 			continue
 		}
 		// A cluster of short options: -rn, -A1, -e PATTERN.
-		if kind, known := r.opts[s]; known && kind == optFlag {
+		if kind, known := r.opts.kind(s); known && kind == optFlag {
 			continue
 		}
 		for j := 1; j < len(s); j++ {
 			name := "-" + s[j:j+1]
-			kind, known := r.opts[name]
+			kind, known := r.opts.kind(name)
 			if !known {
 				return nil, false, false
 			}
@@ -548,7 +558,7 @@ func judgeJq(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 // the options allowed after them.
 var xargsTargets = sync.OnceValue(func() map[string]*unaskedRule {
 	return map[string]*unaskedRule{
-		"wc":   {opts: opts("-l -c"), ops: opsNone},
+		"wc":   {opts: "-l -c", ops: opsNone},
 		"head": {ops: opsNone},
 		"grep": {ops: opsPattern},
 	}
@@ -690,28 +700,28 @@ func judgeBracket(w *unaskedWalk, r *unaskedRule, args []uword) bool {
 // "HEAD~1" and "main" are names inside the cwd, so they pass).
 var gitRules = sync.OnceValue(func() map[string]*unaskedRule {
 	return map[string]*unaskedRule{
-		"status": {opts: opts("-s --short -b --branch --porcelain"), ops: opsNone,
+		"status": {opts: "-s --short -b --branch --porcelain", ops: opsNone,
 			evidence: "git status, -s, --short run; git status -uno asked"},
-		"log": {opts: opts("--oneline -n= -p --stat --format= --pretty= --all --graph --since= -S= --name-only"), numeric: true, ops: opsRead, dashdash: true,
+		"log": {opts: "--oneline -n= -p --stat --format= --pretty= --all --graph --since= -S= --name-only", numeric: true, ops: opsRead, dashdash: true,
 			evidence: "git log, --oneline -n 1, -p, --stat, --format=%H, --pretty=format:%s, -1, --all --graph, --since=yesterday, -- a.txt, -S alpha, --name-only run; git log --output=out.txt asked"},
-		"diff": {opts: opts("--stat --cached --name-only --no-index"), ops: opsRead, dashdash: true,
+		"diff": {opts: "--stat --cached --name-only --no-index", ops: opsRead, dashdash: true,
 			evidence: "git diff, --stat, a.txt, HEAD, --cached, --name-only, --no-index a.txt b.txt run; git diff --output=, --ext-diff, a.txt ../secret, --no-index a.txt ../secret asked"},
-		"show": {opts: opts("--stat"), ops: opsRead,
+		"show": {opts: "--stat", ops: opsRead,
 			evidence: "git show, HEAD:a.txt, --stat, HEAD~1 run; git show --output=out.txt asked"},
-		"branch": {opts: opts("-a -v --show-current"), ops: opsNone,
+		"branch": {opts: "-a -v --show-current", ops: opsNone,
 			evidence: "git branch, -a, -v, --show-current run; git branch newb, git branch -D main asked"},
-		"tag":          {opts: opts("-l"), ops: opsNone, evidence: "git tag, git tag -l run; git tag v1 asked"},
-		"rev-parse":    {opts: opts("--show-toplevel --abbrev-ref"), ops: opsRead, evidence: "git rev-parse HEAD, --show-toplevel, --abbrev-ref HEAD run"},
-		"ls-files":     {opts: opts("-m"), ops: opsRead, evidence: "git ls-files, -m run (git ls-files ../other runs too: not checked; this table asks)"},
-		"blame":        {opts: opts("-L="), ops: opsRead, evidence: "git blame a.txt, -L 1,2 a.txt run (git blame ../secret runs too: not checked; this table asks)"},
-		"remote":       {opts: opts("-v"), ops: opsNone, evidence: "git remote, git remote -v run; git remote add, git remote show origin asked"},
-		"grep":         {opts: opts("-n"), ops: opsPattern, evidence: "git grep alpha, git grep -n alpha run; git grep alpha ../other asked"},
-		"describe":     {opts: opts("--tags"), ops: opsNone, evidence: "git describe --tags runs"},
-		"cat-file":     {opts: opts("-p"), ops: opsRead, evidence: "git cat-file -p HEAD runs"},
+		"tag":          {opts: "-l", ops: opsNone, evidence: "git tag, git tag -l run; git tag v1 asked"},
+		"rev-parse":    {opts: "--show-toplevel --abbrev-ref", ops: opsRead, evidence: "git rev-parse HEAD, --show-toplevel, --abbrev-ref HEAD run"},
+		"ls-files":     {opts: "-m", ops: opsRead, evidence: "git ls-files, -m run (git ls-files ../other runs too: not checked; this table asks)"},
+		"blame":        {opts: "-L=", ops: opsRead, evidence: "git blame a.txt, -L 1,2 a.txt run (git blame ../secret runs too: not checked; this table asks)"},
+		"remote":       {opts: "-v", ops: opsNone, evidence: "git remote, git remote -v run; git remote add, git remote show origin asked"},
+		"grep":         {opts: "-n", ops: opsPattern, evidence: "git grep alpha, git grep -n alpha run; git grep alpha ../other asked"},
+		"describe":     {opts: "--tags", ops: opsNone, evidence: "git describe --tags runs"},
+		"cat-file":     {opts: "-p", ops: opsRead, evidence: "git cat-file -p HEAD runs"},
 		"reflog":       {ops: opsNone, evidence: "git reflog runs"},
-		"shortlog":     {opts: opts("-s -n"), ops: opsNone, evidence: "git shortlog -sn runs"},
+		"shortlog":     {opts: "-s -n", ops: opsNone, evidence: "git shortlog -sn runs"},
 		"merge-base":   {ops: opsRead, evidence: "git merge-base HEAD HEAD runs"},
-		"rev-list":     {opts: opts("--count"), ops: opsRead, evidence: "git rev-list --count HEAD runs"},
+		"rev-list":     {opts: "--count", ops: opsRead, evidence: "git rev-list --count HEAD runs"},
 		"for-each-ref": {ops: opsNone, evidence: "git for-each-ref runs"},
 	}
 })
