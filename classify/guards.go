@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy"
 )
@@ -26,7 +27,7 @@ func guardLoseWork(argv []string) string {
 		return ""
 	}
 	sub, args := gitSubcommand(argv[1:])
-	if f := loseWork[sub]; f != nil {
+	if f := loseWork()[sub]; f != nil {
 		return f(sub, args)
 	}
 	return ""
@@ -34,43 +35,45 @@ func guardLoseWork(argv []string) string {
 
 // loseWork are guardLoseWork's checks, by git subcommand: each returns why
 // the arguments lose work, or "".
-var loseWork = map[string]func(sub string, args []string) string{
-	"reset": func(_ string, args []string) string {
-		if hasLongOpt(args, "--hard") {
-			return "git reset --hard discards every uncommitted change"
-		}
-		return ""
-	},
-	"checkout": wholeTree,
-	"restore":  wholeTree,
-	"clean": func(_ string, args []string) string {
-		if (hasShortFlag(args, 'f') || hasLongOpt(args, "--force")) && !hasShortFlag(args, 'n') && !hasLongOpt(args, "--dry-run") {
-			return "git clean -f deletes the untracked files"
-		}
-		return ""
-	},
-	"stash": func(_ string, args []string) string {
-		if len(args) > 0 && (args[0] == "drop" || args[0] == "clear") {
-			return "git stash " + args[0] + " deletes stashed changes"
-		}
-		return ""
-	},
-	"push": func(_ string, args []string) string {
-		for _, a := range args {
-			if hasLongOpt([]string{a}, "--force") && !strings.HasPrefix(a, "--force-") || a == "-f" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'f')) ||
-				(strings.HasPrefix(a, "+") && len(a) > 1) {
-				return "git push --force rewrites the remote's history (--force-with-lease does not ask)"
+var loseWork = sync.OnceValue(func() map[string]func(sub string, args []string) string {
+	return map[string]func(sub string, args []string) string{
+		"reset": func(_ string, args []string) string {
+			if hasLongOpt(args, "--hard") {
+				return "git reset --hard discards every uncommitted change"
 			}
-		}
-		return ""
-	},
-	"branch": func(_ string, args []string) string {
-		if slices.Contains(args, "-D") || (slices.Contains(args, "--delete") && slices.Contains(args, "--force")) {
-			return "git branch -D deletes a branch that may not be merged"
-		}
-		return ""
-	},
-}
+			return ""
+		},
+		"checkout": wholeTree,
+		"restore":  wholeTree,
+		"clean": func(_ string, args []string) string {
+			if (hasShortFlag(args, 'f') || hasLongOpt(args, "--force")) && !hasShortFlag(args, 'n') && !hasLongOpt(args, "--dry-run") {
+				return "git clean -f deletes the untracked files"
+			}
+			return ""
+		},
+		"stash": func(_ string, args []string) string {
+			if len(args) > 0 && (args[0] == "drop" || args[0] == "clear") {
+				return "git stash " + args[0] + " deletes stashed changes"
+			}
+			return ""
+		},
+		"push": func(_ string, args []string) string {
+			for _, a := range args {
+				if hasLongOpt([]string{a}, "--force") && !strings.HasPrefix(a, "--force-") || a == "-f" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'f')) ||
+					(strings.HasPrefix(a, "+") && len(a) > 1) {
+					return "git push --force rewrites the remote's history (--force-with-lease does not ask)"
+				}
+			}
+			return ""
+		},
+		"branch": func(_ string, args []string) string {
+			if slices.Contains(args, "-D") || (slices.Contains(args, "--delete") && slices.Contains(args, "--force")) {
+				return "git branch -D deletes a branch that may not be merged"
+			}
+			return ""
+		},
+	}
+})
 
 // wholeTree: git checkout or git restore of the whole tree (".", ":/",
 // "*"), except git restore --staged alone, which changes only the index.

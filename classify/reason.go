@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy"
 )
@@ -274,10 +275,12 @@ func (d *decider) message(r *Result, x Reason) string {
 
 // guardHints say what the agent can do instead of a command a guard
 // stopped, by guard name.
-var guardHints = map[string]string{
-	"lose_work":       "to keep the work, commit or stash it first, or use the safer form (git push --force-with-lease, git branch -d, rm of the files meant)",
-	"install_outside": "install inside the project instead (npm install without -g, a virtualenv, go build -o ./bin), or ask the user to install it",
-}
+var guardHints = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"lose_work":       "to keep the work, commit or stash it first, or use the safer form (git push --force-with-lease, git branch -d, rm of the files meant)",
+		"install_outside": "install inside the project instead (npm install without -g, a virtualenv, go build -o ./bin), or ask the user to install it",
+	}
+})
 
 // guardMessage is the reason of a guard (x.Rule is guards.<name>): the
 // command, why the guard stops it, the setting and how to turn it off.
@@ -291,7 +294,7 @@ func (d *decider) guardMessage(r *Result, x Reason, name string) string {
 		who = "denied in every mode"
 	}
 	return fmt.Sprintf("safezone: %s %s: %s (%s: %s, %s); %s; %s; the policy key %s: off turns this guard off",
-		r.Decision, what, x.Note, x.Rule, x.Effect, x.Source, who, guardHints[name], x.Rule)
+		r.Decision, what, x.Note, x.Rule, x.Effect, x.Source, who, guardHints()[name], x.Rule)
 }
 
 // errorHint says what to do about an error decision.

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -311,7 +312,7 @@ func (w *unaskedWalk) call(c *syntax.CallExpr, redirs []*syntax.Redirect) bool {
 	if name == "git" {
 		return w.gitCall(args[1:])
 	}
-	r, ok := unaskedRules[name]
+	r, ok := unaskedRules()[name]
 	if !ok || r.modes&modeBit(w.mode) == 0 {
 		return false
 	}
@@ -339,9 +340,9 @@ func stripUnaskedWrappers(args []uword) []uword {
 	return args
 }
 
-var durationRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[smhd]?$`)
+var durationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[smhd]?$`) })
 
-func isDuration(s string) bool { return durationRE.MatchString(s) }
+func isDuration(s string) bool { return durationRE().MatchString(s) }
 
 // redirect judges one redirection. Measured: "2>&1", ">&2", ">/dev/null",
 // "2>/dev/null", "< FILE" and "0< FILE" inside run in every mode;

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The rules of Claude Code 2.1.330's own Bash permission check, one per
@@ -42,7 +43,7 @@ const (
 // unaskedRule is one program's rule.
 type unaskedRule struct {
 	modes uint8
-	opts  map[string]optKind
+	opts  optSpec
 	// numeric allows -NUM (head -1, tail -5).
 	numeric bool
 	ops     operands
@@ -63,148 +64,160 @@ type unaskedRule struct {
 	evidence string
 }
 
-// opts parses "-n= -c= --lines= -f=path -v": "=" takes a value, "=path"
-// a value that is a path read.
-func opts(spec string) map[string]optKind {
-	m := map[string]optKind{}
-	for _, f := range strings.Fields(spec) {
-		name, kind, ok := strings.Cut(f, "=")
+// optSpec lists a program's options, "-n= -c= --lines= -f=path -v": "="
+// takes a value, "=path" a value that is a path read. It is a string, not
+// a map, so that the rules are static data: nothing is built for them at
+// start-up or on first use (issue 31).
+type optSpec string
+
+// kind returns what the option name takes, and whether s lists it (the
+// last entry for it, when listed twice).
+func (s optSpec) kind(name string) (optKind, bool) {
+	kind, found := optFlag, false
+	for f := range strings.FieldsSeq(string(s)) {
+		n, value, hasValue := strings.Cut(f, "=")
+		if n != name {
+			continue
+		}
+		found = true
 		switch {
-		case !ok:
-			m[name] = optFlag
-		case kind == "path":
-			m[name] = optPath
+		case !hasValue:
+			kind = optFlag
+		case value == "path":
+			kind = optPath
 		default:
-			m[name] = optValue
+			kind = optValue
 		}
 	}
-	return m
+	return kind, found
 }
 
 // unaskedRules are the programs Claude Code 2.1.330 may run unasked, by
 // name (no directory: "/bin/ls" was not measured). git is judged apart
 // (gitCall).
-var unaskedRules = map[string]*unaskedRule{
-	// Read-only programs whose operands are files (every mode).
-	"cat": {modes: readModes, opts: opts("-A -v -s -n --show-all"), ops: opsRead, dashdash: true,
-		evidence: "cat a.txt, cat -n/-A/-v/-s/--show-all, cat *.txt, cat missing.txt, cat {{PROJ}}/a.txt run; cat ../secret, /etc/passwd, ~/h.txt, $HOME/h.txt, link/o.txt, src/../a.txt asked"},
-	"head": {modes: readModes, opts: opts("-n= -c= --lines="), numeric: true, ops: opsRead, dashdash: true,
-		evidence: "head a.txt, head -n 1, head -1, head -c 3, head -n -1, head --lines=1 run; head ../secret asked"},
-	"tail": {modes: readModes, opts: opts("-n= -c= --pid="), numeric: true, ops: opsRead, dashdash: true,
-		evidence: "tail a.txt, tail -n 1, tail -c 3, tail -n +2, tail --pid=1 run; tail ../secret, tail -f /dev/null asked; tail -F a.txt runs, and never ends (not allowed here)"},
-	"wc": {modes: readModes, opts: opts("-l -c -w -m -L"), ops: opsRead, dashdash: true,
-		evidence: "wc a.txt, wc -l/-c/-w/-m/-L, wc -l *.txt run; wc ../secret asked; wc --files0-from=list.txt runs (not allowed here: it names files by a file)"},
-	"stat":    {modes: readModes, opts: opts("-c="), ops: opsRead, dashdash: true, evidence: "stat a.txt, stat -c %s a.txt run; stat ../secret, stat -L link asked"},
-	"file":    {modes: readModes, opts: opts("-i -b"), ops: opsRead, dashdash: true, evidence: "file a.txt, file -i, file -b run; file ../secret, file link, file -z asked"},
-	"strings": {modes: readModes, ops: opsRead, evidence: "strings a.txt runs; strings ../secret asked"},
-	"od":      {modes: readModes, opts: opts("-c"), ops: opsRead, evidence: "od -c a.txt runs; od -c ../secret asked"},
-	"hexdump": {modes: readModes, opts: opts("-C"), ops: opsRead, evidence: "hexdump -C a.txt runs; hexdump ../secret asked; xxd asked"},
-	"nl":      {modes: readModes, ops: opsRead, evidence: "nl a.txt runs; nl ../secret asked"},
-	"tac":     {modes: readModes, ops: opsRead, evidence: "tac a.txt runs; tac ../secret asked"},
-	"rev":     {modes: readModes, ops: opsRead, evidence: "rev a.txt runs; rev ../secret asked"},
-	"cut":     {modes: readModes, opts: opts("-c= -d= -f="), ops: opsRead, evidence: "cut -c1-3 a.txt, cut -d , -f 1 a.txt run; cut -f1 ../secret asked"},
-	"paste":   {modes: readModes, ops: opsRead, evidence: "paste a.txt b.txt runs; paste a.txt ../secret asked"},
-	"column":  {modes: readModes, opts: opts("-t"), ops: opsRead, evidence: "column -t a.txt runs"},
-	"fold":    {modes: readModes, opts: opts("-w="), ops: opsRead, evidence: "fold -w 3 a.txt runs"},
-	"fmt":     {modes: readModes, ops: opsRead, evidence: "fmt a.txt runs"},
-	"expand":  {modes: readModes, ops: opsRead, evidence: "expand a.txt runs"},
-	"tsort":   {modes: readModes, ops: opsRead, evidence: "tsort a.txt runs"},
-	"pr":      {modes: readModes, ops: opsRead, evidence: "pr a.txt runs"},
-	"diff":    {modes: readModes, opts: opts("-u -r --brief"), ops: opsRead, evidence: "diff a.txt b.txt, diff -u, diff -r src dir, diff --brief run; diff a.txt ../secret asked"},
-	"cmp":     {modes: readModes, ops: opsRead, evidence: "cmp a.txt b.txt runs; cmp a.txt ../secret asked"},
-	"comm":    {modes: readModes, ops: opsRead, evidence: "comm a.txt b.txt runs; comm a.txt ../secret asked"},
-	"md5sum":  {modes: readModes, ops: opsRead, evidence: "md5sum a.txt runs; md5sum ../secret asked"},
-	"sha1sum": {modes: readModes, ops: opsRead, evidence: "sha1sum a.txt runs"},
-	"sha256sum": {modes: readModes, ops: opsRead,
-		evidence: "sha256sum a.txt runs; sha256sum -c list.txt runs (not allowed here: -c reads the files a file names); cksum asked"},
-	"base64": {modes: readModes, opts: opts("-d"), ops: opsRead, evidence: "base64 a.txt, base64 -d list.txt run; base64 ../secret asked"},
-	"sort": {modes: readModes, opts: opts("-r -n -u -m -c -k= -t="), ops: opsRead, dashdash: true,
-		evidence: "sort a.txt, sort -r/-n/-u/-m/-c, sort -k 1, sort -t , -k 1 run; sort -o out.txt, --output=, -T /tmp, --compress-program=gzip, sort ../secret asked"},
-	"du": {modes: readModes, opts: opts("-s -h -a --max-depth="), ops: opsRead,
-		evidence: "du -sh ., du -sh dir, du -a, du -h a.txt, du --max-depth=1 run; du -sh .., du ../other, du -sh ~ run too (du's paths are not checked; this table asks for them)"},
-	"tree": {modes: readModes, opts: opts("-L= -a -d -f -I="), ops: opsRead,
-		evidence: "tree, tree -L 1, -a, -d, -f src, -I dir run; tree .., tree /etc, tree ~ run too (not checked; this table asks for them); tree -o out.txt, tree -R asked"},
-	"ls": {modes: readModes, opts: opts("-l -a -A -1 -h -t -d -R -S -r --color= -I= --hide="), ops: opsRead, dashdash: true,
-		evidence: "ls, ls -la, -R, -l src, -a, -1, -lh, -t, -d src, --color=auto, -lR src, -I x, --hide=x, ls *, ls -d */, ls .git run; ls .., ~, /, /etc, link (-> ../other) asked"},
-	"grep": {modes: readModes, opts: opts("-r -R -n -c -i -v -l -w -E -F -o -h -q -P -z -A= -B= -C= -e= -f=path --include= --exclude-dir= --color="),
-		ops: opsPattern, patternOpts: []string{"-e", "-f"}, dashdash: true,
-		evidence: "grep alpha a.txt, -r alpha ., -r alpha, -rn alpha src, -R, -i/-v/-l/-w/-E/-F/-o/-A 1/-e/-h/-q/-P/-z/-c, --include=, --exclude-dir=, --color=always, -f list.txt, grep alpha *, grep alpha (stdin) run; grep -r alpha .., grep alpha ../secret, grep root /etc/passwd, -f ../secret, grep -r alpha /tmp asked"},
-	"egrep": {modes: readModes, ops: opsPattern, evidence: "egrep 'al|be' a.txt runs"},
-	"fgrep": {modes: readModes, ops: opsPattern, evidence: "fgrep alpha a.txt runs"},
-	"rg": {modes: readModes, opts: opts("-n -i -l -uu --hidden -L --json -g= -t= -f=path"), ops: opsPattern, patternOpts: []string{"-f"}, dashdash: true,
-		evidence: "rg alpha, rg alpha src, rg -n, -i, -g '*.txt', -t go, -uu, --hidden, -L, --json, -f list.txt a.txt run; rg alpha .., rg alpha ~, rg -l alpha /etc, rg --pre cat, --files, -z, --search-zip, -r X asked"},
-	"cd": {modes: readModes, ops: opsRead, judge: judgeCd,
-		evidence: "cd src, cd src && ls, cd src && cat main.go run; cd .., cd /, cd ~ && ls, mkdir x && cd x asked"},
-	"find": {modes: readModes, judge: judgeFind,
-		evidence: "find ., find . -name '*.go', find src -type f, -newer a.txt, -maxdepth/-mindepth, -iname, -path, -size, -mtime, -empty, -print, -print0, -printf, -L, -follow, -o, -regex, -prune, -not, -ls run; find .., find /, find ~, -exec, -execdir, -ok, -delete, -fprint, -fls, -fprintf asked"},
-	"sed": {modes: readModes, judge: judgeSed,
-		evidence: "sed -n 1p a.txt, sed -n '1,2p', sed --quiet 1p, sed -z -n 1p, sed -n 1p a.txt b.txt run in every mode; sed -n -e 1p, sed -E -n s/a/b/p, sed -n /alpha/p, sed -n 'w out.txt', sed -f, sed -n 1p ../secret asked; in acceptEdits sed 's/a/b/' a.txt and sed -i 's/a/b/' a.txt run, sed -i.bak, sed -e, sed 1e, s///w asked"},
-	"jq": {modes: readModes, judge: judgeJq,
-		evidence: "jq . data.json, jq -r .k, -c, -s, --arg x 1 .k, '.k|tostring', jq .k < data.json run; jq . ../secret, jq -n env, jq -n '$ENV', -f, -L, --slurpfile asked"},
-	"xargs": {modes: readModes, judge: judgeXargs,
-		evidence: "ls | xargs wc -l, xargs wc -c, xargs head, xargs grep alpha run; echo a.txt | xargs cat, xargs rm, xargs --version asked"},
+var unaskedRules = sync.OnceValue(func() map[string]*unaskedRule {
+	return map[string]*unaskedRule{
+		// Read-only programs whose operands are files (every mode).
+		"cat": {modes: readModes, opts: "-A -v -s -n --show-all", ops: opsRead, dashdash: true,
+			evidence: "cat a.txt, cat -n/-A/-v/-s/--show-all, cat *.txt, cat missing.txt, cat {{PROJ}}/a.txt run; cat ../secret, /etc/passwd, ~/h.txt, $HOME/h.txt, link/o.txt, src/../a.txt asked"},
+		"head": {modes: readModes, opts: "-n= -c= --lines=", numeric: true, ops: opsRead, dashdash: true,
+			evidence: "head a.txt, head -n 1, head -1, head -c 3, head -n -1, head --lines=1 run; head ../secret asked"},
+		"tail": {modes: readModes, opts: "-n= -c= --pid=", numeric: true, ops: opsRead, dashdash: true,
+			evidence: "tail a.txt, tail -n 1, tail -c 3, tail -n +2, tail --pid=1 run; tail ../secret, tail -f /dev/null asked; tail -F a.txt runs, and never ends (not allowed here)"},
+		"wc": {modes: readModes, opts: "-l -c -w -m -L", ops: opsRead, dashdash: true,
+			evidence: "wc a.txt, wc -l/-c/-w/-m/-L, wc -l *.txt run; wc ../secret asked; wc --files0-from=list.txt runs (not allowed here: it names files by a file)"},
+		"stat":    {modes: readModes, opts: "-c=", ops: opsRead, dashdash: true, evidence: "stat a.txt, stat -c %s a.txt run; stat ../secret, stat -L link asked"},
+		"file":    {modes: readModes, opts: "-i -b", ops: opsRead, dashdash: true, evidence: "file a.txt, file -i, file -b run; file ../secret, file link, file -z asked"},
+		"strings": {modes: readModes, ops: opsRead, evidence: "strings a.txt runs; strings ../secret asked"},
+		"od":      {modes: readModes, opts: "-c", ops: opsRead, evidence: "od -c a.txt runs; od -c ../secret asked"},
+		"hexdump": {modes: readModes, opts: "-C", ops: opsRead, evidence: "hexdump -C a.txt runs; hexdump ../secret asked; xxd asked"},
+		"nl":      {modes: readModes, ops: opsRead, evidence: "nl a.txt runs; nl ../secret asked"},
+		"tac":     {modes: readModes, ops: opsRead, evidence: "tac a.txt runs; tac ../secret asked"},
+		"rev":     {modes: readModes, ops: opsRead, evidence: "rev a.txt runs; rev ../secret asked"},
+		"cut":     {modes: readModes, opts: "-c= -d= -f=", ops: opsRead, evidence: "cut -c1-3 a.txt, cut -d , -f 1 a.txt run; cut -f1 ../secret asked"},
+		"paste":   {modes: readModes, ops: opsRead, evidence: "paste a.txt b.txt runs; paste a.txt ../secret asked"},
+		"column":  {modes: readModes, opts: "-t", ops: opsRead, evidence: "column -t a.txt runs"},
+		"fold":    {modes: readModes, opts: "-w=", ops: opsRead, evidence: "fold -w 3 a.txt runs"},
+		"fmt":     {modes: readModes, ops: opsRead, evidence: "fmt a.txt runs"},
+		"expand":  {modes: readModes, ops: opsRead, evidence: "expand a.txt runs"},
+		"tsort":   {modes: readModes, ops: opsRead, evidence: "tsort a.txt runs"},
+		"pr":      {modes: readModes, ops: opsRead, evidence: "pr a.txt runs"},
+		"diff":    {modes: readModes, opts: "-u -r --brief", ops: opsRead, evidence: "diff a.txt b.txt, diff -u, diff -r src dir, diff --brief run; diff a.txt ../secret asked"},
+		"cmp":     {modes: readModes, ops: opsRead, evidence: "cmp a.txt b.txt runs; cmp a.txt ../secret asked"},
+		"comm":    {modes: readModes, ops: opsRead, evidence: "comm a.txt b.txt runs; comm a.txt ../secret asked"},
+		"md5sum":  {modes: readModes, ops: opsRead, evidence: "md5sum a.txt runs; md5sum ../secret asked"},
+		"sha1sum": {modes: readModes, ops: opsRead, evidence: "sha1sum a.txt runs"},
+		"sha256sum": {modes: readModes, ops: opsRead,
+			evidence: "sha256sum a.txt runs; sha256sum -c list.txt runs (not allowed here: -c reads the files a file names); cksum asked"},
+		"base64": {modes: readModes, opts: "-d", ops: opsRead, evidence: "base64 a.txt, base64 -d list.txt run; base64 ../secret asked"},
+		"sort": {modes: readModes, opts: "-r -n -u -m -c -k= -t=", ops: opsRead, dashdash: true,
+			evidence: "sort a.txt, sort -r/-n/-u/-m/-c, sort -k 1, sort -t , -k 1 run; sort -o out.txt, --output=, -T /tmp, --compress-program=gzip, sort ../secret asked"},
+		"du": {modes: readModes, opts: "-s -h -a --max-depth=", ops: opsRead,
+			evidence: "du -sh ., du -sh dir, du -a, du -h a.txt, du --max-depth=1 run; du -sh .., du ../other, du -sh ~ run too (du's paths are not checked; this table asks for them)"},
+		"tree": {modes: readModes, opts: "-L= -a -d -f -I=", ops: opsRead,
+			evidence: "tree, tree -L 1, -a, -d, -f src, -I dir run; tree .., tree /etc, tree ~ run too (not checked; this table asks for them); tree -o out.txt, tree -R asked"},
+		"ls": {modes: readModes, opts: "-l -a -A -1 -h -t -d -R -S -r --color= -I= --hide=", ops: opsRead, dashdash: true,
+			evidence: "ls, ls -la, -R, -l src, -a, -1, -lh, -t, -d src, --color=auto, -lR src, -I x, --hide=x, ls *, ls -d */, ls .git run; ls .., ~, /, /etc, link (-> ../other) asked"},
+		"grep": {modes: readModes, opts: "-r -R -n -c -i -v -l -w -E -F -o -h -q -P -z -A= -B= -C= -e= -f=path --include= --exclude-dir= --color=",
+			ops: opsPattern, patternOpts: []string{"-e", "-f"}, dashdash: true,
+			evidence: "grep alpha a.txt, -r alpha ., -r alpha, -rn alpha src, -R, -i/-v/-l/-w/-E/-F/-o/-A 1/-e/-h/-q/-P/-z/-c, --include=, --exclude-dir=, --color=always, -f list.txt, grep alpha *, grep alpha (stdin) run; grep -r alpha .., grep alpha ../secret, grep root /etc/passwd, -f ../secret, grep -r alpha /tmp asked"},
+		"egrep": {modes: readModes, ops: opsPattern, evidence: "egrep 'al|be' a.txt runs"},
+		"fgrep": {modes: readModes, ops: opsPattern, evidence: "fgrep alpha a.txt runs"},
+		"rg": {modes: readModes, opts: "-n -i -l -uu --hidden -L --json -g= -t= -f=path", ops: opsPattern, patternOpts: []string{"-f"}, dashdash: true,
+			evidence: "rg alpha, rg alpha src, rg -n, -i, -g '*.txt', -t go, -uu, --hidden, -L, --json, -f list.txt a.txt run; rg alpha .., rg alpha ~, rg -l alpha /etc, rg --pre cat, --files, -z, --search-zip, -r X asked"},
+		"cd": {modes: readModes, ops: opsRead, judge: judgeCd,
+			evidence: "cd src, cd src && ls, cd src && cat main.go run; cd .., cd /, cd ~ && ls, mkdir x && cd x asked"},
+		"find": {modes: readModes, judge: judgeFind,
+			evidence: "find ., find . -name '*.go', find src -type f, -newer a.txt, -maxdepth/-mindepth, -iname, -path, -size, -mtime, -empty, -print, -print0, -printf, -L, -follow, -o, -regex, -prune, -not, -ls run; find .., find /, find ~, -exec, -execdir, -ok, -delete, -fprint, -fls, -fprintf asked"},
+		"sed": {modes: readModes, judge: judgeSed,
+			evidence: "sed -n 1p a.txt, sed -n '1,2p', sed --quiet 1p, sed -z -n 1p, sed -n 1p a.txt b.txt run in every mode; sed -n -e 1p, sed -E -n s/a/b/p, sed -n /alpha/p, sed -n 'w out.txt', sed -f, sed -n 1p ../secret asked; in acceptEdits sed 's/a/b/' a.txt and sed -i 's/a/b/' a.txt run, sed -i.bak, sed -e, sed 1e, s///w asked"},
+		"jq": {modes: readModes, judge: judgeJq,
+			evidence: "jq . data.json, jq -r .k, -c, -s, --arg x 1 .k, '.k|tostring', jq .k < data.json run; jq . ../secret, jq -n env, jq -n '$ENV', -f, -L, --slurpfile asked"},
+		"xargs": {modes: readModes, judge: judgeXargs,
+			evidence: "ls | xargs wc -l, xargs wc -c, xargs head, xargs grep alpha run; echo a.txt | xargs cat, xargs rm, xargs --version asked"},
 
-	// Programs that read no file named by their operands (every mode).
-	"echo": {modes: readModes, opts: opts("-n -e"), ops: opsFree,
-		evidence: "echo hello, echo -n, echo -e, echo ~, echo *, echo '$(x)' run; echo $FOO, ${HOME}, $PWD, $(whoami), `whoami` asked"},
-	"printf": {modes: readModes, ops: opsFree, judge: judgePrintf,
-		evidence: "printf 'x\\n', printf '%s\\n' a b, printf '%q' x run; printf -v v x, printf '%n' x asked"},
-	"pwd": {modes: readModes, ops: opsNone, evidence: "pwd runs; pwd -P asked"},
-	"tr": {modes: readModes, opts: opts("-d -s"), judge: judgeTr,
-		evidence: "tr a b < a.txt, tr -d a < a.txt, tr -s a < a.txt, tr a-z A-Z, tr a b a.txt run; tr a b ../secret, tr -d a ../secret asked (the words after the sets are paths to Claude Code)"},
-	"uniq": {modes: readModes, opts: opts("-c -u"), ops: opsNone,
-		evidence: "cat a.txt | sort | uniq, uniq -c, uniq -u run; uniq a.txt, uniq -c a.txt, uniq a.txt out.txt asked"},
-	"pgrep":   {modes: readModes, opts: opts("-f -x"), ops: opsFree, evidence: "pgrep bash, pgrep -f bash, pgrep -x bash run; pgrep $FOO asked (pgrep -F ../secret runs; not allowed here)"},
-	"history": {modes: readModes, judge: judgeHistory, evidence: "history, history 5 run; history -c asked"},
-	"help":    {modes: readModes, ops: opsFree, judge: judgeNoSlash, evidence: "help cd runs"},
-	"man":     {modes: readModes, opts: opts("-k"), ops: opsRead, judge: judgeNoSlash, evidence: "man ls, man -k ls run; man .., man ./x.1, man -P cat ls asked"},
-	"tput":    {modes: readModes, judge: judgeTput, evidence: "tput cols runs"},
-	"ps": {modes: readModes, judge: judgePs,
-		evidence: "ps, ps aux, ps -ef, ps -p 1 run (ps e and -e with other letters show environments; not allowed here)"},
-	"true":     {modes: readModes, anyArgs: true, evidence: "\"true\", \"true x\" run; true $FOO asked"},
-	"false":    {modes: readModes, anyArgs: true, evidence: "\"false\", \"false x\" run; false $FOO asked"},
-	"whoami":   {modes: readModes, ops: opsNone, evidence: "whoami runs; whoami --help asked"},
-	"id":       {modes: readModes, anyArgs: true, evidence: "\"id\", \"id -u\", \"id -G root\" run; id $FOO asked"},
-	"uname":    {modes: readModes, anyArgs: true, evidence: "\"uname -a\", \"uname -r\", \"uname -n\", \"uname --help\" run; uname $FOO asked"},
-	"hostname": {modes: readModes, opts: opts("-f"), ops: opsNone, evidence: "hostname, hostname -f run"},
-	"uptime":   {modes: readModes, anyArgs: true, evidence: "\"uptime\", \"uptime -p\", \"uptime -s\" run; uptime $FOO asked"},
-	"nproc":    {modes: readModes, anyArgs: true, evidence: "\"nproc\", \"nproc --all\", \"nproc --ignore=1\" run; nproc $FOO asked"},
-	"groups":   {modes: readModes, anyArgs: true, evidence: "\"groups\", \"groups root\" run; groups $FOO asked"},
-	"locale":   {modes: readModes, anyArgs: true, evidence: "\"locale\", \"locale -a\" run; locale $FOO asked"},
-	"free":     {modes: readModes, anyArgs: true, evidence: "\"free -h\", \"free -m\" run; free $FOO asked"},
-	"df":       {modes: readModes, opts: opts("-h"), ops: opsRead, evidence: "df -h, df -h ., df / run (this table asks for / : outside)"},
-	"cal":      {modes: readModes, anyArgs: true, evidence: "\"cal\", \"cal 2024\", \"cal -y\" run; cal $FOO asked"},
-	"date": {modes: readModes, opts: opts("-u"), ops: opsFree, judge: judgeDate,
-		evidence: "date, date +%s, date -u, date -d yesterday run; date -s 2020-01-01 asked"},
-	"seq":      {modes: readModes, anyArgs: true, evidence: "\"seq 3\", \"seq 1 2 5\", \"seq -f %g 3\", \"seq -w 3\" run; seq $FOO asked"},
-	"sleep":    {modes: readModes, anyArgs: true, evidence: "\"sleep 0\", \"sleep 1\", \"sleep 1 2\" run; sleep $FOO asked"},
-	"expr":     {modes: readModes, anyArgs: true, evidence: "\"expr 1 + 1\", \"expr 2 '*' 3\", \"expr length abc\" run; expr $FOO asked"},
-	"basename": {modes: readModes, anyArgs: true, evidence: "\"basename /x/y.txt\", \"basename ../secret\", \"basename -a /x/y\" run; basename $FOO asked"},
-	"dirname":  {modes: readModes, anyArgs: true, evidence: "\"dirname /x/y.txt\", \"dirname ../secret\", \"dirname -z a\" run; dirname $FOO asked"},
-	"numfmt": {modes: readModes, opts: opts("--to= --from="), ops: opsRead,
-		evidence: "numfmt --to=si 1000, numfmt --from=auto 1K run; numfmt ../1, numfmt $FOO asked (its operands are paths to Claude Code)"},
-	"which": {modes: readModes, opts: opts("-a -s"), ops: opsFree, judge: judgeWhich,
-		evidence: "which ls, which -a ls, which -s ls, which ../secret /bin/ls run; which $FOO, which -, which - ls, which -a - asked"},
-	"type":     {modes: readModes, opts: opts("-a -p"), ops: opsFree, evidence: "type ls, type -a ls, type -p ls run; type $FOO, command -v ls asked"},
-	"realpath": {modes: readModes, ops: opsRead, evidence: "realpath a.txt runs; realpath .., realpath ../secret run too (not checked; this table asks for them)"},
-	"readlink": {modes: readModes, opts: opts("-f"), ops: opsRead, evidence: "readlink link, readlink -f link run (link -> ../other: the link itself is inside)"},
-	"test":     {modes: readModes, judge: judgeTest, evidence: "test -f a.txt, test -e ../secret, test -d src && ls run"},
-	"[":        {modes: readModes, judge: judgeBracket, evidence: "[ -f a.txt ], [ -f ../secret ] run"},
+		// Programs that read no file named by their operands (every mode).
+		"echo": {modes: readModes, opts: "-n -e", ops: opsFree,
+			evidence: "echo hello, echo -n, echo -e, echo ~, echo *, echo '$(x)' run; echo $FOO, ${HOME}, $PWD, $(whoami), `whoami` asked"},
+		"printf": {modes: readModes, ops: opsFree, judge: judgePrintf,
+			evidence: "printf 'x\\n', printf '%s\\n' a b, printf '%q' x run; printf -v v x, printf '%n' x asked"},
+		"pwd": {modes: readModes, ops: opsNone, evidence: "pwd runs; pwd -P asked"},
+		"tr": {modes: readModes, opts: "-d -s", judge: judgeTr,
+			evidence: "tr a b < a.txt, tr -d a < a.txt, tr -s a < a.txt, tr a-z A-Z, tr a b a.txt run; tr a b ../secret, tr -d a ../secret asked (the words after the sets are paths to Claude Code)"},
+		"uniq": {modes: readModes, opts: "-c -u", ops: opsNone,
+			evidence: "cat a.txt | sort | uniq, uniq -c, uniq -u run; uniq a.txt, uniq -c a.txt, uniq a.txt out.txt asked"},
+		"pgrep":   {modes: readModes, opts: "-f -x", ops: opsFree, evidence: "pgrep bash, pgrep -f bash, pgrep -x bash run; pgrep $FOO asked (pgrep -F ../secret runs; not allowed here)"},
+		"history": {modes: readModes, judge: judgeHistory, evidence: "history, history 5 run; history -c asked"},
+		"help":    {modes: readModes, ops: opsFree, judge: judgeNoSlash, evidence: "help cd runs"},
+		"man":     {modes: readModes, opts: "-k", ops: opsRead, judge: judgeNoSlash, evidence: "man ls, man -k ls run; man .., man ./x.1, man -P cat ls asked"},
+		"tput":    {modes: readModes, judge: judgeTput, evidence: "tput cols runs"},
+		"ps": {modes: readModes, judge: judgePs,
+			evidence: "ps, ps aux, ps -ef, ps -p 1 run (ps e and -e with other letters show environments; not allowed here)"},
+		"true":     {modes: readModes, anyArgs: true, evidence: "\"true\", \"true x\" run; true $FOO asked"},
+		"false":    {modes: readModes, anyArgs: true, evidence: "\"false\", \"false x\" run; false $FOO asked"},
+		"whoami":   {modes: readModes, ops: opsNone, evidence: "whoami runs; whoami --help asked"},
+		"id":       {modes: readModes, anyArgs: true, evidence: "\"id\", \"id -u\", \"id -G root\" run; id $FOO asked"},
+		"uname":    {modes: readModes, anyArgs: true, evidence: "\"uname -a\", \"uname -r\", \"uname -n\", \"uname --help\" run; uname $FOO asked"},
+		"hostname": {modes: readModes, opts: "-f", ops: opsNone, evidence: "hostname, hostname -f run"},
+		"uptime":   {modes: readModes, anyArgs: true, evidence: "\"uptime\", \"uptime -p\", \"uptime -s\" run; uptime $FOO asked"},
+		"nproc":    {modes: readModes, anyArgs: true, evidence: "\"nproc\", \"nproc --all\", \"nproc --ignore=1\" run; nproc $FOO asked"},
+		"groups":   {modes: readModes, anyArgs: true, evidence: "\"groups\", \"groups root\" run; groups $FOO asked"},
+		"locale":   {modes: readModes, anyArgs: true, evidence: "\"locale\", \"locale -a\" run; locale $FOO asked"},
+		"free":     {modes: readModes, anyArgs: true, evidence: "\"free -h\", \"free -m\" run; free $FOO asked"},
+		"df":       {modes: readModes, opts: "-h", ops: opsRead, evidence: "df -h, df -h ., df / run (this table asks for / : outside)"},
+		"cal":      {modes: readModes, anyArgs: true, evidence: "\"cal\", \"cal 2024\", \"cal -y\" run; cal $FOO asked"},
+		"date": {modes: readModes, opts: "-u", ops: opsFree, judge: judgeDate,
+			evidence: "date, date +%s, date -u, date -d yesterday run; date -s 2020-01-01 asked"},
+		"seq":      {modes: readModes, anyArgs: true, evidence: "\"seq 3\", \"seq 1 2 5\", \"seq -f %g 3\", \"seq -w 3\" run; seq $FOO asked"},
+		"sleep":    {modes: readModes, anyArgs: true, evidence: "\"sleep 0\", \"sleep 1\", \"sleep 1 2\" run; sleep $FOO asked"},
+		"expr":     {modes: readModes, anyArgs: true, evidence: "\"expr 1 + 1\", \"expr 2 '*' 3\", \"expr length abc\" run; expr $FOO asked"},
+		"basename": {modes: readModes, anyArgs: true, evidence: "\"basename /x/y.txt\", \"basename ../secret\", \"basename -a /x/y\" run; basename $FOO asked"},
+		"dirname":  {modes: readModes, anyArgs: true, evidence: "\"dirname /x/y.txt\", \"dirname ../secret\", \"dirname -z a\" run; dirname $FOO asked"},
+		"numfmt": {modes: readModes, opts: "--to= --from=", ops: opsRead,
+			evidence: "numfmt --to=si 1000, numfmt --from=auto 1K run; numfmt ../1, numfmt $FOO asked (its operands are paths to Claude Code)"},
+		"which": {modes: readModes, opts: "-a -s", ops: opsFree, judge: judgeWhich,
+			evidence: "which ls, which -a ls, which -s ls, which ../secret /bin/ls run; which $FOO, which -, which - ls, which -a - asked"},
+		"type":     {modes: readModes, opts: "-a -p", ops: opsFree, evidence: "type ls, type -a ls, type -p ls run; type $FOO, command -v ls asked"},
+		"realpath": {modes: readModes, ops: opsRead, evidence: "realpath a.txt runs; realpath .., realpath ../secret run too (not checked; this table asks for them)"},
+		"readlink": {modes: readModes, opts: "-f", ops: opsRead, evidence: "readlink link, readlink -f link run (link -> ../other: the link itself is inside)"},
+		"test":     {modes: readModes, judge: judgeTest, evidence: "test -f a.txt, test -e ../secret, test -d src && ls run"},
+		"[":        {modes: readModes, judge: judgeBracket, evidence: "[ -f a.txt ], [ -f ../secret ] run"},
 
-	// acceptEdits only: the file changes Claude Code lets that mode make.
-	"touch": {modes: editModes, ops: opsWrite,
-		evidence: "touch new.txt, a.txt, new1.txt new2.txt, src/new.txt, newdir/x, \"new file.txt\", .env, package.json run in acceptEdits; touch -c/-a/-m/-d/-t/-r, touch ../x, ~/x, /tmp/x, .git/x, .claude/x, .bashrc, lefthook.yml asked; all asked in default and plan"},
-	"mkdir": {modes: editModes, opts: opts("-p -v --parents"), ops: opsWrite, dashdash: true,
-		evidence: "mkdir newd, -p a/b/c, -v, --parents, -pv, nd1 nd2, ./nd run in acceptEdits; mkdir ../outd, ~/d, /tmp/d, .idea asked; mkdir -m 700 runs (not allowed here)"},
-	"rm": {modes: editModes, opts: opts("-f -r -R -i -v -d --recursive --force"), ops: opsWrite, dashdash: true,
-		evidence: "rm a.txt, -f, -r dir, -rf dir, -R, --recursive, -fr, --force, -rfv, -d, -i, -v, -- a.txt, a.txt b.txt, ./dir, dir/ run in acceptEdits; rm -rf ., .., ~, /, {{PROJ}}, src/.., rm ../secret, rm *.txt, rm .git/config, rm -r src/../dir asked"},
-	"rmdir": {modes: editModes, opts: opts("-p --ignore-fail-on-non-empty"), ops: opsWrite,
-		evidence: "rmdir empty, rmdir dir, rmdir empty dir, rmdir -p empty, rmdir --ignore-fail-on-non-empty empty run in acceptEdits; rmdir ../other, rmdir .git/refs/heads asked"},
-	"cp": {modes: editModes, ops: opsWrite, minOps: 2,
-		evidence: "cp a.txt c.txt, cp a.txt src/, cp a.txt b.txt src run in acceptEdits; cp with any option (-r, -f, -p, -i, -n, -v, --, -t, -a) asked, as are cp a.txt ../c.txt, cp ../secret s.txt, cp a.txt .git/x, cp .git/config x"},
-	"mv": {modes: editModes, ops: opsWrite, minOps: 2,
-		evidence: "mv a.txt c.txt, mv a.txt src/, mv dir dir2, mv a.txt b.txt src run in acceptEdits; mv with any option (-f, -n, -v, -i, --, -b, -t) asked, as are mv a.txt ../c.txt, mv ../secret s.txt, mv .git/config x"},
-}
+		// acceptEdits only: the file changes Claude Code lets that mode make.
+		"touch": {modes: editModes, ops: opsWrite,
+			evidence: "touch new.txt, a.txt, new1.txt new2.txt, src/new.txt, newdir/x, \"new file.txt\", .env, package.json run in acceptEdits; touch -c/-a/-m/-d/-t/-r, touch ../x, ~/x, /tmp/x, .git/x, .claude/x, .bashrc, lefthook.yml asked; all asked in default and plan"},
+		"mkdir": {modes: editModes, opts: "-p -v --parents", ops: opsWrite, dashdash: true,
+			evidence: "mkdir newd, -p a/b/c, -v, --parents, -pv, nd1 nd2, ./nd run in acceptEdits; mkdir ../outd, ~/d, /tmp/d, .idea asked; mkdir -m 700 runs (not allowed here)"},
+		"rm": {modes: editModes, opts: "-f -r -R -i -v -d --recursive --force", ops: opsWrite, dashdash: true,
+			evidence: "rm a.txt, -f, -r dir, -rf dir, -R, --recursive, -fr, --force, -rfv, -d, -i, -v, -- a.txt, a.txt b.txt, ./dir, dir/ run in acceptEdits; rm -rf ., .., ~, /, {{PROJ}}, src/.., rm ../secret, rm *.txt, rm .git/config, rm -r src/../dir asked"},
+		"rmdir": {modes: editModes, opts: "-p --ignore-fail-on-non-empty", ops: opsWrite,
+			evidence: "rmdir empty, rmdir dir, rmdir empty dir, rmdir -p empty, rmdir --ignore-fail-on-non-empty empty run in acceptEdits; rmdir ../other, rmdir .git/refs/heads asked"},
+		"cp": {modes: editModes, ops: opsWrite, minOps: 2,
+			evidence: "cp a.txt c.txt, cp a.txt src/, cp a.txt b.txt src run in acceptEdits; cp with any option (-r, -f, -p, -i, -n, -v, --, -t, -a) asked, as are cp a.txt ../c.txt, cp ../secret s.txt, cp a.txt .git/x, cp .git/config x"},
+		"mv": {modes: editModes, ops: opsWrite, minOps: 2,
+			evidence: "mv a.txt c.txt, mv a.txt src/, mv dir dir2, mv a.txt b.txt src run in acceptEdits; mv with any option (-f, -n, -v, -i, --, -b, -t) asked, as are mv a.txt ../c.txt, mv ../secret s.txt, mv .git/config x"},
+	}
+})
 
 // judgeArgs is the default judge: options by r.opts, operands by r.ops.
 func judgeArgs(w *unaskedWalk, r *unaskedRule, args []uword) bool {
@@ -290,7 +303,7 @@ func (w *unaskedWalk) splitOpts(r *unaskedRule, args []uword) (ops []uword, patt
 		}
 		if strings.HasPrefix(s, "--") {
 			name, val, attached := strings.Cut(s, "=")
-			kind, known := r.opts[name]
+			kind, known := r.opts.kind(name)
 			if !known || kind == optFlag && attached {
 				return nil, false, false
 			}
@@ -310,12 +323,12 @@ func (w *unaskedWalk) splitOpts(r *unaskedRule, args []uword) (ops []uword, patt
 			continue
 		}
 		// A cluster of short options: -rn, -A1, -e PATTERN.
-		if kind, known := r.opts[s]; known && kind == optFlag {
+		if kind, known := r.opts.kind(s); known && kind == optFlag {
 			continue
 		}
 		for j := 1; j < len(s); j++ {
 			name := "-" + s[j:j+1]
-			kind, known := r.opts[name]
+			kind, known := r.opts.kind(name)
 			if !known {
 				return nil, false, false
 			}
@@ -382,11 +395,13 @@ func judgeCd(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 
 // findPrimaries are find's expression words seen to run, with the number
 // of arguments each takes.
-var findPrimaries = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-type": 1, "-maxdepth": 1, "-mindepth": 1, "-size": 1,
-	"-mtime": 1, "-regex": 1, "-printf": 1, "-newer": 1,
-	"-empty": 0, "-print": 0, "-print0": 0, "-follow": 0, "-o": 0, "-prune": 0, "-not": 0, "-ls": 0,
-}
+var findPrimaries = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"-name": 1, "-iname": 1, "-path": 1, "-type": 1, "-maxdepth": 1, "-mindepth": 1, "-size": 1,
+		"-mtime": 1, "-regex": 1, "-printf": 1, "-newer": 1,
+		"-empty": 0, "-print": 0, "-print0": 0, "-follow": 0, "-o": 0, "-prune": 0, "-not": 0, "-ls": 0,
+	}
+})
 
 // judgeFind: find [-L] [PATH...] [EXPRESSION]: the paths are read; the
 // expression only uses primaries of findPrimaries (-exec, -execdir, -ok,
@@ -402,7 +417,7 @@ func judgeFind(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 		}
 	}
 	for i < len(args) {
-		n, ok := findPrimaries[args[i].lit]
+		n, ok := findPrimaries()[args[i].lit]
 		if !ok || args[i].glob || i+n >= len(args) {
 			return false
 		}
@@ -418,13 +433,13 @@ func judgeFind(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 }
 
 // sedPrint is a sed -n script that prints lines by number: "1p", "1,2p".
-var sedPrint = regexp.MustCompile(`^[0-9]+(,[0-9]+)?p$`)
+var sedPrint = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+(,[0-9]+)?p$`) })
 
 // sedSubst is a plain substitution: s/RE/REPLACEMENT/ with the flags g, p
 // or a count, "/" as delimiter and no backslash (no \n in the
 // replacement, no escaped delimiter), so that no w, e or other command
 // hides in it.
-var sedSubst = regexp.MustCompile(`^s/[^/\\]*/[^/\\]*/[gp0-9]*$`)
+var sedSubst = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^s/[^/\\]*/[^/\\]*/[gp0-9]*$`) })
 
 // judgeSed: every mode, "sed -n LINESp [FILE...]" (also --quiet and -z);
 // acceptEdits, "sed [-i] 's/A/B/' FILE..." with the files written (and
@@ -462,14 +477,14 @@ func judgeSed(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 		return false
 	}
 	script, files := ops[0].lit, ops[1:]
-	if quiet && !inPlace && !ere && sedPrint.MatchString(script) {
+	if quiet && !inPlace && !ere && sedPrint().MatchString(script) {
 		return w.allRead(files)
 	}
-	if !quiet && !nul && !inPlace && len(files) == 0 && sedSubst.MatchString(script) {
+	if !quiet && !nul && !inPlace && len(files) == 0 && sedSubst().MatchString(script) {
 		// "cat a.txt | sed 's/a/b/'" runs in every mode.
 		return true
 	}
-	if quiet || nul || w.mode != PermAcceptEdits || !sedSubst.MatchString(script) || len(files) == 0 {
+	if quiet || nul || w.mode != PermAcceptEdits || !sedSubst().MatchString(script) || len(files) == 0 {
 		return false
 	}
 	for _, f := range files {
@@ -483,14 +498,16 @@ func judgeSed(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 // jqWords are the jq identifiers a filter may use here: builtins that
 // read nothing (env, $ENV, input, include, import, system-like ones are
 // not among them: "jq -n env" and "jq -n '$ENV'" are asked).
-var jqWords = map[string]bool{
-	"keys": true, "length": true, "tostring": true, "tonumber": true, "type": true, "add": true,
-	"first": true, "last": true, "sort": true, "unique": true, "reverse": true, "not": true,
-	"values": true, "map": true, "select": true, "has": true, "to_entries": true,
-	"from_entries": true, "true": true, "false": true, "null": true, "and": true, "or": true,
-}
+var jqWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"keys": true, "length": true, "tostring": true, "tonumber": true, "type": true, "add": true,
+		"first": true, "last": true, "sort": true, "unique": true, "reverse": true, "not": true,
+		"values": true, "map": true, "select": true, "has": true, "to_entries": true,
+		"from_entries": true, "true": true, "false": true, "null": true, "and": true, "or": true,
+	}
+})
 
-var jqIdent = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+var jqIdent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) })
 
 // judgeJq: jq [-r -c -s] [--arg NAME VALUE] FILTER [FILE...]: files read;
 // the filter holds no "$" and, besides field names (.k), only identifiers
@@ -528,9 +545,9 @@ func judgeJq(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 	if strings.ContainsAny(filter, "$@#\\;") || withArg && !w.readPath(ops[0]) {
 		return false
 	}
-	for _, m := range jqIdent.FindAllStringIndex(filter, -1) {
+	for _, m := range jqIdent().FindAllStringIndex(filter, -1) {
 		// A name after "." is a field (.k, .k.j), not a builtin.
-		if id := filter[m[0]:m[1]]; !jqWords[id] && (m[0] == 0 || filter[m[0]-1] != '.') {
+		if id := filter[m[0]:m[1]]; !jqWords()[id] && (m[0] == 0 || filter[m[0]-1] != '.') {
 			return false
 		}
 	}
@@ -539,11 +556,13 @@ func judgeJq(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 
 // xargsTargets are the programs "xargs PROG" was seen to run unasked, with
 // the options allowed after them.
-var xargsTargets = map[string]*unaskedRule{
-	"wc":   {opts: opts("-l -c"), ops: opsNone},
-	"head": {ops: opsNone},
-	"grep": {ops: opsPattern},
-}
+var xargsTargets = sync.OnceValue(func() map[string]*unaskedRule {
+	return map[string]*unaskedRule{
+		"wc":   {opts: "-l -c", ops: opsNone},
+		"head": {ops: opsNone},
+		"grep": {ops: opsPattern},
+	}
+})
 
 // judgeXargs: "xargs PROG [FLAGS...]" where PROG is in xargsTargets and
 // the flags are PROG's (its operands come from stdin, and Claude Code
@@ -555,7 +574,7 @@ func judgeXargs(w *unaskedWalk, _ *unaskedRule, args []uword) bool {
 	if len(args) == 0 || args[0].glob {
 		return false
 	}
-	r, ok := xargsTargets[args[0].lit]
+	r, ok := xargsTargets()[args[0].lit]
 	if !ok {
 		return false
 	}
@@ -659,14 +678,14 @@ func judgePs(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
 }
 
 // testUnary are the unary file tests seen to run (test -f, -e, -d).
-var testUnary = map[string]bool{"-f": true, "-e": true, "-d": true}
+var testUnary = sync.OnceValue(func() map[string]bool { return map[string]bool{"-f": true, "-e": true, "-d": true} })
 
 // judgeTest: test with one unary file test; the operand is only stat()ed
 // and Claude Code does not check it ("[ -f ../secret ]" runs). An operand
 // starting with "-" is asked here: "test -f -", "test -e -" and
 // "test -d - && ls" are asked ("[ -f - ]" and "[ -f -x ]" run).
 func judgeTest(_ *unaskedWalk, _ *unaskedRule, args []uword) bool {
-	return len(args) == 2 && testUnary[args[0].lit] && !args[1].glob && !args[1].tilde && !strings.HasPrefix(args[1].lit, "-")
+	return len(args) == 2 && testUnary()[args[0].lit] && !args[1].glob && !args[1].tilde && !strings.HasPrefix(args[1].lit, "-")
 }
 
 // judgeBracket: "[ -f FILE ]", as judgeTest.
@@ -679,31 +698,33 @@ func judgeBracket(w *unaskedWalk, r *unaskedRule, args []uword) bool {
 // the options seen to run. Their operands (revisions, paths) are judged as
 // paths read, which is stricter than the host for revisions ("HEAD",
 // "HEAD~1" and "main" are names inside the cwd, so they pass).
-var gitRules = map[string]*unaskedRule{
-	"status": {opts: opts("-s --short -b --branch --porcelain"), ops: opsNone,
-		evidence: "git status, -s, --short run; git status -uno asked"},
-	"log": {opts: opts("--oneline -n= -p --stat --format= --pretty= --all --graph --since= -S= --name-only"), numeric: true, ops: opsRead, dashdash: true,
-		evidence: "git log, --oneline -n 1, -p, --stat, --format=%H, --pretty=format:%s, -1, --all --graph, --since=yesterday, -- a.txt, -S alpha, --name-only run; git log --output=out.txt asked"},
-	"diff": {opts: opts("--stat --cached --name-only --no-index"), ops: opsRead, dashdash: true,
-		evidence: "git diff, --stat, a.txt, HEAD, --cached, --name-only, --no-index a.txt b.txt run; git diff --output=, --ext-diff, a.txt ../secret, --no-index a.txt ../secret asked"},
-	"show": {opts: opts("--stat"), ops: opsRead,
-		evidence: "git show, HEAD:a.txt, --stat, HEAD~1 run; git show --output=out.txt asked"},
-	"branch": {opts: opts("-a -v --show-current"), ops: opsNone,
-		evidence: "git branch, -a, -v, --show-current run; git branch newb, git branch -D main asked"},
-	"tag":          {opts: opts("-l"), ops: opsNone, evidence: "git tag, git tag -l run; git tag v1 asked"},
-	"rev-parse":    {opts: opts("--show-toplevel --abbrev-ref"), ops: opsRead, evidence: "git rev-parse HEAD, --show-toplevel, --abbrev-ref HEAD run"},
-	"ls-files":     {opts: opts("-m"), ops: opsRead, evidence: "git ls-files, -m run (git ls-files ../other runs too: not checked; this table asks)"},
-	"blame":        {opts: opts("-L="), ops: opsRead, evidence: "git blame a.txt, -L 1,2 a.txt run (git blame ../secret runs too: not checked; this table asks)"},
-	"remote":       {opts: opts("-v"), ops: opsNone, evidence: "git remote, git remote -v run; git remote add, git remote show origin asked"},
-	"grep":         {opts: opts("-n"), ops: opsPattern, evidence: "git grep alpha, git grep -n alpha run; git grep alpha ../other asked"},
-	"describe":     {opts: opts("--tags"), ops: opsNone, evidence: "git describe --tags runs"},
-	"cat-file":     {opts: opts("-p"), ops: opsRead, evidence: "git cat-file -p HEAD runs"},
-	"reflog":       {ops: opsNone, evidence: "git reflog runs"},
-	"shortlog":     {opts: opts("-s -n"), ops: opsNone, evidence: "git shortlog -sn runs"},
-	"merge-base":   {ops: opsRead, evidence: "git merge-base HEAD HEAD runs"},
-	"rev-list":     {opts: opts("--count"), ops: opsRead, evidence: "git rev-list --count HEAD runs"},
-	"for-each-ref": {ops: opsNone, evidence: "git for-each-ref runs"},
-}
+var gitRules = sync.OnceValue(func() map[string]*unaskedRule {
+	return map[string]*unaskedRule{
+		"status": {opts: "-s --short -b --branch --porcelain", ops: opsNone,
+			evidence: "git status, -s, --short run; git status -uno asked"},
+		"log": {opts: "--oneline -n= -p --stat --format= --pretty= --all --graph --since= -S= --name-only", numeric: true, ops: opsRead, dashdash: true,
+			evidence: "git log, --oneline -n 1, -p, --stat, --format=%H, --pretty=format:%s, -1, --all --graph, --since=yesterday, -- a.txt, -S alpha, --name-only run; git log --output=out.txt asked"},
+		"diff": {opts: "--stat --cached --name-only --no-index", ops: opsRead, dashdash: true,
+			evidence: "git diff, --stat, a.txt, HEAD, --cached, --name-only, --no-index a.txt b.txt run; git diff --output=, --ext-diff, a.txt ../secret, --no-index a.txt ../secret asked"},
+		"show": {opts: "--stat", ops: opsRead,
+			evidence: "git show, HEAD:a.txt, --stat, HEAD~1 run; git show --output=out.txt asked"},
+		"branch": {opts: "-a -v --show-current", ops: opsNone,
+			evidence: "git branch, -a, -v, --show-current run; git branch newb, git branch -D main asked"},
+		"tag":          {opts: "-l", ops: opsNone, evidence: "git tag, git tag -l run; git tag v1 asked"},
+		"rev-parse":    {opts: "--show-toplevel --abbrev-ref", ops: opsRead, evidence: "git rev-parse HEAD, --show-toplevel, --abbrev-ref HEAD run"},
+		"ls-files":     {opts: "-m", ops: opsRead, evidence: "git ls-files, -m run (git ls-files ../other runs too: not checked; this table asks)"},
+		"blame":        {opts: "-L=", ops: opsRead, evidence: "git blame a.txt, -L 1,2 a.txt run (git blame ../secret runs too: not checked; this table asks)"},
+		"remote":       {opts: "-v", ops: opsNone, evidence: "git remote, git remote -v run; git remote add, git remote show origin asked"},
+		"grep":         {opts: "-n", ops: opsPattern, evidence: "git grep alpha, git grep -n alpha run; git grep alpha ../other asked"},
+		"describe":     {opts: "--tags", ops: opsNone, evidence: "git describe --tags runs"},
+		"cat-file":     {opts: "-p", ops: opsRead, evidence: "git cat-file -p HEAD runs"},
+		"reflog":       {ops: opsNone, evidence: "git reflog runs"},
+		"shortlog":     {opts: "-s -n", ops: opsNone, evidence: "git shortlog -sn runs"},
+		"merge-base":   {ops: opsRead, evidence: "git merge-base HEAD HEAD runs"},
+		"rev-list":     {opts: "--count", ops: opsRead, evidence: "git rev-list --count HEAD runs"},
+		"for-each-ref": {ops: opsNone, evidence: "git for-each-ref runs"},
+	}
+})
 
 // gitPairs are the git commands of two words that run unasked: "git stash
 // list", "git stash show", "git worktree list", "git config --get NAME".
@@ -740,7 +761,7 @@ func (w *unaskedWalk) gitCall(args []uword) bool {
 	if gitPair(args) {
 		return true
 	}
-	r, ok := gitRules[args[0].lit]
+	r, ok := gitRules()[args[0].lit]
 	if !ok {
 		return false
 	}
@@ -755,14 +776,16 @@ func (w *unaskedWalk) gitCall(args []uword) bool {
 
 // gitFormatNames are the pretty formats git defines itself; any other
 // name may be an alias from the git configuration.
-var gitFormatNames = map[string]bool{"oneline": true, "short": true, "medium": true, "full": true, "fuller": true, "email": true, "raw": true}
+var gitFormatNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"oneline": true, "short": true, "medium": true, "full": true, "fuller": true, "email": true, "raw": true}
+})
 
 // gitFormatOK reports whether a --format or --pretty value is one Claude
 // Code lets run: a named format, or placeholders that show commit data (a
 // signature placeholder, %G..., makes git run gpg, and "%(" ones are not
 // allowed here).
 func gitFormatOK(v string) bool {
-	if gitFormatNames[v] {
+	if gitFormatNames()[v] {
 		return true
 	}
 	v = strings.TrimPrefix(strings.TrimPrefix(v, "format:"), "tformat:")

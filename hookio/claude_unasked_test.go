@@ -380,10 +380,10 @@ func TestClaudeRunsUnasked(t *testing.T) {
 func TestClaudeRunsUnaskedRulesCovered(t *testing.T) {
 	type count struct{ runs, asked int }
 	counts := map[string]*count{}
-	for name := range unaskedRules {
+	for name := range unaskedRules() {
 		counts[name] = &count{}
 	}
-	for name := range gitRules {
+	for name := range gitRules() {
 		counts["git "+name] = &count{}
 	}
 	for _, c := range unaskedCases {
@@ -411,12 +411,12 @@ func TestClaudeRunsUnaskedRulesCovered(t *testing.T) {
 			t.Errorf("rule %q: %d cases that run, %d asked; want both", name, n.runs, n.asked)
 		}
 	}
-	for name, r := range unaskedRules {
+	for name, r := range unaskedRules() {
 		if r.evidence == "" || r.modes == 0 {
 			t.Errorf("rule %q has no evidence or no mode", name)
 		}
 	}
-	for name, r := range gitRules {
+	for name, r := range gitRules() {
 		if r.evidence == "" {
 			t.Errorf("git rule %q has no evidence", name)
 		}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -77,8 +78,13 @@ type OnceStatus struct {
 func OSSystem() *System {
 	start := time.Now()
 	exe, _ := os.Executable()
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
+	// Linux's /proc/self/exe, which os.Executable reads, is already the
+	// resolved path (the kernel's name of the file, with no symbolic link
+	// on it): resolving it again cost an lstat per component every call.
+	if runtime.GOOS != "linux" {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
 	}
 	return &System{
 		Executable: exe,

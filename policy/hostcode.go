@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/pelletier/go-toml/v2"
@@ -436,28 +437,34 @@ func (d *deriver) resolve(w string) (string, bool) {
 }
 
 // interpreters run the script named by their first operand.
-var interpreters = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
-	"node": true, "nodejs": true, "bun": true, "deno": true, "tsx": true, "ts-node": true,
-	"python": true, "python2": true, "python3": true, "pypy": true, "pypy3": true,
-	"ruby": true, "perl": true, "php": true, "lua": true, "Rscript": true, "pwsh": true,
-	"osascript": true, "uv": true, "go": true, "npx": true, "bunx": true,
-}
+var interpreters = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
+		"node": true, "nodejs": true, "bun": true, "deno": true, "tsx": true, "ts-node": true,
+		"python": true, "python2": true, "python3": true, "pypy": true, "pypy3": true,
+		"ruby": true, "perl": true, "php": true, "lua": true, "Rscript": true, "pwsh": true,
+		"osascript": true, "uv": true, "go": true, "npx": true, "bunx": true,
+	}
+})
 
 // pythonVersion matches python3.12 and the like.
-var pythonVersion = regexp.MustCompile(`^python[0-9.]+$`)
+var pythonVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^python[0-9.]+$`) })
 
 // prefixes are the commands that run their operand as a command.
-var prefixes = map[string]bool{"env": true, "exec": true, "command": true, "nohup": true, "nice": true, "time": true, "builtin": true}
+var prefixes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"env": true, "exec": true, "command": true, "nohup": true, "nice": true, "time": true, "builtin": true}
+})
 
 // scriptExt matches a word that names a script file by its extension.
-var scriptExt = regexp.MustCompile(`\.(sh|bash|zsh|js|mjs|cjs|ts|mts|cts|jsx|tsx|py|rb|pl|php|lua|ps1|R|go)$`)
+var scriptExt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\.(sh|bash|zsh|js|mjs|cjs|ts|mts|cts|jsx|tsx|py|rb|pl|php|lua|ps1|R|go)$`)
+})
 
 // commandFiles returns the words of the simple command w that name files
 // it runs: its program when that is a path, and the script operand of an
 // interpreter (sh -c recurses into its string, depth-bounded).
 func commandFiles(w []string, depth int) []string {
-	for len(w) > 0 && (isAssignment(w[0]) || prefixes[w[0]] || (w[0] != "" && w[0][0] == '-' && len(w) > 1)) {
+	for len(w) > 0 && (isAssignment(w[0]) || prefixes()[w[0]] || (w[0] != "" && w[0][0] == '-' && len(w) > 1)) {
 		w = w[1:]
 	}
 	if len(w) == 0 || depth > 2 {
@@ -469,7 +476,7 @@ func commandFiles(w []string, depth int) []string {
 		out = append(out, prog)
 	}
 	base := filepath.Base(prog)
-	if !interpreters[base] && !pythonVersion.MatchString(base) {
+	if !interpreters()[base] && !pythonVersion().MatchString(base) {
 		return out
 	}
 	args := w[1:]
@@ -515,7 +522,7 @@ func commandFiles(w []string, depth int) []string {
 		case strings.HasPrefix(a, "-"):
 			continue
 		}
-		if !needExt || strings.Contains(a, "/") || scriptExt.MatchString(a) {
+		if !needExt || strings.Contains(a, "/") || scriptExt().MatchString(a) {
 			out = append(out, a)
 		}
 		return out

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy/glob"
 )
@@ -403,24 +404,26 @@ var (
 )
 
 // zipLong are zip's long options and their short names (zip(1)).
-var zipLong = map[string]string{
-	"ascii": "a", "adjust-sfx": "A", "archive-clear": "AC", "archive-set": "AS", "binary": "B", "temp-path": "b",
-	"entry-comments": "c", "preserve-case": "C", "preserve-case-2": "C2", "preserve-case-5": "C5", "delete": "d",
-	"display-bytes": "db", "display-counts": "dc", "display-dots": "dd", "datafork": "df", "display-globaldots": "dg",
-	"dot-size": "ds", "display-usize": "du", "display-volume": "dv", "no-dir-entries": "D", "difference-archive": "DF",
-	"encrypt": "e", "longnames": "E", "freshen": "f", "fix": "F", "fixfix": "FF", "fifo": "FI", "filesync": "FS",
-	"grow": "g", "help": "h", "more-help": "h2", "include": "i", "no-image": "I", "ignore-case": "ic", "junk-paths": "j",
-	"absolute-path": "jj", "junk-sfx": "J", "DOS-names": "k", "to-crlf": "l", "log-append": "la", "logfile-path": "lf",
-	"log-info": "li", "from-crlf": "ll", "license": "L", "move": "m", "must-match": "MM", "suffixes": "n",
-	"no-wild": "nw", "notes": "N", "latest-time": "o", "output-file": "O", "out": "O", "paths": "p", "password": "P",
-	"quiet": "q", "recurse-paths": "r", "recurse-patterns": "R", "regex": "RE", "split-size": "s", "split-bell": "sb",
-	"show-command": "sc", "show-files": "sf", "show-options": "so", "split-pause": "sp", "show-unicode": "su",
-	"show-just-unicode": "sU", "split-verbose": "sv", "system-hidden": "S", "from-date": "t", "before-date": "tt",
-	"test": "T", "unzip-command": "TT", "update": "u", "copy-entries": "U", "unicode": "UN", "verbose": "v",
-	"VMS-portable": "V", "VMS-specific": "VV", "VMS-versions": "w", "VMS-dot-versions": "ww", "wild-stop-dirs": "ws",
-	"exclude": "x", "no-extra": "X", "symlinks": "y", "archive-comment": "z", "compression-method": "Z",
-	"use-privileges": "!", "names-stdin": "@", "volume-label": "$", "version": "v",
-}
+var zipLong = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ascii": "a", "adjust-sfx": "A", "archive-clear": "AC", "archive-set": "AS", "binary": "B", "temp-path": "b",
+		"entry-comments": "c", "preserve-case": "C", "preserve-case-2": "C2", "preserve-case-5": "C5", "delete": "d",
+		"display-bytes": "db", "display-counts": "dc", "display-dots": "dd", "datafork": "df", "display-globaldots": "dg",
+		"dot-size": "ds", "display-usize": "du", "display-volume": "dv", "no-dir-entries": "D", "difference-archive": "DF",
+		"encrypt": "e", "longnames": "E", "freshen": "f", "fix": "F", "fixfix": "FF", "fifo": "FI", "filesync": "FS",
+		"grow": "g", "help": "h", "more-help": "h2", "include": "i", "no-image": "I", "ignore-case": "ic", "junk-paths": "j",
+		"absolute-path": "jj", "junk-sfx": "J", "DOS-names": "k", "to-crlf": "l", "log-append": "la", "logfile-path": "lf",
+		"log-info": "li", "from-crlf": "ll", "license": "L", "move": "m", "must-match": "MM", "suffixes": "n",
+		"no-wild": "nw", "notes": "N", "latest-time": "o", "output-file": "O", "out": "O", "paths": "p", "password": "P",
+		"quiet": "q", "recurse-paths": "r", "recurse-patterns": "R", "regex": "RE", "split-size": "s", "split-bell": "sb",
+		"show-command": "sc", "show-files": "sf", "show-options": "so", "split-pause": "sp", "show-unicode": "su",
+		"show-just-unicode": "sU", "split-verbose": "sv", "system-hidden": "S", "from-date": "t", "before-date": "tt",
+		"test": "T", "unzip-command": "TT", "update": "u", "copy-entries": "U", "unicode": "UN", "verbose": "v",
+		"VMS-portable": "V", "VMS-specific": "VV", "VMS-versions": "w", "VMS-dot-versions": "ww", "wild-stop-dirs": "ws",
+		"exclude": "x", "no-extra": "X", "symlinks": "y", "archive-comment": "z", "compression-method": "Z",
+		"use-privileges": "!", "names-stdin": "@", "volume-label": "$", "version": "v",
+	}
+})
 
 // zipGetopt parses zip's arguments into c.opts (short names) and c.ops;
 // false, the command unknown, on an option not in zip's table.
@@ -478,11 +481,11 @@ func (c *cmdCtx) zipGetopt() bool {
 // zipLongName returns the short name of zip's long option long, spelt out
 // or abbreviated to a prefix of one option; "" when there is none.
 func zipLongName(long string) string {
-	if n, ok := zipLong[long]; ok {
+	if n, ok := zipLong()[long]; ok {
 		return n
 	}
 	found := ""
-	for l, n := range zipLong {
+	for l, n := range zipLong() {
 		if strings.HasPrefix(l, long) && long != "" {
 			if found != "" && found != n {
 				return ""

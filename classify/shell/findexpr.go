@@ -3,6 +3,7 @@ package shell
 import (
 	"math/bits"
 	"strings"
+	"sync"
 )
 
 // This file parses find's expression (find(1), GNU findutils 4.9:
@@ -125,44 +126,49 @@ const (
 // findPrimaries are the primaries of find's expression and the words they
 // take (find(1) GLOBAL OPTIONS, POSITIONAL OPTIONS, TESTS, ACTIONS).
 // -newerXY is in findPrimary.
-var findPrimaries = map[string]struct {
+var findPrimaries = sync.OnceValue(func() map[string]struct {
 	kind findPrim
 	args int
-}{
-	// Options: always true.
-	"-daystart": {fpTrue, 0}, "-warn": {fpTrue, 0}, "-nowarn": {fpTrue, 0}, "-ignore_readdir_race": {fpTrue, 0},
-	"-noignore_readdir_race": {fpTrue, 0}, "-mount": {fpTrue, 0}, "-xdev": {fpTrue, 0}, "-noleaf": {fpTrue, 0},
-	"-help": {fpTrue, 0}, "--help": {fpTrue, 0}, "-version": {fpTrue, 0}, "--version": {fpTrue, 0},
-	"-maxdepth": {fpTrue, 1}, "-mindepth": {fpTrue, 1}, "-depth": {fpDepth, 0}, "-d": {fpDepth, 0},
-	"-regextype": {fpRegexType, 1},
-	"-follow":    {fpUnknown, 0}, "-files0-from": {fpUnknown, 1},
-	// Tests.
-	"-true": {fpTrue, 0}, "-false": {fpFalse, 0},
-	"-empty": {fpMaybe, 0}, "-executable": {fpMaybe, 0}, "-readable": {fpMaybe, 0}, "-writable": {fpMaybe, 0},
-	"-nogroup": {fpMaybe, 0}, "-nouser": {fpMaybe, 0},
-	"-amin": {fpMaybe, 1}, "-atime": {fpMaybe, 1}, "-cmin": {fpMaybe, 1}, "-ctime": {fpMaybe, 1},
-	"-mmin": {fpMaybe, 1}, "-mtime": {fpMaybe, 1}, "-used": {fpMaybe, 1}, "-fstype": {fpMaybe, 1},
-	"-gid": {fpMaybe, 1}, "-uid": {fpMaybe, 1}, "-group": {fpMaybe, 1}, "-user": {fpMaybe, 1},
-	"-inum": {fpMaybe, 1}, "-links": {fpMaybe, 1}, "-perm": {fpMaybe, 1}, "-size": {fpMaybe, 1},
-	"-type": {fpMaybe, 1}, "-xtype": {fpMaybe, 1}, "-context": {fpMaybe, 1},
-	"-lname": {fpMaybe, 1}, "-ilname": {fpMaybe, 1},
-	"-anewer": {fpReads, 1}, "-cnewer": {fpReads, 1}, "-newer": {fpReads, 1}, "-samefile": {fpReads, 1},
-	"-name": {fpName, 1}, "-iname": {fpIName, 1},
-	"-path": {fpPath, 1}, "-wholename": {fpPath, 1}, "-ipath": {fpIPath, 1}, "-iwholename": {fpIPath, 1},
-	"-regex": {fpRegex, 1}, "-iregex": {fpIRegex, 1},
-	// Actions.
-	"-print": {fpTrue, 0}, "-print0": {fpTrue, 0}, "-ls": {fpTrue, 0}, "-printf": {fpTrue, 1}, "-quit": {fpTrue, 0},
-	"-fprint": {fpWrites, 1}, "-fprint0": {fpWrites, 1}, "-fls": {fpWrites, 1}, "-fprintf": {fpWritesFmt, 2},
-	"-prune": {fpPrune, 0}, "-delete": {fpDelete, 0},
-	"-exec": {fpExec, 0}, "-execdir": {fpExec, 0}, "-ok": {fpExec, 0}, "-okdir": {fpExec, 0},
-}
+} {
+	return map[string]struct {
+		kind findPrim
+		args int
+	}{
+		// Options: always true.
+		"-daystart": {fpTrue, 0}, "-warn": {fpTrue, 0}, "-nowarn": {fpTrue, 0}, "-ignore_readdir_race": {fpTrue, 0},
+		"-noignore_readdir_race": {fpTrue, 0}, "-mount": {fpTrue, 0}, "-xdev": {fpTrue, 0}, "-noleaf": {fpTrue, 0},
+		"-help": {fpTrue, 0}, "--help": {fpTrue, 0}, "-version": {fpTrue, 0}, "--version": {fpTrue, 0},
+		"-maxdepth": {fpTrue, 1}, "-mindepth": {fpTrue, 1}, "-depth": {fpDepth, 0}, "-d": {fpDepth, 0},
+		"-regextype": {fpRegexType, 1},
+		"-follow":    {fpUnknown, 0}, "-files0-from": {fpUnknown, 1},
+		// Tests.
+		"-true": {fpTrue, 0}, "-false": {fpFalse, 0},
+		"-empty": {fpMaybe, 0}, "-executable": {fpMaybe, 0}, "-readable": {fpMaybe, 0}, "-writable": {fpMaybe, 0},
+		"-nogroup": {fpMaybe, 0}, "-nouser": {fpMaybe, 0},
+		"-amin": {fpMaybe, 1}, "-atime": {fpMaybe, 1}, "-cmin": {fpMaybe, 1}, "-ctime": {fpMaybe, 1},
+		"-mmin": {fpMaybe, 1}, "-mtime": {fpMaybe, 1}, "-used": {fpMaybe, 1}, "-fstype": {fpMaybe, 1},
+		"-gid": {fpMaybe, 1}, "-uid": {fpMaybe, 1}, "-group": {fpMaybe, 1}, "-user": {fpMaybe, 1},
+		"-inum": {fpMaybe, 1}, "-links": {fpMaybe, 1}, "-perm": {fpMaybe, 1}, "-size": {fpMaybe, 1},
+		"-type": {fpMaybe, 1}, "-xtype": {fpMaybe, 1}, "-context": {fpMaybe, 1},
+		"-lname": {fpMaybe, 1}, "-ilname": {fpMaybe, 1},
+		"-anewer": {fpReads, 1}, "-cnewer": {fpReads, 1}, "-newer": {fpReads, 1}, "-samefile": {fpReads, 1},
+		"-name": {fpName, 1}, "-iname": {fpIName, 1},
+		"-path": {fpPath, 1}, "-wholename": {fpPath, 1}, "-ipath": {fpIPath, 1}, "-iwholename": {fpIPath, 1},
+		"-regex": {fpRegex, 1}, "-iregex": {fpIRegex, 1},
+		// Actions.
+		"-print": {fpTrue, 0}, "-print0": {fpTrue, 0}, "-ls": {fpTrue, 0}, "-printf": {fpTrue, 1}, "-quit": {fpTrue, 0},
+		"-fprint": {fpWrites, 1}, "-fprint0": {fpWrites, 1}, "-fls": {fpWrites, 1}, "-fprintf": {fpWritesFmt, 2},
+		"-prune": {fpPrune, 0}, "-delete": {fpDelete, 0},
+		"-exec": {fpExec, 0}, "-execdir": {fpExec, 0}, "-ok": {fpExec, 0}, "-okdir": {fpExec, 0},
+	}
+})
 
 // findPrimary returns what the primary t is and how many words it takes;
 // false for a word that is no primary. -newerXY REFERENCE compares with
 // the time of the file REFERENCE, or with the time REFERENCE itself when Y
 // is t (find(1) -newerXY).
 func findPrimary(t string) (findPrim, int, bool) {
-	if p, ok := findPrimaries[t]; ok {
+	if p, ok := findPrimaries()[t]; ok {
 		return p.kind, p.args, true
 	}
 	if x, ok := strings.CutPrefix(t, "-newer"); ok && len(x) == 2 && strings.IndexByte("aBcm", x[0]) >= 0 && strings.IndexByte("aBcmt", x[1]) >= 0 {
@@ -190,7 +196,7 @@ type findParser struct {
 // returns nil, the command unknown, on an expression find would refuse or
 // one safezone cannot follow.
 func (c *cmdCtx) parseFind(args []sword, i int) *findExpr {
-	p := &findParser{c: c, args: args, i: i, e: &findExpr{}, syn: regexTypes["findutils-default"]}
+	p := &findParser{c: c, args: args, i: i, e: &findExpr{}, syn: regexTypes()["findutils-default"]}
 	if i == len(args) {
 		p.e.root = &fnode{op: fTrue}
 	} else {
@@ -352,7 +358,7 @@ func (p *findParser) primary(t string) *fnode {
 		}
 		return p.fail("find " + t + " reads its start points from a file")
 	case fpRegexType:
-		syn, known := regexTypes[vals[0].lit]
+		syn, known := regexTypes()[vals[0].lit]
 		if !known {
 			return p.fail("find -regextype " + vals[0].lit + " is a syntax safezone does not read")
 		}

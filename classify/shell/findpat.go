@@ -3,6 +3,7 @@ package shell
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -531,20 +532,22 @@ func fnmatchPattern(p string, slash, fold bool) (*pnode, bool, string) {
 // posixClasses are the ASCII members of the POSIX character classes; a
 // class also takes every character beyond ASCII, which a UTF-8 locale may
 // put in it (an over-approximation).
-var posixClasses = map[string]charSet{
-	"alpha":  {{'A', 'Z'}, {'a', 'z'}},
-	"digit":  {{'0', '9'}},
-	"alnum":  {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}},
-	"upper":  {{'A', 'Z'}},
-	"lower":  {{'a', 'z'}},
-	"space":  {{'\t', '\r'}, {' ', ' '}},
-	"blank":  {{'\t', '\t'}, {' ', ' '}},
-	"punct":  {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}},
-	"print":  {{' ', '~'}},
-	"graph":  {{'!', '~'}},
-	"cntrl":  {{0, 0x1f}, {0x7f, 0x7f}},
-	"xdigit": {{'0', '9'}, {'A', 'F'}, {'a', 'f'}},
-}
+var posixClasses = sync.OnceValue(func() map[string]charSet {
+	return map[string]charSet{
+		"alpha":  {{'A', 'Z'}, {'a', 'z'}},
+		"digit":  {{'0', '9'}},
+		"alnum":  {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}},
+		"upper":  {{'A', 'Z'}},
+		"lower":  {{'a', 'z'}},
+		"space":  {{'\t', '\r'}, {' ', ' '}},
+		"blank":  {{'\t', '\t'}, {' ', ' '}},
+		"punct":  {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}},
+		"print":  {{' ', '~'}},
+		"graph":  {{'!', '~'}},
+		"cntrl":  {{0, 0x1f}, {0x7f, 0x7f}},
+		"xdigit": {{'0', '9'}, {'A', 'F'}, {'a', 'f'}},
+	}
+})
 
 // bracket parses the bracket expression at the start of p ("[...]"),
 // returning its set and length; ok is false when it is not closed (then
@@ -575,7 +578,7 @@ func bracket(p string, fnmatch bool) (set charSet, n int, ok, class bool, why st
 			if end < 0 {
 				return nil, 0, false, false, "a bracket expression safezone does not read: " + p
 			}
-			cls, known := posixClasses[p[i+2:i+2+end]]
+			cls, known := posixClasses()[p[i+2:i+2+end]]
 			if !known {
 				return nil, 0, false, false, "an unknown character class in " + p
 			}

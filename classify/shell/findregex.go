@@ -3,6 +3,7 @@ package shell
 import (
 	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -31,14 +32,16 @@ type reSyntax struct {
 // (egrep). The others (awk, gnu-awk, posix-awk, grep, sed, ed,
 // posix-minimal-basic) differ in details safezone does not follow: a
 // -regex of theirs makes the command unknown.
-var regexTypes = map[string]reSyntax{
-	"findutils-default": {bkParens: true},
-	"emacs":             {bkParens: true},
-	"posix-basic":       {bkParens: true, bkPlusQM: true, classes: true},
-	"posix-extended":    {classes: true},
-	"posix-egrep":       {classes: true},
-	"egrep":             {classes: true},
-}
+var regexTypes = sync.OnceValue(func() map[string]reSyntax {
+	return map[string]reSyntax{
+		"findutils-default": {bkParens: true},
+		"emacs":             {bkParens: true},
+		"posix-basic":       {bkParens: true, bkPlusQM: true, classes: true},
+		"posix-extended":    {classes: true},
+		"posix-egrep":       {classes: true},
+		"egrep":             {classes: true},
+	}
+})
 
 // regexPattern parses a regular expression of find's -regex (matched
 // against the whole path) in syntax syn, case-folded with fold (-iregex).

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy/glob"
 )
@@ -536,21 +537,25 @@ func (c *cmdCtx) gitHas(rest []sword, names ...string) bool {
 // letters before such a one are options of their own (git's
 // parse-options, gitcli(7)).
 var (
-	gitValuedShort = map[string]string{
-		"archive": "o", "blame": "LS", "annotate": "LS", "branch": "u", "checkout": "bBcC", "switch": "bBcC",
-		"cherry-pick": "msX", "revert": "msX", "clean": "e", "clone": "bocuj", "commit": "mFtcC", "config": "f",
-		"fetch": "jo", "pull": "sXj", "push": "o", "grep": "efABCm", "init": "b", "merge": "mFsX", "notes": "mFcC",
-		"rebase": "xsX", "restore": "s", "stash": "m", "submodule": "b", "tag": "mFu", "worktree": "bB", "ls-files": "xX",
-		"ls-remote": "o", "remote": "tm", "format-patch": "nSGOLov", "log": "nSGOL", "show": "nSGOL",
-		"whatchanged": "nSGOL", "diff": "nSGOL", "diff-tree": "nSGOL", "diff-files": "nSGOL", "diff-index": "nSGOL",
-		"range-diff": "nSGOL", "shortlog": "nc",
-	}
-	gitOptionalShort = map[string]string{
-		"commit": "Su", "tag": "n", "am": "CpS", "apply": "pC", "blame": "CM", "annotate": "CM", "cherry-pick": "S",
-		"revert": "S", "merge": "S", "pull": "S", "rebase": "SC", "grep": "O", "status": "u", "shortlog": "w",
-		"format-patch": "UMCBlX", "log": "UMCBlX", "show": "UMCBlX", "whatchanged": "UMCBlX", "diff": "UMCBlX",
-		"diff-tree": "UMCBlX", "diff-files": "UMCBlX", "diff-index": "UMCBlX", "range-diff": "UMCBlX",
-	}
+	gitValuedShort = sync.OnceValue(func() map[string]string {
+		return map[string]string{
+			"archive": "o", "blame": "LS", "annotate": "LS", "branch": "u", "checkout": "bBcC", "switch": "bBcC",
+			"cherry-pick": "msX", "revert": "msX", "clean": "e", "clone": "bocuj", "commit": "mFtcC", "config": "f",
+			"fetch": "jo", "pull": "sXj", "push": "o", "grep": "efABCm", "init": "b", "merge": "mFsX", "notes": "mFcC",
+			"rebase": "xsX", "restore": "s", "stash": "m", "submodule": "b", "tag": "mFu", "worktree": "bB", "ls-files": "xX",
+			"ls-remote": "o", "remote": "tm", "format-patch": "nSGOLov", "log": "nSGOL", "show": "nSGOL",
+			"whatchanged": "nSGOL", "diff": "nSGOL", "diff-tree": "nSGOL", "diff-files": "nSGOL", "diff-index": "nSGOL",
+			"range-diff": "nSGOL", "shortlog": "nc",
+		}
+	})
+	gitOptionalShort = sync.OnceValue(func() map[string]string {
+		return map[string]string{
+			"commit": "Su", "tag": "n", "am": "CpS", "apply": "pC", "blame": "CM", "annotate": "CM", "cherry-pick": "S",
+			"revert": "S", "merge": "S", "pull": "S", "rebase": "SC", "grep": "O", "status": "u", "shortlog": "w",
+			"format-patch": "UMCBlX", "log": "UMCBlX", "show": "UMCBlX", "whatchanged": "UMCBlX", "diff": "UMCBlX",
+			"diff-tree": "UMCBlX", "diff-files": "UMCBlX", "diff-index": "UMCBlX", "range-diff": "UMCBlX",
+		}
+	})
 )
 
 // gitShortOpts parses the short options of a subcommand's arguments
@@ -559,7 +564,7 @@ var (
 // its value and one of gitOptionalShort the rest of the word; both end
 // the cluster. A word that is the value of the one before is skipped.
 func gitShortOpts(sub string, rest []sword) []opt {
-	valued, optional := gitValuedShort[sub], gitOptionalShort[sub]
+	valued, optional := gitValuedShort()[sub], gitOptionalShort()[sub]
 	var out []opt
 	for i := 0; i < len(rest); i++ {
 		w := rest[i]
@@ -1002,7 +1007,7 @@ func gitOptionOperands(rest []sword, valued []string) []sword {
 // word; every word after "--".
 func (c *cmdCtx) gitOperandsValued(rest []sword, valued []string) []sword {
 	var out []sword
-	short := gitValuedShort[c.sub]
+	short := gitValuedShort()[c.sub]
 	for i := 0; i < len(rest); i++ {
 		w := rest[i]
 		t := w.lit
@@ -1154,14 +1159,16 @@ func containsText(ws []sword, s string) bool {
 // key counts as http.<name>. user.signingKey names a file when it looks
 // like a path (gpg.format ssh). The trace2 targets are written, as
 // GIT_TRACE2 is (gitEnvEffect).
-var gitPathKeys = map[string]Access{
-	"blame.ignorerevsfile": Read, "core.excludesfile": Read, "core.attributesfile": Read, "commit.template": Read,
-	"mailmap.file": Read, "gpg.ssh.allowedsignersfile": Read, "gpg.ssh.revocationfile": Read, "diff.orderfile": Read,
-	"format.signaturefile": Read, "sendemail.aliasesfile": Read, "sendemail.smtpsslcertpath": Read, "user.signingkey": Read,
-	"http.sslcert": Read, "http.sslkey": Read, "http.proxysslcert": Read, "http.proxysslkey": Read, "http.pinnedpubkey": Read,
-	"http.cookiefile": Write, "format.outputdirectory": Write, "trace2.normaltarget": Write, "trace2.perftarget": Write,
-	"trace2.eventtarget": Write,
-}
+var gitPathKeys = sync.OnceValue(func() map[string]Access {
+	return map[string]Access{
+		"blame.ignorerevsfile": Read, "core.excludesfile": Read, "core.attributesfile": Read, "commit.template": Read,
+		"mailmap.file": Read, "gpg.ssh.allowedsignersfile": Read, "gpg.ssh.revocationfile": Read, "diff.orderfile": Read,
+		"format.signaturefile": Read, "sendemail.aliasesfile": Read, "sendemail.smtpsslcertpath": Read, "user.signingkey": Read,
+		"http.sslcert": Read, "http.sslkey": Read, "http.proxysslcert": Read, "http.proxysslkey": Read, "http.pinnedpubkey": Read,
+		"http.cookiefile": Write, "format.outputdirectory": Write, "trace2.normaltarget": Write, "trace2.perftarget": Write,
+		"trace2.eventtarget": Write,
+	}
+})
 
 // gitConfigValue judges a configuration setting KEY=VALUE given on the
 // command line (git -c, clone -c) or written (git config KEY VALUE): a key
@@ -1174,7 +1181,7 @@ func (c *cmdCtx) gitConfigValue(setting string, fromEnv bool) {
 	if strings.HasPrefix(k, "http.") && strings.Count(k, ".") > 1 {
 		k = "http." + k[strings.LastIndexByte(k, '.')+1:]
 	}
-	access, ok := gitPathKeys[k]
+	access, ok := gitPathKeys()[k]
 	switch {
 	case !ok || val == "" && !fromEnv:
 		return
@@ -1394,13 +1401,15 @@ func (c *cmdCtx) gitLocalRemote(w sword, access Access) {
 // shallow file, the TLS files of git-http (http.c: GIT_SSL_CERT, ...), and
 // the redirections of Git for Windows. A relative value is relative to
 // the top of the work tree, which is not known here.
-var gitPathEnvVars = map[string]envFile{
-	"GIT_INDEX_FILE": {access: Write}, "GIT_OBJECT_DIRECTORY": {access: Write, recursive: true},
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES": {access: Read, recursive: true}, "GIT_SHALLOW_FILE": {access: Write},
-	"GIT_SSL_CERT": {access: Read}, "GIT_SSL_KEY": {access: Read}, "GIT_PROXY_SSL_CERT": {access: Read},
-	"GIT_PROXY_SSL_KEY": {access: Read}, "GIT_REDIRECT_STDIN": {access: Read}, "GIT_REDIRECT_STDOUT": {access: Write},
-	"GIT_REDIRECT_STDERR": {access: Write},
-}
+var gitPathEnvVars = sync.OnceValue(func() map[string]envFile {
+	return map[string]envFile{
+		"GIT_INDEX_FILE": {access: Write}, "GIT_OBJECT_DIRECTORY": {access: Write, recursive: true},
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES": {access: Read, recursive: true}, "GIT_SHALLOW_FILE": {access: Write},
+		"GIT_SSL_CERT": {access: Read}, "GIT_SSL_KEY": {access: Read}, "GIT_PROXY_SSL_CERT": {access: Read},
+		"GIT_PROXY_SSL_KEY": {access: Read}, "GIT_REDIRECT_STDIN": {access: Read}, "GIT_REDIRECT_STDOUT": {access: Write},
+		"GIT_REDIRECT_STDERR": {access: Write},
+	}
+})
 
 // gitTraceSettings are the GIT_TRACE* variables that set something other
 // than where a trace goes (git(1) "Debugging"): flags, counts, lists.
@@ -1427,7 +1436,7 @@ func gitEnvEffect(name string, v shellVar) (string, []envFile, bool) {
 		}
 		return "", nil, true
 	}
-	f, isPath := gitPathEnvVars[name]
+	f, isPath := gitPathEnvVars()[name]
 	isTrace := strings.HasPrefix(name, "GIT_TRACE") && !containsStr(gitTraceSettings, name)
 	switch {
 	case !isPath && !isTrace:

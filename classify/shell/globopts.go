@@ -3,6 +3,7 @@ package shell
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy/glob"
 )
@@ -73,15 +74,17 @@ func (a *analyzer) setWorlds(ws []glob.ShellOptions) {
 }
 
 // shoptGlob are the shopt options whose effect on globs is followed.
-var shoptGlob = map[string]func(o *glob.ShellOptions, on bool){
-	"dotglob":      func(o *glob.ShellOptions, on bool) { o.DotGlob = on },
-	"nocaseglob":   func(o *glob.ShellOptions, on bool) { o.NoCaseGlob = on },
-	"extglob":      func(o *glob.ShellOptions, on bool) { o.ExtGlob = on },
-	"globstar":     func(o *glob.ShellOptions, on bool) { o.GlobStar = on },
-	"nullglob":     func(o *glob.ShellOptions, on bool) { o.NullGlob = on },
-	"failglob":     func(o *glob.ShellOptions, on bool) { o.FailGlob = on },
-	"globskipdots": func(o *glob.ShellOptions, on bool) { o.KeepDots = !on },
-}
+var shoptGlob = sync.OnceValue(func() map[string]func(o *glob.ShellOptions, on bool) {
+	return map[string]func(o *glob.ShellOptions, on bool){
+		"dotglob":      func(o *glob.ShellOptions, on bool) { o.DotGlob = on },
+		"nocaseglob":   func(o *glob.ShellOptions, on bool) { o.NoCaseGlob = on },
+		"extglob":      func(o *glob.ShellOptions, on bool) { o.ExtGlob = on },
+		"globstar":     func(o *glob.ShellOptions, on bool) { o.GlobStar = on },
+		"nullglob":     func(o *glob.ShellOptions, on bool) { o.NullGlob = on },
+		"failglob":     func(o *glob.ShellOptions, on bool) { o.FailGlob = on },
+		"globskipdots": func(o *glob.ShellOptions, on bool) { o.KeepDots = !on },
+	}
+})
 
 // shoptLater are the shopt options that change what later names or files
 // mean in ways the analysis does not follow: turning one on or off makes
@@ -117,8 +120,8 @@ func shoptCmd(c *cmdCtx) {
 				on := mode == 's'
 				c.a.setGlob(func(o *glob.ShellOptions) { o.NoGlob = on })
 			}
-		case shoptGlob[t] != nil:
-			on, f := mode == 's', shoptGlob[t]
+		case shoptGlob()[t] != nil:
+			on, f := mode == 's', shoptGlob()[t]
 			c.a.setGlob(func(o *glob.ShellOptions) { f(o, on) })
 		case t == "globasciiranges" && mode == 'u':
 			c.a.setLater("shopt -u globasciiranges makes bracket ranges follow the locale's collation")

@@ -136,8 +136,8 @@ func (c *cmdCtx) shellOptions() (i int, hasC bool, opts []func(*glob.ShellOption
 				case l == 'o' && name == "noglob":
 					opts = append(opts, func(o *glob.ShellOptions) { o.NoGlob = on })
 				case l == 'o':
-				case shoptGlob[name] != nil:
-					f := shoptGlob[name]
+				case shoptGlob()[name] != nil:
+					f := shoptGlob()[name]
 					opts = append(opts, func(o *glob.ShellOptions) { f(o, on) })
 				case containsStr(shoptLater, name) || name == "globasciiranges" && !on:
 					c.unknown(c.name + " " + t + " " + name + " changes what names or files mean")

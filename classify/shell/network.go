@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy/glob"
 )
@@ -23,45 +24,47 @@ const rsyncShortFlags = "vqcarRbudlLkKHpEAXogDtUNOJSnWxyzCF0shPi468V"
 // rsyncOptions are rsync's options (rsync(1), rsync 3.2.7 --help). popt
 // takes long options spelt out only ("--temp=DIR: unknown option"), and
 // --no-OPTION turns any option off.
-var rsyncOptions = cmdSpec{
-	role:      roleCopy,
-	exactLong: true,
-	short:     rsyncShortFlags,
-	shortArg:  "BefTM@",
-	long: append(noOptions(rsyncShortFlags), []string{
-		"verbose", "quiet", "no-motd", "checksum", "archive", "recursive", "relative", "no-implied-dirs", "backup", "update",
-		"inplace", "append", "append-verify", "dirs", "old-dirs", "old-d", "mkpath", "links", "copy-links",
-		"copy-unsafe-links", "safe-links", "munge-links", "copy-dirlinks", "keep-dirlinks", "hard-links", "perms",
-		"executability", "acls", "xattrs", "owner", "group", "devices", "copy-devices", "write-devices", "specials", "times",
-		"atimes", "open-noatime", "crtimes", "omit-dir-times", "omit-link-times", "super", "fake-super", "sparse",
-		"preallocate", "dry-run", "whole-file", "one-file-system", "existing", "ignore-existing", "remove-source-files",
-		"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded",
-		"ignore-missing-args", "delete-missing-args", "ignore-errors", "force", "partial", "delay-updates",
-		"prune-empty-dirs", "numeric-ids", "ignore-times", "size-only", "fuzzy", "compress", "cvs-exclude", "from0",
-		"old-args", "secluded-args", "protect-args", "trust-sender", "blocking-io", "stats", "8-bit-output",
-		"human-readable", "progress", "itemize-changes", "list-only", "fsync", "ipv4", "ipv6", "version", "help", "daemon",
-		"no-detach",
-	}...),
-	longArg: []string{
-		"info", "debug", "stderr", "backup-dir", "suffix", "chmod", "checksum-choice", "cc", "block-size", "rsh",
-		"rsync-path", "max-delete", "max-size", "min-size", "max-alloc", "partial-dir", "usermap", "groupmap", "chown",
-		"timeout", "contimeout", "modify-window", "temp-dir", "compare-dest", "copy-dest", "link-dest", "compress-choice",
-		"zc", "compress-level", "zl", "skip-compress", "filter", "exclude", "exclude-from", "include", "include-from",
-		"files-from", "copy-as", "address", "port", "sockopts", "outbuf", "remote-option", "out-format", "log-file",
-		"log-file-format", "password-file", "early-input", "bwlimit", "stop-after", "stop-at", "write-batch",
-		"only-write-batch", "read-batch", "protocol", "iconv", "checksum-seed", "config", "dparam",
-	},
-	files: []optFile{{"exclude-from", Read}, {"include-from", Read}, {"password-file", Read}, {"early-input", Read},
-		{"log-file", Write}, {"write-batch", Write}, {"only-write-batch", Write}, {"read-batch", Read}},
-	recursive: []string{"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "delete-missing-args", "remove-source-files"},
-	// -e (--rsh) and --rsync-path run a command, the second through the
-	// shell, on this machine too for a local copy; -M (--remote-option)
-	// passes an option to the other side, which is this machine for a
-	// local copy; --daemon serves.
-	execOpts:   []string{"e", "rsh", "rsync-path", "M", "remote-option", "daemon", "config", "dparam"},
-	listOpts:   []string{"files-from"},
-	followOpts: []string{"L", "copy-links", "copy-unsafe-links", "k", "copy-dirlinks", "K", "keep-dirlinks"},
-}
+var rsyncOptions = sync.OnceValue(func() *cmdSpec {
+	return &cmdSpec{
+		role:      roleCopy,
+		exactLong: true,
+		short:     rsyncShortFlags,
+		shortArg:  "BefTM@",
+		long: append(noOptions(rsyncShortFlags), []string{
+			"verbose", "quiet", "no-motd", "checksum", "archive", "recursive", "relative", "no-implied-dirs", "backup", "update",
+			"inplace", "append", "append-verify", "dirs", "old-dirs", "old-d", "mkpath", "links", "copy-links",
+			"copy-unsafe-links", "safe-links", "munge-links", "copy-dirlinks", "keep-dirlinks", "hard-links", "perms",
+			"executability", "acls", "xattrs", "owner", "group", "devices", "copy-devices", "write-devices", "specials", "times",
+			"atimes", "open-noatime", "crtimes", "omit-dir-times", "omit-link-times", "super", "fake-super", "sparse",
+			"preallocate", "dry-run", "whole-file", "one-file-system", "existing", "ignore-existing", "remove-source-files",
+			"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded",
+			"ignore-missing-args", "delete-missing-args", "ignore-errors", "force", "partial", "delay-updates",
+			"prune-empty-dirs", "numeric-ids", "ignore-times", "size-only", "fuzzy", "compress", "cvs-exclude", "from0",
+			"old-args", "secluded-args", "protect-args", "trust-sender", "blocking-io", "stats", "8-bit-output",
+			"human-readable", "progress", "itemize-changes", "list-only", "fsync", "ipv4", "ipv6", "version", "help", "daemon",
+			"no-detach",
+		}...),
+		longArg: []string{
+			"info", "debug", "stderr", "backup-dir", "suffix", "chmod", "checksum-choice", "cc", "block-size", "rsh",
+			"rsync-path", "max-delete", "max-size", "min-size", "max-alloc", "partial-dir", "usermap", "groupmap", "chown",
+			"timeout", "contimeout", "modify-window", "temp-dir", "compare-dest", "copy-dest", "link-dest", "compress-choice",
+			"zc", "compress-level", "zl", "skip-compress", "filter", "exclude", "exclude-from", "include", "include-from",
+			"files-from", "copy-as", "address", "port", "sockopts", "outbuf", "remote-option", "out-format", "log-file",
+			"log-file-format", "password-file", "early-input", "bwlimit", "stop-after", "stop-at", "write-batch",
+			"only-write-batch", "read-batch", "protocol", "iconv", "checksum-seed", "config", "dparam",
+		},
+		files: []optFile{{"exclude-from", Read}, {"include-from", Read}, {"password-file", Read}, {"early-input", Read},
+			{"log-file", Write}, {"write-batch", Write}, {"only-write-batch", Write}, {"read-batch", Read}},
+		recursive: []string{"del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "delete-missing-args", "remove-source-files"},
+		// -e (--rsh) and --rsync-path run a command, the second through the
+		// shell, on this machine too for a local copy; -M (--remote-option)
+		// passes an option to the other side, which is this machine for a
+		// local copy; --daemon serves.
+		execOpts:   []string{"e", "rsh", "rsync-path", "M", "remote-option", "daemon", "config", "dparam"},
+		listOpts:   []string{"files-from"},
+		followOpts: []string{"L", "copy-links", "copy-unsafe-links", "k", "copy-dirlinks", "K", "keep-dirlinks"},
+	}
+})
 
 // noOptions returns --no-X for each short option letter X of rsync
 // (rsync(1) "--no-OPTION"); --no-LONG is listed with each long option.
@@ -80,15 +83,15 @@ func noOptions(letters string) []string {
 func rsyncCmd(c *cmdCtx) {
 	var args []sword
 	for _, w := range c.args {
-		if w.unknown == "" && strings.HasPrefix(w.lit, "--no-") && !containsStr(rsyncOptions.long, strings.TrimPrefix(w.lit, "--")) {
-			if containsStr(rsyncOptions.long, strings.TrimPrefix(w.lit, "--no-")) || containsStr(rsyncOptions.longArg, strings.TrimPrefix(w.lit, "--no-")) {
+		if w.unknown == "" && strings.HasPrefix(w.lit, "--no-") && !containsStr(rsyncOptions().long, strings.TrimPrefix(w.lit, "--")) {
+			if containsStr(rsyncOptions().long, strings.TrimPrefix(w.lit, "--no-")) || containsStr(rsyncOptions().longArg, strings.TrimPrefix(w.lit, "--no-")) {
 				continue
 			}
 		}
 		args = append(args, w)
 	}
 	c.args = args
-	c.spec = &rsyncOptions
+	c.spec = rsyncOptions()
 	c.run()
 	if c.cmd.Unknown != "" {
 		return

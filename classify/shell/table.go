@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy/glob"
 )
@@ -820,28 +821,30 @@ func remote(w sword) bool {
 // rsync(1), unzip(1), zip(1) (ZIP, ZIPOPT), wget(1) (WGET_ASKPASS, the
 // system wgetrc), curl(1), xz(1), gzip(1), make(1), gawk(1) (AWKPATH,
 // AWKLIBPATH: where -f, -i and -l find code), GNU tar's remote shell (RSH).
-var execEnvVars = map[string]bool{
-	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS4": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "PATH": true, "HISTFILE": true,
-	"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
-	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true,
-	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true, "GIT_DIR": true, "GIT_WORK_TREE": true,
-	"GIT_COMMON_DIR": true, "GIT_MAN_VIEWER": true, "GIT_ASK_YESNO": true,
-	"PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true, "LESSCLOSE": true,
-	"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
-	"PYTHONSTARTUP": true, "PYTHONPATH": true, "NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true,
-	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "DYLD_FRAMEWORK_PATH": true, "DYLD_FALLBACK_LIBRARY_PATH": true,
-	"GCONV_PATH": true, "PYTHONHOME": true, "PYTHONUSERBASE": true, "NODE_PATH": true, "PERL5DB": true,
-	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "SUDO_ASKPASS": true, "SUDO_EDITOR": true, "FCEDIT": true,
-	"TAR_OPTIONS": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true, "UNZIP": true, "UNZIPOPT": true, "ZIPOPT": true,
-	"LESS": true, "LESSKEY": true, "WGETRC": true, "CURL_HOME": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "GZIP": true, "BZIP2": true,
-	"MAKEFLAGS": true, "MAKEFILES": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "ZIP": true, "WGET_ASKPASS": true,
-	"SYSTEM_WGETRC": true, "AWKPATH": true, "AWKLIBPATH": true, "RSH": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
-}
+var execEnvVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS4": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "PATH": true, "HISTFILE": true,
+		"GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true,
+		"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true,
+		"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true, "GIT_DIR": true, "GIT_WORK_TREE": true,
+		"GIT_COMMON_DIR": true, "GIT_MAN_VIEWER": true, "GIT_ASK_YESNO": true,
+		"PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true, "LESSCLOSE": true,
+		"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
+		"PYTHONSTARTUP": true, "PYTHONPATH": true, "NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true,
+		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "DYLD_FRAMEWORK_PATH": true, "DYLD_FALLBACK_LIBRARY_PATH": true,
+		"GCONV_PATH": true, "PYTHONHOME": true, "PYTHONUSERBASE": true, "NODE_PATH": true, "PERL5DB": true,
+		"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "SUDO_ASKPASS": true, "SUDO_EDITOR": true, "FCEDIT": true,
+		"TAR_OPTIONS": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true, "UNZIP": true, "UNZIPOPT": true, "ZIPOPT": true,
+		"LESS": true, "LESSKEY": true, "WGETRC": true, "CURL_HOME": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "GZIP": true, "BZIP2": true,
+		"MAKEFLAGS": true, "MAKEFILES": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "ZIP": true, "WGET_ASKPASS": true,
+		"SYSTEM_WGETRC": true, "AWKPATH": true, "AWKLIBPATH": true, "RSH": true, "HOME": true, "XDG_CONFIG_HOME": true, "ZDOTDIR": true, "INPUTRC": true,
+	}
+})
 
 // isExecEnvVar reports whether setting name may make a command run code
 // (execEnvVars, and git's GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n).
 func isExecEnvVar(name string) bool {
-	return execEnvVars[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
+	return execEnvVars()[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 }
 
 // fileEnvVars are environment variables whose value names a file a
@@ -853,10 +856,12 @@ func isExecEnvVar(name string) bool {
 // --partial-dir's default, relative to each destination directory (a
 // relative one is unknown). (A CA bundle, CURL_CA_BUNDLE or SSL_CERT_FILE,
 // is public and only trusted: not a target.) Git's are gitEnvEffect's.
-var fileEnvVars = map[string]envFile{
-	"TAPE": {access: Write}, "SSLKEYLOGFILE": {access: Write}, "QLOGDIR": {access: Write, recursive: true},
-	"GAWK_PERSIST_FILE": {access: Write}, "RSYNC_PARTIAL_DIR": {access: Write, recursive: true, absOnly: true},
-}
+var fileEnvVars = sync.OnceValue(func() map[string]envFile {
+	return map[string]envFile{
+		"TAPE": {access: Write}, "SSLKEYLOGFILE": {access: Write}, "QLOGDIR": {access: Write, recursive: true},
+		"GAWK_PERSIST_FILE": {access: Write}, "RSYNC_PARTIAL_DIR": {access: Write, recursive: true, absOnly: true},
+	}
+})
 
 // envFile is a file an environment variable's value names.
 type envFile struct {
@@ -877,7 +882,7 @@ func envEffect(name string, v shellVar) (string, []envFile) {
 	if why, files, ok := gitEnvEffect(name, v); ok {
 		return why, files
 	}
-	f, ok := fileEnvVars[name]
+	f, ok := fileEnvVars()[name]
 	switch {
 	case !ok || v.known && v.value == "":
 		return "", nil

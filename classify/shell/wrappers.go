@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/safezonehq/safezone/policy/glob"
 	"mvdan.cc/sh/v3/syntax"
@@ -284,7 +285,7 @@ func (a *analyzer) untrustedProgram(word string) string {
 		}
 		return word
 	}
-	if a.env.LookPath == nil || bashBuiltins[word] || a.funcs[word] != nil {
+	if a.env.LookPath == nil || bashBuiltins()[word] || a.funcs[word] != nil {
 		return ""
 	}
 	if p := a.env.LookPath(word); p != "" {
@@ -295,18 +296,20 @@ func (a *analyzer) untrustedProgram(word string) string {
 
 // bashBuiltins are the names bash runs itself, before any $PATH lookup
 // (bash(1) SHELL BUILTIN COMMANDS).
-var bashBuiltins = map[string]bool{
-	".": true, ":": true, "[": true, "alias": true, "bg": true, "bind": true, "break": true, "builtin": true,
-	"caller": true, "cd": true, "command": true, "compgen": true, "complete": true, "compopt": true,
-	"continue": true, "declare": true, "dirs": true, "disown": true, "echo": true, "enable": true,
-	"eval": true, "exec": true, "exit": true, "export": true, "false": true, "fc": true, "fg": true,
-	"getopts": true, "hash": true, "help": true, "history": true, "jobs": true, "kill": true, "let": true,
-	"local": true, "logout": true, "mapfile": true, "popd": true, "printf": true, "pushd": true,
-	"pwd": true, "read": true, "readarray": true, "readonly": true, "return": true, "set": true,
-	"shift": true, "shopt": true, "source": true, "suspend": true, "test": true, "time": true,
-	"times": true, "trap": true, "true": true, "type": true, "typeset": true, "ulimit": true,
-	"umask": true, "unalias": true, "unset": true, "wait": true,
-}
+var bashBuiltins = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		".": true, ":": true, "[": true, "alias": true, "bg": true, "bind": true, "break": true, "builtin": true,
+		"caller": true, "cd": true, "command": true, "compgen": true, "complete": true, "compopt": true,
+		"continue": true, "declare": true, "dirs": true, "disown": true, "echo": true, "enable": true,
+		"eval": true, "exec": true, "exit": true, "export": true, "false": true, "fc": true, "fg": true,
+		"getopts": true, "hash": true, "help": true, "history": true, "jobs": true, "kill": true, "let": true,
+		"local": true, "logout": true, "mapfile": true, "popd": true, "printf": true, "pushd": true,
+		"pwd": true, "read": true, "readarray": true, "readonly": true, "return": true, "set": true,
+		"shift": true, "shopt": true, "source": true, "suspend": true, "test": true, "time": true,
+		"times": true, "trap": true, "true": true, "type": true, "typeset": true, "ulimit": true,
+		"umask": true, "unalias": true, "unset": true, "wait": true,
+	}
+})
 
 // program judges an ordinary program, named runs: what it reads and writes
 // itself is not known (Command.Runs), but it works in its directory, a

@@ -3,6 +3,7 @@ package glob
 import (
 	"errors"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -608,7 +609,7 @@ func parseCollsym(p []rune, pi int) (int, rune) {
 // collsym is COLLSYM: a collating symbol's character (lib/glob/collsyms.h,
 // or the one character named).
 func collsym(name string) rune {
-	if c, ok := collNames[name]; ok {
+	if c, ok := collNames()[name]; ok {
 		return c
 	}
 	if utf8.RuneCountInString(name) == 1 {
@@ -619,23 +620,25 @@ func collsym(name string) rune {
 }
 
 // collNames are bash's POSIX collating symbol names (lib/glob/collsyms.h).
-var collNames = map[string]rune{
-	"NUL": 0, "SOH": 1, "STX": 2, "ETX": 3, "EOT": 4, "ENQ": 5, "ACK": 6, "alert": 7, "BS": 8, "backspace": 8,
-	"HT": 9, "tab": 9, "LF": 10, "newline": 10, "VT": 11, "vertical-tab": 11, "FF": 12, "form-feed": 12,
-	"CR": 13, "carriage-return": 13, "SO": 14, "SI": 15, "DLE": 16, "DC1": 17, "DC2": 18, "DC3": 19, "DC4": 20,
-	"NAK": 21, "SYN": 22, "ETB": 23, "CAN": 24, "EM": 25, "SUB": 26, "ESC": 27, "IS4": 28, "FS": 28, "IS3": 29,
-	"GS": 29, "IS2": 30, "RS": 30, "IS1": 31, "US": 31, "space": ' ', "exclamation-mark": '!',
-	"quotation-mark": '"', "number-sign": '#', "dollar-sign": '$', "percent-sign": '%', "ampersand": '&',
-	"apostrophe": '\'', "left-parenthesis": '(', "right-parenthesis": ')', "asterisk": '*', "plus-sign": '+',
-	"comma": ',', "hyphen": '-', "hyphen-minus": '-', "minus": '-', "dash": '-', "period": '.', "full-stop": '.',
-	"slash": '/', "solidus": '/', "zero": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5',
-	"six": '6', "seven": '7', "eight": '8', "nine": '9', "colon": ':', "semicolon": ';', "less-than-sign": '<',
-	"equals-sign": '=', "greater-than-sign": '>', "question-mark": '?', "commercial-at": '@',
-	"left-square-bracket": '[', "backslash": '\\', "reverse-solidus": '\\', "right-square-bracket": ']',
-	"circumflex": '^', "circumflex-accent": '^', "underscore": '_', "grave-accent": '`', "left-brace": '{',
-	"left-curly-bracket": '{', "vertical-line": '|', "right-brace": '}', "right-curly-bracket": '}',
-	"tilde": '~', "DEL": 127,
-}
+var collNames = sync.OnceValue(func() map[string]rune {
+	return map[string]rune{
+		"NUL": 0, "SOH": 1, "STX": 2, "ETX": 3, "EOT": 4, "ENQ": 5, "ACK": 6, "alert": 7, "BS": 8, "backspace": 8,
+		"HT": 9, "tab": 9, "LF": 10, "newline": 10, "VT": 11, "vertical-tab": 11, "FF": 12, "form-feed": 12,
+		"CR": 13, "carriage-return": 13, "SO": 14, "SI": 15, "DLE": 16, "DC1": 17, "DC2": 18, "DC3": 19, "DC4": 20,
+		"NAK": 21, "SYN": 22, "ETB": 23, "CAN": 24, "EM": 25, "SUB": 26, "ESC": 27, "IS4": 28, "FS": 28, "IS3": 29,
+		"GS": 29, "IS2": 30, "RS": 30, "IS1": 31, "US": 31, "space": ' ', "exclamation-mark": '!',
+		"quotation-mark": '"', "number-sign": '#', "dollar-sign": '$', "percent-sign": '%', "ampersand": '&',
+		"apostrophe": '\'', "left-parenthesis": '(', "right-parenthesis": ')', "asterisk": '*', "plus-sign": '+',
+		"comma": ',', "hyphen": '-', "hyphen-minus": '-', "minus": '-', "dash": '-', "period": '.', "full-stop": '.',
+		"slash": '/', "solidus": '/', "zero": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5',
+		"six": '6', "seven": '7', "eight": '8', "nine": '9', "colon": ':', "semicolon": ';', "less-than-sign": '<',
+		"equals-sign": '=', "greater-than-sign": '>', "question-mark": '?', "commercial-at": '@',
+		"left-square-bracket": '[', "backslash": '\\', "reverse-solidus": '\\', "right-square-bracket": ']',
+		"circumflex": '^', "circumflex-accent": '^', "underscore": '_', "grave-accent": '`', "left-brace": '{',
+		"left-curly-bracket": '{', "vertical-line": '|', "right-brace": '}', "right-curly-bracket": '}',
+		"tilde": '~', "DEL": 127,
+	}
+})
 
 // rangecmp is RANGECMP with globasciiranges on (bash 5.2's default):
 // characters compare by code, unless a collating symbol forces the
@@ -669,7 +672,7 @@ func (m *matcher) collequiv(c, equiv rune) bool {
 // name that is no class. Classes are the C locale's (ASCII); a non-ASCII
 // character in the wide reading depends on the locale.
 func (m *matcher) isCclass(c rune, name string) int {
-	test, ok := cclasses[name]
+	test, ok := cclasses()[name]
 	if !ok {
 		return -1
 	}
@@ -687,24 +690,26 @@ func (m *matcher) isCclass(c rune, name string) int {
 
 // cclasses are the POSIX character classes bash knows, in the C locale
 // (lib/glob/smatch.c cclass_test).
-var cclasses = map[string]func(c byte) bool{
-	"ascii": func(c byte) bool { return c < 0x80 },
-	"alnum": func(c byte) bool { return isAlpha(c) || isDigit(c) },
-	"alpha": isAlpha,
-	"blank": func(c byte) bool { return c == ' ' || c == '\t' },
-	"cntrl": func(c byte) bool { return c < 0x20 || c == 0x7f },
-	"digit": isDigit,
-	"graph": func(c byte) bool { return c > 0x20 && c < 0x7f },
-	"lower": func(c byte) bool { return c >= 'a' && c <= 'z' },
-	"print": func(c byte) bool { return c >= 0x20 && c < 0x7f },
-	"punct": func(c byte) bool {
-		return c > 0x20 && c < 0x7f && !isAlpha(c) && !isDigit(c)
-	},
-	"space":  func(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' },
-	"upper":  func(c byte) bool { return c >= 'A' && c <= 'Z' },
-	"word":   func(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' },
-	"xdigit": func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' },
-}
+var cclasses = sync.OnceValue(func() map[string]func(c byte) bool {
+	return map[string]func(c byte) bool{
+		"ascii": func(c byte) bool { return c < 0x80 },
+		"alnum": func(c byte) bool { return isAlpha(c) || isDigit(c) },
+		"alpha": isAlpha,
+		"blank": func(c byte) bool { return c == ' ' || c == '\t' },
+		"cntrl": func(c byte) bool { return c < 0x20 || c == 0x7f },
+		"digit": isDigit,
+		"graph": func(c byte) bool { return c > 0x20 && c < 0x7f },
+		"lower": func(c byte) bool { return c >= 'a' && c <= 'z' },
+		"print": func(c byte) bool { return c >= 0x20 && c < 0x7f },
+		"punct": func(c byte) bool {
+			return c > 0x20 && c < 0x7f && !isAlpha(c) && !isDigit(c)
+		},
+		"space":  func(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' },
+		"upper":  func(c byte) bool { return c >= 'A' && c <= 'Z' },
+		"word":   func(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' },
+		"xdigit": func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' },
+	}
+})
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
