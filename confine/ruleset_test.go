@@ -54,6 +54,27 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
+// TestNormalizeRead: of the NoRead and Read paths, Normalize keeps those
+// whose nearest holder (Write paths count as Read) is of the other kind.
+func TestNormalizeRead(t *testing.T) {
+	rs := Ruleset{
+		Write:  []string{"/h/proj", "/h/.cache", "/tmp"},
+		NoRead: []string{"/h", "/h/.cargo/credentials.toml", "/h/Documents", "/h/proj/.env", "/h/.ssh", "/h/go"},
+		Read:   []string{"/h/.cargo", "/h/.cargo/bin", "/h/.gitconfig", "/h/.cache/x", "/h/proj", "/etc", "/h/go", "/h/.config/git"},
+	}
+	got := rs.Normalize()
+	wantNoRead := []string{"/h", "/h/.cargo/credentials.toml", "/h/proj/.env"} // /h/go: NoRead wins, and /h holds it
+	wantRead := []string{"/h/.cargo", "/h/.config/git", "/h/.gitconfig"}
+	if !slices.Equal(got.NoRead, wantNoRead) || !slices.Equal(got.Read, wantRead) {
+		t.Errorf("Normalize() NoRead %q Read %q, want %q %q", got.NoRead, got.Read, wantNoRead, wantRead)
+	}
+	// Without a namespace the same NoRead and Read hold.
+	wn, _ := rs.WithoutNamespace()
+	if !slices.Equal(wn.NoRead, wantNoRead) || !slices.Equal(wn.Read, wantRead) {
+		t.Errorf("WithoutNamespace() NoRead %q Read %q, want %q %q", wn.NoRead, wn.Read, wantNoRead, wantRead)
+	}
+}
+
 func TestParseRuleset(t *testing.T) {
 	rs := Ruleset{Write: []string{"/p", "/dev/null"}, NoRead: []string{"/h/it's <secret>"}, ReadOnly: []string{"/p/.git/config"}}
 	text, err := rs.MarshalText()
