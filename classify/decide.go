@@ -334,6 +334,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r.KernelAgreed = d.kernelAgrees
 	d.confine(r)
 	d.grants(r)
+	d.sshWithoutGrant(r)
 	d.explainDecision(r)
 	d.noAsk(r)
 	return r
