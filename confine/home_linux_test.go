@@ -84,23 +84,43 @@ func TestPrivateHome(t *testing.T) {
 		{name: "the system", script: "head -c 0 /etc/passwd && echo ok", ok: true, stdout: "ok\n"},
 		{name: "the home's names stay listable", script: "ls .. | grep -c Documents", ok: true, stdout: "1\n"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			home, rs := homeFixture(t)
-			r := sh(t, home+"/proj", rs, tc.script)
-			if tc.ok {
-				if r.code != 0 || r.stdout != tc.stdout {
-					t.Fatalf("exit %d, stdout %q, want 0 and %q; stderr: %s", r.code, r.stdout, tc.stdout, r.stderr)
+		for _, ns := range []bool{false, true} {
+			name := tc.name
+			if ns {
+				// The Go launcher's second stage, in a mount namespace.
+				name += " (namespace)"
+			}
+			t.Run(name, func(t *testing.T) {
+				home, rs := homeFixture(t)
+				if ns {
+					if Available().ReadOnly != nil {
+						t.Skip("no user namespaces")
+					}
+					rs.ReadOnly = []string{home + "/proj/file"}
 				}
-				return
-			}
-			for _, s := range []string{"OTHER", "TAX", "CODEX", "COOKIE", "PASS", "CARGOTOKEN"} {
-				if strings.Contains(r.stdout, s) {
-					t.Fatalf("read %s: stdout %q", s, r.stdout)
-				}
-			}
-			if r.code == 0 {
-				t.Fatalf("exit 0, stdout %q; want a failure", r.stdout)
-			}
-		})
+				testPrivateHomeCase(t, home, rs, tc.script, tc.ok, tc.stdout)
+			})
+		}
+	}
+}
+
+// testPrivateHomeCase runs script in home/proj under rs: with ok it must
+// exit 0 and print stdout, else fail without printing any fixture secret.
+func testPrivateHomeCase(t *testing.T, home string, rs Ruleset, script string, ok bool, stdout string) {
+	t.Helper()
+	r := sh(t, home+"/proj", rs, script)
+	if ok {
+		if r.code != 0 || r.stdout != stdout {
+			t.Fatalf("exit %d, stdout %q, want 0 and %q; stderr: %s", r.code, r.stdout, stdout, r.stderr)
+		}
+		return
+	}
+	for _, s := range []string{"OTHER", "TAX", "CODEX", "COOKIE", "PASS", "CARGOTOKEN"} {
+		if strings.Contains(r.stdout, s) {
+			t.Fatalf("read %s: stdout %q", s, r.stdout)
+		}
+	}
+	if r.code == 0 {
+		t.Fatalf("exit 0, stdout %q; want a failure", r.stdout)
 	}
 }
