@@ -92,13 +92,27 @@ func TestPrivateHome(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				home, rs := homeFixture(t)
+				stdout := tc.stdout
 				if ns {
 					if Available().ReadOnly != nil {
 						t.Skip("no user namespaces")
 					}
 					rs.ReadOnly = []string{home + "/proj/file"}
+					// A file read as a copy kept in the private home (as
+					// ~/.npmrc without its credentials): the copy is read.
+					clean := home + "/.local/state/gitconfig.clean"
+					if err := os.MkdirAll(filepath.Dir(clean), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(clean, []byte("[clean]"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					rs.Replace = map[string]string{home + "/.gitconfig": clean}
+					if stdout == "[user]" {
+						stdout = "[clean]"
+					}
 				}
-				testPrivateHomeCase(t, home, rs, tc.script, tc.ok, tc.stdout)
+				testPrivateHomeCase(t, home, rs, tc.script, tc.ok, stdout)
 			})
 		}
 	}
