@@ -163,8 +163,10 @@ func (rs Ruleset) Normalize() Ruleset {
 // namespace (where user namespaces are not available), and what of it
 // cannot be: the Hide paths beneath no Write path become NoRead (Landlock
 // denies reading them, and nothing can write them), NoRead and Read stay
-// (Landlock alone enforces them), and the ReadOnly,
-// Tmpfs, Keep, Overlay and Replace paths go. lost lists the Hide paths beneath a
+// (Landlock alone enforces them), a Replace key beneath no Write path
+// becomes NoRead (without its copy, ~/.npmrc would read with its
+// credentials), and the ReadOnly, Tmpfs, Keep, Overlay and Replace
+// paths go. lost lists the Hide paths beneath a
 // Write path, which Landlock cannot keep from being read: a caller must
 // not run a command it would have hidden them from.
 func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
@@ -173,6 +175,11 @@ func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
 		if slices.ContainsFunc(rs.Write, func(w string) bool { return within(p, w) }) {
 			lost = append(lost, p)
 		} else {
+			out.NoRead = append(out.NoRead, p)
+		}
+	}
+	for p := range rs.Replace {
+		if !slices.ContainsFunc(rs.Write, func(w string) bool { return within(p, w) }) {
 			out.NoRead = append(out.NoRead, p)
 		}
 	}

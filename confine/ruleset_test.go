@@ -68,10 +68,13 @@ func TestNormalizeRead(t *testing.T) {
 	if !slices.Equal(got.NoRead, wantNoRead) || !slices.Equal(got.Read, wantRead) {
 		t.Errorf("Normalize() NoRead %q Read %q, want %q %q", got.NoRead, got.Read, wantNoRead, wantRead)
 	}
-	// Without a namespace the same NoRead and Read hold.
+	// Without a namespace the same NoRead and Read hold, and a file read
+	// as a copy is not read at all.
+	rs.Replace = map[string]string{"/h/.cargo/config.toml": "/state/clean"}
 	wn, _ := rs.WithoutNamespace()
-	if !slices.Equal(wn.NoRead, wantNoRead) || !slices.Equal(wn.Read, wantRead) {
-		t.Errorf("WithoutNamespace() NoRead %q Read %q, want %q %q", wn.NoRead, wn.Read, wantNoRead, wantRead)
+	wantNoRead = []string{"/h", "/h/.cargo/config.toml", "/h/.cargo/credentials.toml", "/h/proj/.env"}
+	if !slices.Equal(wn.NoRead, wantNoRead) || !slices.Equal(wn.Read, wantRead) || wn.Replace != nil {
+		t.Errorf("WithoutNamespace() NoRead %q Read %q Replace %v, want %q %q none", wn.NoRead, wn.Read, wn.Replace, wantNoRead, wantRead)
 	}
 }
 

@@ -56,9 +56,9 @@ var homeReads = []string{
 	"go/bin", "go/pkg", "sdk", ".config/go",
 	// Rust.
 	".cargo", ".rustup",
-	// JavaScript: npm's cache and settings (~/.npmrc itself is read as a
-	// copy without its credentials), nvm, volta, fnm, bun, deno, yarn, pnpm.
-	".npm", ".npmrc", ".nvm", ".volta", ".fnm", ".local/share/fnm", ".bun", ".deno",
+	// JavaScript: npm's cache (~/.npmrc is read as a copy without its
+	// credentials: homeRead), nvm, volta, fnm, bun, deno, yarn, pnpm.
+	".npm", ".nvm", ".volta", ".fnm", ".local/share/fnm", ".bun", ".deno",
 	".yarn", ".yarnrc", ".yarnrc.yml", ".config/yarn", ".local/share/pnpm", ".config/pnpm", ".node-gyp",
 	// Python: pyenv, pip's settings, user installs, uv, pipx, poetry,
 	// pipenv, virtualenvwrapper, conda and its installs, linters' settings.
@@ -120,7 +120,8 @@ func (j *Judger) homeReadable(home string) (paths []string, why map[string]strin
 // homeRead adds to rs what keeps the home directory private for a
 // confined command (see privateHome): the home directory NoRead, and Read
 // what the command may read there: homeReads, the sandbox roots (the
-// read_dirs included), the host's session files (session), the paths a
+// read_dirs included), the files read as a copy (rs.Replace), the host's
+// session files (session), the paths a
 // Read allow rule names by a ~ or absolute path (their literal directory,
 // or the files their glob matches, bounded) and what the call's grants
 // leave readable. why gets the reason of each.
@@ -161,6 +162,12 @@ func (j *Judger) homeRead(rs *confine.Ruleset, res *classify.Result, pol *policy
 		for _, p := range j.patternPaths(&r.Path, home) {
 			add(p, "allow rule "+r.Text+" ("+r.Pos.String()+")")
 		}
+	}
+	for p := range rs.Replace {
+		// Read as its copy (~/.npmrc without its credentials); where the
+		// launcher drops the copy (Landlock alone), it is NoRead again
+		// (confine.Ruleset.WithoutNamespace).
+		add(p, "read as a copy without its credentials")
 	}
 	for _, p := range granted {
 		add(p, "granted")
