@@ -319,6 +319,91 @@ sys.exit(0 if failed == 3 else 1)
 	if out := h.confined(proj, env, 0, "SSH_AUTH_SOCK="+onepass+" python3 x.py"); !strings.Contains(out, "cannot reach the agent") {
 		t.Errorf("confined, x.py reached the IdentityAgent %s:\n%s", onepass, out)
 	}
+
+	// Issue 29, item 3: ssh, scp and rsync to a host. Their configuration
+	// lies outside ~/.ssh (-F names it: ssh finds ~ in the password
+	// database), the key file and known_hosts in it. Without a grant the
+	// call is asked, the reason saying which grant to add.
+	cfgDir := filepath.Join(d, "sshcfg")
+	mustMkdir(t, cfgDir)
+	cfgData, err := os.ReadFile(home + "/.ssh/config")
+	must(t, err)
+	cfg := filepath.Join(cfgDir, "config")
+	writeFile(t, cfg, string(cfgData))
+	writeFile(t, proj+"/payload.txt", "payload\n")
+	mustMkdir(t, d+"/dropbox")
+	sshLines := []string{
+		"ssh -F " + cfg + " keyfile echo over-ssh",
+		"scp -O -F " + cfg + " payload.txt keyfile:" + d + "/dropbox/scp.txt",
+	}
+	_, rsyncErr := exec.LookPath("rsync")
+	if rsyncErr == nil {
+		sshLines = append(sshLines, "rsync -e 'ssh -F "+cfg+"' payload.txt keyfile:"+d+"/dropbox/rsync.txt")
+	}
+	for _, line := range sshLines[:2] {
+		dec, reason := h.decision(proj, env, line)
+		name := strings.Fields(line)[0]
+		if dec != "ask" || !strings.Contains(reason, `confine.grants: [{command: "`+name+`:*"`) {
+			t.Errorf("%s without a grant: %s %q, want ask naming the grant", line, dec, reason)
+		}
+	}
+	// With the grants in the user's policy, each runs confined and works.
+	mustMkdir(t, d+"/xdg/safezone")
+	writeFile(t, d+"/xdg/safezone/policy.yaml", `version: 1
+confine:
+  grants:
+    - {command: "ssh:*", read: ["~/.ssh/**"], sockets: ["$SSH_AUTH_SOCK"]}
+    - {command: "scp:*", read: ["~/.ssh/**"], sockets: ["$SSH_AUTH_SOCK"]}
+`)
+	if out := h.confined(proj, env, 0, sshLines[0]); !strings.Contains(out, "over-ssh") {
+		t.Errorf("%s, granted: %q", sshLines[0], out)
+	}
+	h.confined(proj, env, 0, sshLines[1])
+	if got := readFileT(t, d+"/dropbox/scp.txt"); got != "payload\n" {
+		t.Errorf("scp, granted: the remote file holds %q", got)
+	}
+	// rsync -e runs a command the analysis does not know (README, "Bash
+	// commands"): asked whatever the grants.
+	if rsyncErr == nil {
+		if dec, _ := h.decision(proj, env, sshLines[2]); dec != "ask" {
+			t.Errorf("%s: %s, want ask", sshLines[2], dec)
+		}
+	}
+	// The grant is ssh's alone: a script on the same line gets none.
+	if dec, reason := h.decision(proj, env, sshLines[0]+"; python3 x.py"); dec != "ask" || !strings.Contains(reason, "grants do not apply") {
+		t.Errorf("ssh with a script on the line: %s %q, want ask", dec, reason)
+	}
+}
+
+// readFileT returns the contents of p.
+func readFileT(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	must(t, err)
+	return string(b)
+}
+
+// decision runs the hook on command in dir with env and returns its
+// decision and reason.
+func (h *hookRunner) decision(dir string, env []string, command string) (string, string) {
+	h.t.Helper()
+	in, err := json.Marshal(map[string]any{"tool_name": "Bash", "tool_input": map[string]string{"command": command},
+		"cwd": dir, "permission_mode": "bypassPermissions"})
+	must(h.t, err)
+	c := exec.Command(h.bin)
+	c.Env, c.Stdin, c.Dir = env, bytes.NewReader(in), dir
+	answer, err := c.Output()
+	if err != nil {
+		h.t.Fatalf("%s: the hook: %v: %s", command, err, answer)
+	}
+	var out struct {
+		HSO struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	must(h.t, json.Unmarshal(answer, &out))
+	return out.HSO.Decision, out.HSO.Reason
 }
 
 // hookRunner runs the hook (the safezone binary bin) on Bash calls made in

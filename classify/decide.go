@@ -70,6 +70,14 @@ type Env struct {
 	// that runs confined may name them (… | tee /tmp/x) without a
 	// question, as the kernel lets it write there anyway.
 	KernelWrite []string
+	// KernelReadable, when set, reports whether a confined command may
+	// read the path p (resolved, outside the sandbox roots): the kernel
+	// keeps the home directory private but for what programs need there
+	// (README, "What the kernel enforces"). A read outside that it refuses
+	// is judged as named (sandbox.outside_read), not let through because
+	// the command runs confined. Nil: every file outside is readable to a
+	// confined command but the secrets.
+	KernelReadable func(p string) bool
 	// RunsUnasked, when set, is the host's own permission check for shell
 	// commands (hookio.UnaskedRunner): whether the host runs a command
 	// line without asking in permission mode mode when the hook leaves the
@@ -326,6 +334,7 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	r.KernelAgreed = d.kernelAgrees
 	d.confine(r)
 	d.grants(r)
+	d.sshWithoutGrant(r)
 	d.explainDecision(r)
 	d.noAsk(r)
 	return r

@@ -203,7 +203,7 @@ func (j *judgement) outside() {
 		if d.inside(v, t.Access) {
 			continue
 		}
-		if d.kernelLets(v, t.Access) {
+		if d.kernelLets(v, t) {
 			d.kernelAgrees = true
 			continue
 		}
@@ -212,7 +212,7 @@ func (j *judgement) outside() {
 		if t.Access == policy.Write {
 			s, name = d.pol.OutsideWrite, "sandbox.outside_write"
 		}
-		j.add(RowOutside, s.Value, name, s.Pos.String(), v, "")
+		j.add(RowOutside, s.Value, name, s.Pos.String(), v, d.kernelRefuses(v, t))
 		return
 	}
 }
@@ -221,18 +221,20 @@ func (j *judgement) outside() {
 // target names outside the sandbox roots anyway, so that naming it asks
 // nothing (README, "What the kernel enforces"): write in a directory of
 // Env.KernelWrite (the temporary directories, the caches), or read while
-// sandbox.outside_read is ask (a confined command reads every file but
-// the secrets, which the deny rules decide before this row). It holds only
+// sandbox.outside_read is ask what Env.KernelReadable says a confined
+// command reads (everything outside the home directory, and what programs
+// need in it; the secrets the deny rules decide before this row). It holds only
 // for a shell call that will run confined: one the mode auto-approves
 // (bypassPermissions, -y, agi), or one the host runs without asking
 // (Env.RunsUnasked). A call the host asks about is judged as named: the
 // user who approves it runs it unconfined.
-func (d *decider) kernelLets(p string, access policy.Access) bool {
+func (d *decider) kernelLets(p string, t *Target) bool {
+	access := t.Access
 	if d.shell == nil || !d.confinable() || !d.willRunUnasked() {
 		return false
 	}
 	if access == policy.Read {
-		return d.pol.OutsideRead.Value == policy.Ask
+		return d.pol.OutsideRead.Value == policy.Ask && d.kernelReads(p, t)
 	}
 	for _, r := range d.roots {
 		if r.ReadOnly && within(r.Resolved, p) {
@@ -245,6 +247,27 @@ func (d *decider) kernelLets(p string, access policy.Access) bool {
 		}
 	}
 	return false
+}
+
+// kernelRefuses says why a confined command could not read p either, for
+// a read outside that kernelLets does not let through only because the
+// kernel keeps the home directory private (Env.KernelReadable), or "".
+func (d *decider) kernelRefuses(p string, t *Target) string {
+	if t.Access != policy.Read || d.shell == nil || !d.confinable() || !d.willRunUnasked() || d.kernelReads(p, t) {
+		return ""
+	}
+	return "a confined command cannot read it either: the kernel keeps your home directory private but for what programs need there (toolchains, their configuration and caches)"
+}
+
+// kernelReads reports whether a confined command may read the target t
+// at its view p (Env.KernelReadable; nil: everything). A directory that
+// is only listed (ls DIR, not a read of every file below it) is: Landlock
+// does not restrict listings.
+func (d *decider) kernelReads(p string, t *Target) bool {
+	if d.env.KernelReadable == nil || t.Res.Exists && t.Res.Dir && !t.Below {
+		return true
+	}
+	return d.env.KernelReadable(p)
 }
 
 // willRunUnasked reports whether a shell call runs without a person's look

@@ -122,6 +122,11 @@ func TestConfineDecision(t *testing.T) {
 		e.Path = p
 		return &e
 	}
+	// The kernel's private home: /home unreadable but its .gitconfig.
+	privateHome := withPath("")
+	privateHome.KernelReadable = func(p string) bool {
+		return !strings.HasPrefix(p, "/home/") || p == "/home/.gitconfig"
+	}
 	tests := []struct {
 		c       decideCase
 		confine bool
@@ -167,6 +172,20 @@ func TestConfineDecision(t *testing.T) {
 		{decideCase{name: "a secret outside is still denied", tool: "Bash", input: bash("cat /home/.ssh/id_rsa"), perm: "bypassPermissions", env: confinable, embedded: true, want: policy.Deny}, false},
 		{decideCase{name: "a write outside the kernel's directories is still judged", tool: "Bash", input: bash("ls > /outside/x"), perm: "bypassPermissions", env: confinable, want: policy.Ask}, false},
 		{decideCase{name: "a read outside without the kernel asks", tool: "Bash", input: bash("cat /home/.gitconfig"), perm: "bypassPermissions", want: policy.Ask}, false},
+		// The private home (issue 29): a read the kernel would refuse is
+		// asked as named; one it lets through, and a listing, are not.
+		{decideCase{name: "a personal file named is asked", tool: "Bash", input: bash("cat /home/Documents/tax.txt"), fs: []string{"home/Documents/tax.txt"}, perm: "bypassPermissions", env: privateHome, want: policy.Ask}, false},
+		{decideCase{name: "another project named is asked", tool: "Bash", input: bash("grep -r TODO /home/other"), fs: []string{"home/other/x.go"}, perm: "bypassPermissions", env: privateHome, want: policy.Ask}, false},
+		{decideCase{name: "a toolchain's file named runs confined", tool: "Bash", input: bash("cat /home/.gitconfig"), fs: []string{"home/.gitconfig"}, perm: "bypassPermissions", env: privateHome, want: policy.Allow}, true},
+		{decideCase{name: "a listing of the home runs confined", tool: "Bash", input: bash("ls /home"), perm: "bypassPermissions", env: privateHome, want: policy.Allow}, true},
+		{decideCase{name: "outside the home a read runs confined", tool: "Bash", input: bash("cat /etc/hosts"), fs: []string{"etc/hosts"}, perm: "bypassPermissions", env: privateHome, want: policy.Allow}, true},
+		{decideCase{name: "read_dirs open the personal directory", tool: "Bash", input: bash("cat /home/other/x.go"), fs: []string{"home/other/x.go"}, extra: "version: 1\nsandbox:\n  read_dirs: [/home/other]\n", perm: "bypassPermissions", env: privateHome, want: policy.Allow}, true},
+		// ssh to a host without a grant: asked, not run confined where it
+		// could not read ~/.ssh.
+		{decideCase{name: "ssh without a grant is asked", tool: "Bash", input: bash("ssh host uname -a"), perm: "bypassPermissions", env: confinable, want: policy.Ask}, false},
+		{decideCase{name: "rsync to a host without a grant is asked", tool: "Bash", input: bash("rsync -a src/ host:dst/"), perm: "bypassPermissions", env: confinable, want: policy.Ask}, false},
+		{decideCase{name: "a local rsync runs confined", tool: "Bash", input: bash("rsync -a src/ dst/"), perm: "bypassPermissions", env: confinable, want: policy.Allow}, true},
+		{decideCase{name: "ssh with a grant runs confined", tool: "Bash", input: bash("ssh host uname -a"), fs: []string{"usr/bin/ssh"}, extra: "version: 1\nconfine:\n  grants: [{command: \"ssh:*\", read: [\"~/.ssh/**\"]}]\n", perm: "bypassPermissions", env: withPath("/usr/bin"), want: policy.Allow}, true},
 		// Commands the host runs unasked when the hook abstains.
 		{decideCase{name: "a command the host runs unasked is allowed, confined", tool: "Bash", input: bash("cat README.md"), env: unasked, want: policy.Allow}, true},
 		{decideCase{name: "one it asks about is left to it", tool: "Bash", input: bash("sed -i s/a/b/ README.md"), env: unasked, want: policy.Abstain}, false},

@@ -202,6 +202,10 @@ func (d *decider) outsideMessage(r *Result, x Reason, what string, writing bool)
 		return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); write inside the project instead (scratch files under %s), or ask the user to add the directory to sandbox.additional_directories",
 			r.Decision, what, where, x.Rule, x.Effect, x.Source, d.scratch())
 	}
+	if x.Note != "" {
+		return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); %s; read files inside the project, or ask the user to add the directory to sandbox.read_dirs",
+			r.Decision, what, where, x.Rule, x.Effect, x.Source, x.Note)
+	}
 	return fmt.Sprintf("safezone: %s %s: %s; %s is %s (%s); read files inside the project, or ask the user to add the directory to sandbox.additional_directories",
 		r.Decision, what, where, x.Rule, x.Effect, x.Source)
 }

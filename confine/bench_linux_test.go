@@ -230,6 +230,18 @@ func BenchmarkRuleset(b *testing.B) {
 		b.Skip("confining is unavailable here")
 	}
 	b.Run("home", func(b *testing.B) { benchRuleset(b, s.LandlockABI, typicalRuleset(b, false)) })
+	// The private home (issue 29): $HOME NoRead, what programs read there
+	// Read (a dozen of pipeline's homeReads that a home usually holds).
+	b.Run("private-home", func(b *testing.B) {
+		rs := typicalRuleset(b, false)
+		home, _ := os.UserHomeDir()
+		home, _ = filepath.EvalSymlinks(home)
+		rs.NoRead = append(rs.NoRead, home)
+		for _, r := range []string{".bashrc", ".profile", ".gitconfig", ".config/git", ".cargo", ".rustup", ".pyenv", ".nvm", "go/bin", "go/pkg", ".local/bin", ".local/lib", ".npm", ".config/go"} {
+			rs.Read = append(rs.Read, filepath.Join(home, r))
+		}
+		benchRuleset(b, s.LandlockABI, rs.Normalize())
+	})
 	b.Run("home-200-entries", func(b *testing.B) {
 		home, err := filepath.EvalSymlinks(b.TempDir())
 		if err != nil {

@@ -23,7 +23,9 @@
 //   - reads of file contents are granted by complement: every entry of /
 //     but the ones leading to a denied path, and so on down, so that only
 //     the denied paths, and the directories on the way to them, get no
-//     rule;
+//     rule; inside a denied directory only the Read paths are granted
+//     (the home directory: the toolchains and their configuration), and a
+//     denied path below one of those is carved out again the same way;
 //   - from ABI 5, device ioctls on files opened under the ruleset are
 //     granted only on the data devices, the pseudo-terminal multiplexer,
 //     GPUs, KVM, FUSE, tun and sound (ioctlDevices): not on terminals,

@@ -24,7 +24,8 @@ import (
 // mounts, the Landlock ruleset, the exec) in one small process that has no
 // other thread: about a fifth of the Go launcher's cost (README,
 // "Performance"). It takes the Go launcher's arguments (bash and exec
-// modes; NoRead paths it hides as Hide ones) and fails the same way
+// modes; NoRead paths that hold no Read path it hides as Hide ones) and
+// fails the same way
 // (ExitCannotRun, the command not run).
 //
 // It is built on the user's machine from the source embedded here, by the

@@ -51,6 +51,7 @@ func TestFastLauncher(t *testing.T) {
 	}{
 		{"Writes", TestWrites},
 		{"Reads", TestReads},
+		{"PrivateHome", TestPrivateHome},
 		{"ReadOnly", TestReadOnly},
 		{"ReadOnlyUnprivileged", func(t *testing.T) {
 			if os.Geteuid() != 0 {

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -170,7 +171,7 @@ func buildRuleset(rs Ruleset, abi int) (fd int, st stats, err error) {
 			return -1, b.stats, err
 		}
 	}
-	if err := b.grantReadComplement(rs.NoRead); err != nil {
+	if err := b.grantReadComplement(rs.NoRead, rs.Read, rs.Write); err != nil {
 		return -1, b.stats, err
 	}
 	if abi >= 5 {
@@ -256,76 +257,113 @@ func (b *builder) grantIoctl() error {
 	return nil
 }
 
-// grantReadComplement grants read beneath every file and directory except
-// the denied paths. Landlock can only grant, so a denied path is carved out
-// by granting each of its siblings, and each sibling of each of its
-// ancestors, walking down from /; the ancestors themselves get no rule.
+// grantReadComplement grants read beneath every file and directory but the
+// NoRead paths, and again beneath the Read paths below those (the Write
+// paths count as Read paths; see [Ruleset]). Landlock can only grant, so
+// a denied path is carved out by granting each of its siblings, and each
+// sibling of each of its ancestors, walking down from /; the ancestors
+// themselves get no rule. Inside a denied directory the walk grants the
+// Read paths alone, and carves a deeper NoRead path out of one of them
+// the same way.
 //
 // The cost: an entry created later in one of these ancestor directories
 // (beside a denied path, beside one of its ancestors, or the denied path
-// itself) is unreadable until the next command starts. A symlink among the
+// itself), or anywhere in a denied directory but beneath a Read path, is
+// unreadable until the next command starts. A symlink among the
 // siblings gets no rule (reading through it is judged where it leads); an
 // ancestor that is a symlink is an error, since the denied path would then
 // be reachable, and granted, elsewhere. A directory that cannot be listed
-// grants nothing but the way on to the denied path.
-func (b *builder) grantReadComplement(denied []string) error {
+// grants nothing but the way on to the paths below it.
+func (b *builder) grantReadComplement(denied, read, write []string) error {
 	root := &trieNode{}
 	for _, p := range denied {
-		root.insert(p)
+		root.insert(p, -1)
+	}
+	// Read and Write paths matter beneath a denied path only.
+	for _, p := range append(slices.Clone(read), write...) {
+		if slices.ContainsFunc(denied, func(d string) bool { return d != p && within(p, d) }) {
+			root.insert(p, +1)
+		}
 	}
 	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("open /: %w", err)
 	}
 	defer unix.Close(fd)
-	if root.denied {
-		return nil // "/" itself is denied: nothing is readable
-	}
+	readable := root.label >= 0
 	if len(root.children) == 0 {
+		if !readable {
+			return nil // "/" itself is denied: nothing is readable
+		}
 		if err := b.add(fd, llRead, true); err != nil {
 			return fmt.Errorf("read /: %w", err)
 		}
 		b.stats.ReadRules++
 		return nil
 	}
-	return b.complement(fd, "/", root)
+	return b.complement(fd, "/", root, readable)
 }
 
-// complement grants read on every entry of the directory dirfd (at path dir)
-// except the ones n names, and recurses into the ones that lead to a denied
-// path.
-func (b *builder) complement(dirfd int, dir string, n *trieNode) error {
-	// A directory that cannot be listed grants nothing but the way on.
-	entries, err := listDir(dirfd)
-	if err != nil {
-		entries = nil
-	}
-	b.stats.Listed++
-	for _, e := range entries {
-		if n.children[e.name] != nil {
-			continue
-		}
-		if e.typ == unix.DT_LNK {
-			continue
-		}
-		fd, err := unix.Openat(dirfd, e.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if errors.Is(err, unix.ENOENT) {
-			continue // removed since the listing
-		}
+// complement grants read on every entry of the directory dirfd (at path
+// dir) that n does not name when the directory is readable (readable:
+// the label of its nearest labelled ancestor, or of itself), and walks
+// the entries n names: granting the readable ones that hold no labelled
+// path, recursing into the others.
+func (b *builder) complement(dirfd int, dir string, n *trieNode, readable bool) error {
+	if readable {
+		// A directory that cannot be listed grants nothing but the way on.
+		entries, err := listDir(dirfd)
 		if err != nil {
-			return fmt.Errorf("read complement: %s: %w", join(dir, e.name), err)
+			entries = nil
 		}
-		err = b.grantRead(fd, e.typ)
-		unix.Close(fd)
-		if err != nil {
-			return fmt.Errorf("read complement: %s: %w", join(dir, e.name), err)
+		b.stats.Listed++
+		for _, e := range entries {
+			if n.children[e.name] != nil {
+				continue
+			}
+			if e.typ == unix.DT_LNK {
+				continue
+			}
+			fd, err := unix.Openat(dirfd, e.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if errors.Is(err, unix.ENOENT) {
+				continue // removed since the listing
+			}
+			if err != nil {
+				return fmt.Errorf("read complement: %s: %w", join(dir, e.name), err)
+			}
+			err = b.grantRead(fd, e.typ)
+			unix.Close(fd)
+			if err != nil {
+				return fmt.Errorf("read complement: %s: %w", join(dir, e.name), err)
+			}
 		}
 	}
 	for name, child := range n.children {
-		if child.denied {
+		p := join(dir, name)
+		state := readable
+		if child.label != 0 {
+			state = child.label > 0
+		}
+		if len(child.children) == 0 {
+			// A labelled path with nothing labelled below: granted whole,
+			// or not at all.
+			if !state {
+				continue
+			}
+			fd, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if errors.Is(err, unix.ENOENT) {
+				continue // nothing there yet
+			}
+			if err != nil {
+				return fmt.Errorf("read path %s: %w", p, err)
+			}
+			err = b.grantRead(fd, unix.DT_UNKNOWN)
+			unix.Close(fd)
+			if err != nil {
+				return fmt.Errorf("read path %s: %w", p, err)
+			}
 			continue
 		}
-		p := join(dir, name)
 		fd, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		switch {
 		case errors.Is(err, unix.ENOENT):
@@ -335,7 +373,10 @@ func (b *builder) complement(dirfd int, dir string, n *trieNode) error {
 			// or a file where the ruleset expects a directory.
 			var st unix.Stat_t
 			if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-				return fmt.Errorf("read complement: %s, on the way to a denied path, is a symlink; the ruleset must hold resolved paths", p)
+				return fmt.Errorf("read complement: %s, on the way to a denied or read path, is a symlink; the ruleset must hold resolved paths", p)
+			}
+			if !state {
+				continue
 			}
 			fd, err = unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 			if err != nil {
@@ -352,7 +393,7 @@ func (b *builder) complement(dirfd int, dir string, n *trieNode) error {
 		case err != nil:
 			return fmt.Errorf("read complement: %s: %w", p, err)
 		}
-		err = b.complement(fd, p, child)
+		err = b.complement(fd, p, child, state)
 		unix.Close(fd)
 		if err != nil {
 			return err
@@ -463,18 +504,17 @@ func restrictThread(fd int) error {
 	return nil
 }
 
-// trieNode is one path element of the denied paths.
+// trieNode is one path element of the NoRead and Read paths: label -1
+// for a NoRead path, +1 for a Read one, 0 for a directory on the way.
 type trieNode struct {
-	denied   bool
+	label    int8
 	children map[string]*trieNode
 }
 
-// insert adds the clean absolute path p.
-func (n *trieNode) insert(p string) {
+// insert labels the clean absolute path p; a NoRead label is not
+// overwritten by a Read one (NoRead wins at the same path).
+func (n *trieNode) insert(p string, label int8) {
 	for _, el := range splitPath(p) {
-		if n.denied {
-			return // beneath a denied path: already denied
-		}
 		if n.children == nil {
 			n.children = map[string]*trieNode{}
 		}
@@ -485,8 +525,9 @@ func (n *trieNode) insert(p string) {
 		}
 		n = c
 	}
-	n.denied = true
-	n.children = nil
+	if n.label != -1 {
+		n.label = label
+	}
 }
 
 // splitPath splits a clean absolute path into its elements ("/" has none).

@@ -22,14 +22,26 @@ import (
 //   - Write: the command may write, create, remove, rename, link and
 //     truncate beneath these paths (directories, or single files such as
 //     /dev/null), and nowhere else.
-//   - NoRead: the contents of these paths, and of everything beneath them,
-//     cannot be read. Every other file can be read. Directory listings are
-//     not restricted: the names in a denied directory stay visible. NoRead
-//     does not keep a path from being written: one beneath a Write path
-//     can be overwritten (not read) unless it is also ReadOnly. Keep NoRead
-//     paths outside the Write paths: a file created in a directory on the
+//   - NoRead: the contents of these paths, and of everything beneath them
+//     but the Read paths, cannot be read. Every other file can be read.
+//     Directory listings are not restricted: the names in a denied
+//     directory stay visible. NoRead does not keep a path from being
+//     written: one beneath a Write path can be overwritten (not read)
+//     unless it is also ReadOnly. Keep NoRead paths that hold no Read
+//     path outside the Write paths: a file created in a directory on the
 //     way to a NoRead path cannot be read until the next command (see the
 //     package documentation).
+//   - Read: the paths beneath a NoRead path whose contents can be read
+//     again, and everything beneath them but a NoRead path deeper down:
+//     of the NoRead and Read paths that hold a file, the deepest decides,
+//     and NoRead wins over Read at the same path. The Write paths count
+//     as Read paths (what the command may write it may read). A Read path
+//     beneath no NoRead path changes nothing. This is how the home
+//     directory stays private: NoRead $HOME, Read what programs read
+//     there (~/.cargo, ~/go, ~/.gitconfig, ...), NoRead a secret below
+//     one of those (~/.cargo/credentials.toml) again. A name created
+//     later beneath a NoRead path, and not beneath a Read path there,
+//     cannot be read.
 //   - ReadOnly: these paths, which lie beneath a Write path, cannot be
 //     written, removed or renamed, nor can the directories between them and
 //     their Write path be renamed away. They must exist when the launcher
@@ -87,6 +99,7 @@ import (
 type Ruleset struct {
 	Write    []string          `json:"write,omitempty"`
 	NoRead   []string          `json:"noread,omitempty"`
+	Read     []string          `json:"read,omitempty"`
 	ReadOnly []string          `json:"readonly,omitempty"`
 	Hide     []string          `json:"hide,omitempty"`
 	Replace  map[string]string `json:"replace,omitempty"`
@@ -140,7 +153,7 @@ func (rs Ruleset) Validate() error {
 	for _, l := range []struct {
 		name  string
 		paths []string
-	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"readonly", rs.ReadOnly}, {"hide", rs.Hide}, {"tmpfs", rs.Tmpfs}, {"keep", rs.Keep}, {"overlay", rs.Overlay}, {"replace", replacePaths(rs.Replace)}} {
+	}{{"write", rs.Write}, {"noread", rs.NoRead}, {"read", rs.Read}, {"readonly", rs.ReadOnly}, {"hide", rs.Hide}, {"tmpfs", rs.Tmpfs}, {"keep", rs.Keep}, {"overlay", rs.Overlay}, {"replace", replacePaths(rs.Replace)}} {
 		for i, p := range l.paths {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
 				return fmt.Errorf("%w: %s[%d] %q is not an absolute, clean path", ErrBadRuleset, l.name, i, p)
@@ -161,7 +174,9 @@ func (rs Ruleset) Validate() error {
 }
 
 // Normalize returns rs with its lists sorted and without duplicates, without
-// the NoRead paths that lie beneath another NoRead path, without the Write
+// the NoRead and Read paths that change nothing (one whose nearest holder
+// among the NoRead, Read and Write paths is of its own kind, a Read path
+// beneath no NoRead path or at a NoRead or Write one), without the Write
 // paths beneath another Write path, without the Hide and Tmpfs paths
 // beneath another of their kind, without the Keep paths beneath no Tmpfs
 // path, and without the ReadOnly paths that lie beneath no Write path
@@ -169,7 +184,8 @@ func (rs Ruleset) Validate() error {
 // another ReadOnly or a Hide path. The paths must be valid
 // ([Ruleset.Validate]); Normalize is purely lexical.
 func (rs Ruleset) Normalize() Ruleset {
-	out := Ruleset{Write: outermost(rs.Write), NoRead: outermost(rs.NoRead), Hide: outermost(rs.Hide), Tmpfs: outermost(rs.Tmpfs), Overlay: outermost(rs.Overlay), HostSandbox: rs.HostSandbox}
+	out := Ruleset{Write: outermost(rs.Write), Hide: outermost(rs.Hide), Tmpfs: outermost(rs.Tmpfs), Overlay: outermost(rs.Overlay), HostSandbox: rs.HostSandbox}
+	out.NoRead, out.Read = readLayers(rs.NoRead, rs.Read, out.Write)
 	underWrite := func(p string) bool {
 		return slices.ContainsFunc(out.Write, func(w string) bool { return within(p, w) })
 	}
@@ -193,12 +209,15 @@ func (rs Ruleset) Normalize() Ruleset {
 // WithoutNamespace returns rs as it can be enforced without a mount
 // namespace (where user namespaces are not available), and what of it
 // cannot be: the Hide paths beneath no Write path become NoRead (Landlock
-// denies reading them, and nothing can write them), and the ReadOnly,
-// Tmpfs, Keep, Overlay and Replace paths and Net go. lost lists the Hide paths beneath a
+// denies reading them, and nothing can write them), NoRead and Read stay
+// (Landlock alone enforces them), a Replace key beneath no Write path
+// becomes NoRead (without its copy, ~/.npmrc would read with its
+// credentials), and the ReadOnly, Tmpfs, Keep, Overlay and Replace
+// paths and Net go. lost lists the Hide paths beneath a
 // Write path, which Landlock cannot keep from being read: a caller must
 // not run a command it would have hidden them from.
 func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
-	out = Ruleset{Write: slices.Clone(rs.Write), NoRead: slices.Clone(rs.NoRead)}
+	out = Ruleset{Write: slices.Clone(rs.Write), NoRead: slices.Clone(rs.NoRead), Read: slices.Clone(rs.Read)}
 	for _, p := range rs.Hide {
 		if slices.ContainsFunc(rs.Write, func(w string) bool { return within(p, w) }) {
 			lost = append(lost, p)
@@ -206,7 +225,12 @@ func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
 			out.NoRead = append(out.NoRead, p)
 		}
 	}
-	out.NoRead = outermost(out.NoRead)
+	for p := range rs.Replace {
+		if !slices.ContainsFunc(rs.Write, func(w string) bool { return within(p, w) }) {
+			out.NoRead = append(out.NoRead, p)
+		}
+	}
+	out.NoRead, out.Read = readLayers(out.NoRead, out.Read, out.Write)
 	return out, lost
 }
 
@@ -288,4 +312,42 @@ func outermost(ps []string) []string {
 		}
 	}
 	return out
+}
+
+// readLayers returns the NoRead and Read paths of a ruleset that change
+// what can be read (see [Ruleset.Normalize]), sorted and without
+// duplicates: each path is kept when the nearest path strictly above it
+// among noread, read and write (Write paths count as Read) is of the other
+// kind, or, for a NoRead path, when there is none. A path in both noread
+// and read is NoRead.
+func readLayers(noread, read, write []string) (outNoRead, outRead []string) {
+	nr, rd := sortedSet(noread), sortedSet(read)
+	// nearest reports whether the deepest of the paths strictly above p is a
+	// NoRead one, and whether there is one at all.
+	nearest := func(p string) (denied, found bool) {
+		best := ""
+		for _, l := range [][]string{nr, rd, write} {
+			for _, q := range l {
+				if q != p && within(p, q) && len(q) > len(best) {
+					best, found = q, true
+				}
+			}
+		}
+		// NoRead wins at the same path.
+		return found && slices.Contains(nr, best), found
+	}
+	for _, p := range nr {
+		if denied, found := nearest(p); !found || !denied {
+			outNoRead = append(outNoRead, p)
+		}
+	}
+	for _, p := range rd {
+		if slices.Contains(nr, p) || slices.Contains(write, p) {
+			continue
+		}
+		if denied, _ := nearest(p); denied {
+			outRead = append(outRead, p)
+		}
+	}
+	return outNoRead, outRead
 }

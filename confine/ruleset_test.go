@@ -54,6 +54,30 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
+// TestNormalizeRead: of the NoRead and Read paths, Normalize keeps those
+// whose nearest holder (Write paths count as Read) is of the other kind.
+func TestNormalizeRead(t *testing.T) {
+	rs := Ruleset{
+		Write:  []string{"/h/proj", "/h/.cache", "/tmp"},
+		NoRead: []string{"/h", "/h/.cargo/credentials.toml", "/h/Documents", "/h/proj/.env", "/h/.ssh", "/h/go"},
+		Read:   []string{"/h/.cargo", "/h/.cargo/bin", "/h/.gitconfig", "/h/.cache/x", "/h/proj", "/etc", "/h/go", "/h/.config/git"},
+	}
+	got := rs.Normalize()
+	wantNoRead := []string{"/h", "/h/.cargo/credentials.toml", "/h/proj/.env"} // /h/go: NoRead wins, and /h holds it
+	wantRead := []string{"/h/.cargo", "/h/.config/git", "/h/.gitconfig"}
+	if !slices.Equal(got.NoRead, wantNoRead) || !slices.Equal(got.Read, wantRead) {
+		t.Errorf("Normalize() NoRead %q Read %q, want %q %q", got.NoRead, got.Read, wantNoRead, wantRead)
+	}
+	// Without a namespace the same NoRead and Read hold, and a file read
+	// as a copy is not read at all.
+	rs.Replace = map[string]string{"/h/.cargo/config.toml": "/state/clean"}
+	wn, _ := rs.WithoutNamespace()
+	wantNoRead = []string{"/h", "/h/.cargo/config.toml", "/h/.cargo/credentials.toml", "/h/proj/.env"}
+	if !slices.Equal(wn.NoRead, wantNoRead) || !slices.Equal(wn.Read, wantRead) || wn.Replace != nil {
+		t.Errorf("WithoutNamespace() NoRead %q Read %q Replace %v, want %q %q none", wn.NoRead, wn.Read, wn.Replace, wantNoRead, wantRead)
+	}
+}
+
 func TestParseRuleset(t *testing.T) {
 	rs := Ruleset{Write: []string{"/p", "/dev/null"}, NoRead: []string{"/h/it's <secret>"}, ReadOnly: []string{"/p/.git/config"}}
 	text, err := rs.MarshalText()

@@ -118,6 +118,40 @@ var confineCases = []confineCase{
 		},
 	},
 	{
+		// The private home (issue 29): a script reads neither another
+		// agent's login, nor a personal folder, nor another project in
+		// the home directory, and a command that names one is asked (a
+		// denial in -p mode).
+		name:  "read-home-private",
+		needs: []string{"python3"},
+		files: map[string]string{
+			"home/.codex/auth.json":        `{"OPENAI_API_KEY": "E2E-CODEX-LOGIN"}` + "\n",
+			"home/Documents/tax.txt":       "E2E-PERSONAL-DOC\n",
+			"home/other-project/notes.txt": "E2E-OTHER-PROJECT\n",
+			"proj/show.sh":                 "cat ~/.codex/auth.json\n",
+		},
+		calls: func(w *world) []string {
+			return []string{
+				"sh show.sh",
+				fmt.Sprintf(`python3 -c "print(open('%s').read())"`, w.path("home/Documents/tax.txt")),
+				fmt.Sprintf(`python3 -c "print(open('%s').read())"`, w.path("home/other-project/notes.txt")),
+				"cat " + w.path("home/Documents/tax.txt"),
+			}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1, 2)
+			r.wantAsked(3)
+			for i := range 4 {
+				for _, secret := range []string{"E2E-CODEX-LOGIN", "E2E-PERSONAL-DOC", "E2E-OTHER-PROJECT"} {
+					r.wantNoResult(i, secret)
+				}
+			}
+			for i := range 3 {
+				r.wantResult(i, "Permission denied")
+			}
+		},
+	},
+	{
 		// The project's own secrets (issue 20): under the embedded default
 		// in bypassPermissions, inline code, a script that prints every
 		// file, a recursive glob and a script that rewrites .env all run

@@ -225,7 +225,7 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		// read-only and workspace-write sandboxes: EPERM).
 		roErr = fmt.Errorf("the command runs inside %s, where user namespaces are not available", hostSandbox)
 	}
-	if err := j.ruleset(c, res, pol, call.Cwd, roErr == nil); err != nil {
+	if err := j.ruleset(c, res, pol, call.Cwd, j.Sys.session(call, j.Sys.Getenv("HOME")), roErr == nil); err != nil {
 		return nil, err
 	}
 	c.Ruleset = c.Ruleset.Normalize()
@@ -420,7 +420,8 @@ func (j *Judger) overlaid(write []string, pol *policy.Policy, project string, wo
 // absolute or home path: Landlock's NoRead outside the writable paths;
 // inside them, found by searching the sandbox roots: hidden in the mount
 // namespace); not change the protected paths, safezone's own files and the
-// host's and git's configuration inside the roots. Its second result lists
+// host's and git's configuration inside the roots; read in the home
+// directory only what programs need there (homeRead). Its second result lists
 // the read-only paths that do not exist (see readOnly), its third what the
 // search found. namespaces says whether the launcher can use a mount
 // namespace here (private /dev/shm).
@@ -428,7 +429,7 @@ func (j *Judger) overlaid(write []string, pol *policy.Policy, project string, wo
 // A confine.write directory that does not exist is created when its parent
 // does (~/.cache in a new home directory: a tool that finds no cache
 // directory creates one, and could not); else it is left out.
-func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, cwd string, namespaces bool) error {
+func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Policy, cwd string, session hookio.Session, namespaces bool) error {
 	var rs confine.Ruleset
 	// Off the live path, the directories the hook would have made.
 	would := map[string]string{}
@@ -550,6 +551,9 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 			rs.NoRead = append(rs.NoRead, p)
 		}
 	}
+	// The rest of the home directory is private: NoRead, but what
+	// programs need there.
+	j.homeRead(&rs, res, pol, session, c.Granted, c.Why)
 	j.cargo(&rs, home)
 	if err := linksHeld(&rs, home); err != nil {
 		return err
@@ -1346,8 +1350,17 @@ func (c *confinement) describe(home string) string {
 			s += "; it reads " + shortHome(k, home) + " without its credentials"
 		}
 	}
-	if len(c.Ruleset.NoRead) > 0 {
-		s += "; it cannot read " + short(c.Ruleset.NoRead)
+	var noread []string
+	for _, p := range c.Ruleset.NoRead {
+		if !strings.HasPrefix(c.Why[p], homePrivate) {
+			noread = append(noread, p)
+			continue
+		}
+		// The private home directory: what programs need there is read.
+		s += "; in " + shortHome(p, home) + " it reads only the sandbox roots and what programs need (" + short(slices.DeleteFunc(slices.Clone(c.Ruleset.Read), func(r string) bool { return !pathWithin(r, p) })) + "), not the user's other files (ask the user to add a directory to sandbox.read_dirs if the command needs one)"
+	}
+	if len(noread) > 0 {
+		s += "; it cannot read " + short(noread)
 	}
 	if len(c.Ruleset.ReadOnly) > 0 {
 		s += "; it cannot change " + short(c.Ruleset.ReadOnly)

@@ -28,11 +28,11 @@ func EmbeddedDefault() *policy.Layer {
 			Pos: policy.Pos{File: policy.EmbeddedName, Line: 55, Col: 18},
 		},
 		OnError: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 11},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 267, Col: 11},
 		},
 		HostSettings: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 246, Col: 16},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 272, Col: 16},
 		},
 		Protected: []policy.Pattern{
 			policy.Pattern{
@@ -414,98 +414,406 @@ func EmbeddedDefault() *policy.Layer {
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.config/github-copilot/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 125, Col: 7},
-				Kind:      1,
-				Tool:      "Read",
-				AnyAccess: true,
-				Access:    1, /* read */
-				Path: policy.Pattern{
-					Text:   "~/.config/github-copilot/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 125, Col: 7},
-					Anchor: 3,
-					Glob:   ".config/github-copilot/**",
-				},
-			},
-			policy.Rule{
-				Text:      "Read(~/.m2/settings.xml)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 126, Col: 7},
-				Kind:      1,
-				Tool:      "Read",
-				AnyAccess: true,
-				Access:    1, /* read */
-				Path: policy.Pattern{
-					Text:   "~/.m2/settings.xml",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 126, Col: 7},
-					Anchor: 3,
-					Glob:   ".m2/settings.xml",
-				},
-			},
-			policy.Rule{
-				Text:      "Read(~/.gradle/gradle.properties)",
+				Text:      "Read(~/.codex/auth.json)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.gradle/gradle.properties",
+					Text:   "~/.codex/auth.json",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
 					Anchor: 3,
-					Glob:   ".gradle/gradle.properties",
+					Glob:   ".codex/auth.json",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.pgpass)",
+				Text:      "Read(~/.codex/.credentials.json)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 128, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.pgpass",
+					Text:   "~/.codex/.credentials.json",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 128, Col: 7},
 					Anchor: 3,
-					Glob:   ".pgpass",
+					Glob:   ".codex/.credentials.json",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.vault-token)",
+				Text:      "Read(~/.gemini/oauth_creds.json)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 129, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.vault-token",
+					Text:   "~/.gemini/oauth_creds.json",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 129, Col: 7},
 					Anchor: 3,
-					Glob:   ".vault-token",
+					Glob:   ".gemini/oauth_creds.json",
 				},
 			},
 			policy.Rule{
-				Text:      "Read(~/.terraform.d/credentials.tfrc.json)",
+				Text:      "Read(~/.gemini/gemini-credentials.json)",
 				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
-					Text:   "~/.terraform.d/credentials.tfrc.json",
+					Text:   "~/.gemini/gemini-credentials.json",
 					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
+					Anchor: 3,
+					Glob:   ".gemini/gemini-credentials.json",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.gemini/mcp-oauth-tokens.json)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.gemini/mcp-oauth-tokens.json",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
+					Anchor: 3,
+					Glob:   ".gemini/mcp-oauth-tokens.json",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.gemini/a2a-oauth-tokens.json)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 132, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.gemini/a2a-oauth-tokens.json",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 132, Col: 7},
+					Anchor: 3,
+					Glob:   ".gemini/a2a-oauth-tokens.json",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.mozilla/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 135, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.mozilla/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 135, Col: 7},
+					Anchor: 3,
+					Glob:   ".mozilla/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/snap/firefox/common/.mozilla/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 136, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/snap/firefox/common/.mozilla/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 136, Col: 7},
+					Anchor: 3,
+					Glob:   "snap/firefox/common/.mozilla/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.config/google-chrome/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 137, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.config/google-chrome/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 137, Col: 7},
+					Anchor: 3,
+					Glob:   ".config/google-chrome/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.config/chromium/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 138, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.config/chromium/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 138, Col: 7},
+					Anchor: 3,
+					Glob:   ".config/chromium/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.config/BraveSoftware/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 139, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.config/BraveSoftware/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 139, Col: 7},
+					Anchor: 3,
+					Glob:   ".config/BraveSoftware/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.config/microsoft-edge/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 140, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.config/microsoft-edge/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 140, Col: 7},
+					Anchor: 3,
+					Glob:   ".config/microsoft-edge/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.config/vivaldi/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 141, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.config/vivaldi/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 141, Col: 7},
+					Anchor: 3,
+					Glob:   ".config/vivaldi/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.config/opera/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.config/opera/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 7},
+					Anchor: 3,
+					Glob:   ".config/opera/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/Library/Application Support/Firefox/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 143, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/Library/Application Support/Firefox/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 143, Col: 7},
+					Anchor: 3,
+					Glob:   "Library/Application Support/Firefox/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/Library/Application Support/Google/Chrome/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 144, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/Library/Application Support/Google/Chrome/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 144, Col: 7},
+					Anchor: 3,
+					Glob:   "Library/Application Support/Google/Chrome/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/Library/Application Support/BraveSoftware/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 145, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/Library/Application Support/BraveSoftware/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 145, Col: 7},
+					Anchor: 3,
+					Glob:   "Library/Application Support/BraveSoftware/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/Library/Application Support/Microsoft Edge/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/Library/Application Support/Microsoft Edge/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 7},
+					Anchor: 3,
+					Glob:   "Library/Application Support/Microsoft Edge/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/Library/Cookies/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 147, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/Library/Cookies/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 147, Col: 7},
+					Anchor: 3,
+					Glob:   "Library/Cookies/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/Library/Keychains/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 148, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/Library/Keychains/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 148, Col: 7},
+					Anchor: 3,
+					Glob:   "Library/Keychains/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.password-store/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 149, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.password-store/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 149, Col: 7},
+					Anchor: 3,
+					Glob:   ".password-store/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.local/share/keyrings/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 150, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.local/share/keyrings/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 150, Col: 7},
+					Anchor: 3,
+					Glob:   ".local/share/keyrings/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.config/github-copilot/**)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 151, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.config/github-copilot/**",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 151, Col: 7},
+					Anchor: 3,
+					Glob:   ".config/github-copilot/**",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.m2/settings.xml)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 152, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.m2/settings.xml",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 152, Col: 7},
+					Anchor: 3,
+					Glob:   ".m2/settings.xml",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.gradle/gradle.properties)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 153, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.gradle/gradle.properties",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 153, Col: 7},
+					Anchor: 3,
+					Glob:   ".gradle/gradle.properties",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.pgpass)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 154, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.pgpass",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 154, Col: 7},
+					Anchor: 3,
+					Glob:   ".pgpass",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.vault-token)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 155, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.vault-token",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 155, Col: 7},
+					Anchor: 3,
+					Glob:   ".vault-token",
+				},
+			},
+			policy.Rule{
+				Text:      "Read(~/.terraform.d/credentials.tfrc.json)",
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 156, Col: 7},
+				Kind:      1,
+				Tool:      "Read",
+				AnyAccess: true,
+				Access:    1, /* read */
+				Path: policy.Pattern{
+					Text:   "~/.terraform.d/credentials.tfrc.json",
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 156, Col: 7},
 					Anchor: 3,
 					Glob:   ".terraform.d/credentials.tfrc.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Write(/etc/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 157, Col: 7},
 				Kind:      1,
 				Tool:      "Write",
 				AnyAccess: true,
 				Path: policy.Pattern{
 					Text:   "/etc/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 157, Col: 7},
 					Anchor: 2,
 					Glob:   "/etc/**",
 				},
@@ -513,113 +821,113 @@ func EmbeddedDefault() *policy.Layer {
 		},
 		Audit: policy.AuditLayer{
 			Path: &policy.Setting[string]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 279, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 305, Col: 9},
 			},
 			All: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 281, Col: 8},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 307, Col: 8},
 			},
 			MaxBytes: &policy.Setting[int64]{
 				Value: 10485760,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 284, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 310, Col: 14},
 			},
 			Keep: &policy.Setting[int]{
 				Value: 5,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 285, Col: 9},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 311, Col: 9},
 			},
 			Required: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 288, Col: 13},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 314, Col: 13},
 			},
 			Syslog: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 291, Col: 11},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 317, Col: 11},
 			},
 			DryRun: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 295, Col: 12},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 321, Col: 12},
 			},
 		},
 		Guards: policy.GuardsLayer{
 			LoseWork: &policy.Setting[policy.Decision]{
 				Value: 1, /* ask */
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 168, Col: 14},
 			},
 			InstallOutside: &policy.Setting[policy.Decision]{
 				Value: 1, /* ask */
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 20},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 172, Col: 20},
 			},
 		},
 		Confine: policy.ConfineLayer{
 			Mode: &policy.Setting[policy.ConfineMode]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 162, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 188, Col: 9},
 			},
 			Write: []policy.Dir{
 				policy.Dir{
 					Path: "~/.cache",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 258, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/go/pkg/mod",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 233, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 259, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.npm",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 234, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 260, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/registry",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 235, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 261, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/git",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 236, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 262, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.gradle/caches",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 263, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.m2/repository",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 238, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 264, Col: 7},
 				},
 			},
 			ProgramWritable: []policy.Pattern{
 				policy.Pattern{
 					Text:   ".git/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 169, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 7},
 					Anchor: 1,
 					Glob:   ".git/**",
 				},
 				policy.Pattern{
 					Text:   "node_modules/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 170, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 196, Col: 7},
 					Anchor: 1,
 					Glob:   "node_modules/**",
 				},
 				policy.Pattern{
 					Text: "package-lock.json",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 171, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 197, Col: 7},
 					Glob: "package-lock.json",
 				},
 				policy.Pattern{
 					Text: "yarn.lock",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 172, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 7},
 					Glob: "yarn.lock",
 				},
 			},
 			Sockets: []policy.Setting[string]{
 				policy.Setting[string]{
 					Value: "/var/lib/sss/pipes/nss",
-					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 178, Col: 13},
+					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 13},
 				},
 				policy.Setting[string]{
 					Value: "/run/nscd/socket",
-					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 178, Col: 39},
+					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 39},
 				},
 			},
 			Grants: []policy.Grant{
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git push:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 186, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git push",
@@ -628,13 +936,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 187, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 187, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -644,10 +952,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git fetch:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 189, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git fetch",
@@ -656,13 +964,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 190, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 190, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -672,10 +980,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git pull:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 192, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git pull",
@@ -684,13 +992,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 193, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 193, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -700,10 +1008,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git clone:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git clone",
@@ -712,13 +1020,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 196, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 196, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -728,10 +1036,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git ls-remote:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git ls-remote",
@@ -740,13 +1048,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 199, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 199, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -756,10 +1064,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git submodule:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git submodule",
@@ -768,13 +1076,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -784,10 +1092,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 230, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(gh:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 230, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "gh",
@@ -796,17 +1104,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.config/gh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 205, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 231, Col: 14},
 							Anchor: 3,
 							Glob:   ".config/gh/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 206, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(docker:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 206, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "docker",
@@ -815,7 +1123,7 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.docker/config.json",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 207, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 233, Col: 14},
 							Anchor: 3,
 							Glob:   ".docker/config.json",
 						},
@@ -827,10 +1135,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 235, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(npm publish:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 209, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 235, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "npm publish",
@@ -839,17 +1147,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.npmrc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 210, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 236, Col: 14},
 							Anchor: 3,
 							Glob:   ".npmrc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(npm whoami:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 211, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "npm whoami",
@@ -858,17 +1166,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.npmrc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 238, Col: 14},
 							Anchor: 3,
 							Glob:   ".npmrc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 239, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(aws:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 239, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "aws",
@@ -877,17 +1185,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.aws/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 214, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 240, Col: 14},
 							Anchor: 3,
 							Glob:   ".aws/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(gcloud:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "gcloud",
@@ -896,17 +1204,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.config/gcloud/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 242, Col: 14},
 							Anchor: 3,
 							Glob:   ".config/gcloud/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 243, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(az:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 243, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "az",
@@ -915,17 +1223,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.azure/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 244, Col: 14},
 							Anchor: 3,
 							Glob:   ".azure/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 245, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(kubectl:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 245, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "kubectl",
@@ -934,17 +1242,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.kube/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 246, Col: 14},
 							Anchor: 3,
 							Glob:   ".kube/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 247, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(helm:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 247, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "helm",
@@ -953,17 +1261,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.kube/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 248, Col: 14},
 							Anchor: 3,
 							Glob:   ".kube/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 249, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(cargo publish:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 249, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "cargo publish",
@@ -972,17 +1280,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.cargo/credentials*",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 250, Col: 14},
 							Anchor: 3,
 							Glob:   ".cargo/credentials*",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 251, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(twine upload:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 251, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "twine upload",
@@ -991,17 +1299,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.pypirc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 226, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 252, Col: 14},
 							Anchor: 3,
 							Glob:   ".pypirc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 253, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(terraform:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 253, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "terraform",
@@ -1010,7 +1318,7 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.terraform.d/credentials.tfrc.json",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 254, Col: 14},
 							Anchor: 3,
 							Glob:   ".terraform.d/credentials.tfrc.json",
 						},

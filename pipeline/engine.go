@@ -297,6 +297,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	}
 	if env.Confinable {
 		env.KernelWrite = j.kernelWrite(pol, root, view.FS)
+		env.KernelReadable = j.kernelReadable()
 		env.RunsUnasked = classify.UnaskedBy(host)
 	}
 	v.Res = classify.Decide(call, pol, env, view.FS)

@@ -483,6 +483,7 @@ func (e Explanation) writeConfine(w *trace) {
 		}
 		list("hide", c.Ruleset.Hide)
 		list("noread", c.Ruleset.NoRead)
+		list("readable", c.Ruleset.Read)
 		list("readonly", c.Ruleset.ReadOnly)
 		list("tmpfs", c.Ruleset.Tmpfs)
 		list("keep", c.Ruleset.Keep)

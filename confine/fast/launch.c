@@ -15,7 +15,8 @@
  *      stand-ins (mode 000) over the hidden paths;
  *   4. enter the working directory again through the new mounts;
  *   5. a Landlock ruleset: read everywhere (hidden paths are stand-ins)
- *      but the way to the NoRead paths,
+ *      but the NoRead paths, and again beneath the Read paths below them
+ *      (the private home directory's toolchains),
  *      write beneath the Write paths, device ioctls on the data devices
  *      (ABI 5), abstract sockets and signals scoped (ABI 6);
  *   6. no capabilities for root in the namespace (SECBIT_NOROOT),
@@ -171,8 +172,9 @@ struct list {
 };
 
 struct ruleset {
-	struct list write, noread, readonly, hide, tmpfs, keep, overlay;
+	struct list write, noread, read, readonly, hide, tmpfs, keep, overlay;
 	struct list replace_from, replace_to; /* Replace: key, value */
+	struct list readl; /* the Read and Write paths beneath a NoRead path */
 };
 
 static void push(struct list *l, char *s)
@@ -327,6 +329,26 @@ static int valid(const char *p)
 	return 1;
 }
 
+static int within(const char *p, const char *root);
+
+/* beneath_any reports whether p lies strictly beneath a path of l. */
+static int beneath_any(const char *p, const struct list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(p, l->v[i]) && within(p, l->v[i]))
+			return 1;
+	return 0;
+}
+
+/* holds_any reports whether a path of l lies strictly beneath p. */
+static int holds_any(const char *p, const struct list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(p, l->v[i]) && within(l->v[i], p))
+			return 1;
+	return 0;
+}
+
 static void parse(const char *text, struct ruleset *rs)
 {
 	struct json j = {text, 0, strlen(text)};
@@ -342,6 +364,8 @@ static void parse(const char *text, struct ruleset *rs)
 				strlist(&j, &rs->write);
 			else if (!strcmp(key, "noread"))
 				strlist(&j, &rs->noread);
+			else if (!strcmp(key, "read"))
+				strlist(&j, &rs->read);
 			else if (!strcmp(key, "readonly"))
 				strlist(&j, &rs->readonly);
 			else if (!strcmp(key, "hide"))
@@ -375,7 +399,7 @@ static void parse(const char *text, struct ruleset *rs)
 	ws(&j);
 	if (j.i != j.n)
 		die("bad ruleset: data after the JSON object");
-	struct list *all[] = {&rs->write, &rs->noread, &rs->readonly, &rs->hide, &rs->tmpfs, &rs->keep, &rs->overlay,
+	struct list *all[] = {&rs->write, &rs->noread, &rs->read, &rs->readonly, &rs->hide, &rs->tmpfs, &rs->keep, &rs->overlay,
 			      &rs->replace_from, &rs->replace_to};
 	for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
 		for (int i = 0; i < all[a]->n; i++)
@@ -389,8 +413,17 @@ static void parse(const char *text, struct ruleset *rs)
 	 * for as long as any process of the command lives (issue 27: `aws
 	 * configure` after a confined command left a process behind; a rename
 	 * over a hidden file, which detaches its stand-in in this namespace). */
+	struct list *readable[] = {&rs->read, &rs->write};
+	for (int a = 0; a < 2; a++)
+		for (int i = 0; i < readable[a]->n; i++)
+			if (beneath_any(readable[a]->v[i], &rs->noread))
+				push(&rs->readl, readable[a]->v[i]);
+	/* A NoRead path that holds a Read one (the home directory) is no
+	 * stand-in: Landlock alone keeps the rest of it unreadable. */
 	for (int i = 0; i < rs->noread.n; i++) {
 		struct stat st;
+		if (holds_any(rs->noread.v[i], &rs->readl))
+			continue;
 		if (lstat(rs->noread.v[i], &st) == 0)
 			push(&rs->hide, rs->noread.v[i]);
 	}
@@ -788,48 +821,81 @@ static void grant(int rfd, const char *p, uint64_t rights)
 	close(fd);
 }
 
-/* on_way reports whether some path of l is p or lies beneath it: 1 for
- * beneath, 2 for p itself. */
-static int on_way(const char *p, const struct list *l)
+/* label_of is p's label: -1 for a NoRead path (NoRead wins at the same
+ * path), 1 for a Read path beneath a NoRead one (rs->readl), 0 for none. */
+static int label_of(const char *p, const struct ruleset *rs)
 {
-	int r = 0;
-	for (int i = 0; i < l->n; i++) {
-		if (!strcmp(l->v[i], p))
-			return 2;
-		if (within(l->v[i], p))
-			r = 1;
-	}
-	return r;
+	for (int i = 0; i < rs->noread.n; i++)
+		if (!strcmp(rs->noread.v[i], p))
+			return -1;
+	for (int i = 0; i < rs->readl.n; i++)
+		if (!strcmp(rs->readl.v[i], p))
+			return 1;
+	return 0;
 }
 
-/* read_complement is confine's grantReadComplement: it grants read on every
- * entry of the directory dirfd (at path dir) that is not on the way to a
- * path of denied, and recurses into the ones that are. A name that does
- * not exist is granted nothing, so what is created there later stays
- * unreadable; a symlink on the way is an error (the ruleset holds resolved
- * paths); a directory that cannot be listed grants nothing but the way. */
-static void read_complement(int rfd, int dirfd, const char *dir, const struct list *denied)
+/* child_names lists the names of the directory dir that lead to a NoRead
+ * or Read path: the way on where dir cannot be listed. */
+static void child_names(const char *dir, const struct ruleset *rs, struct list *out)
 {
+	const struct list *ls[] = {&rs->noread, &rs->readl};
+	size_t n = strlen(dir);
+	for (int a = 0; a < 2; a++)
+		for (int i = 0; i < ls[a]->n; i++) {
+			const char *v = ls[a]->v[i];
+			if (!within(v, dir) || !strcmp(v, dir))
+				continue;
+			const char *rest = v + (strcmp(dir, "/") ? n + 1 : 1);
+			char *name = strndup(rest, strcspn(rest, "/"));
+			if (!name)
+				die("out of memory");
+			int dup = 0;
+			for (int k = 0; k < out->n; k++)
+				dup |= !strcmp(out->v[k], name);
+			if (dup)
+				free(name);
+			else
+				push(out, name);
+		}
+}
+
+/* read_complement is confine's grantReadComplement: in the directory
+ * dirfd (at path dir), readable or not as its nearest labelled path says,
+ * it grants read on every entry that leads to no NoRead or Read path when
+ * the directory is readable, grants a labelled entry that holds no other
+ * whole when its own label lets it be read, and recurses into the entries
+ * that hold labelled paths. A name that does not exist is granted
+ * nothing, so what is created there later stays unreadable; a symlink on
+ * the way is an error (the ruleset holds resolved paths); a directory
+ * that cannot be listed grants nothing but the way. */
+static void read_complement(int rfd, int dirfd, const char *dir, int readable, const struct ruleset *rs)
+{
+	struct list names = {0};
 	int lfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = lfd < 0 ? NULL : fdopendir(lfd);
-	if (!d) {
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				push(&names, strdup(e->d_name));
+		closedir(d);
+	} else {
 		if (lfd >= 0)
 			close(lfd);
-		return;
+		child_names(dir, rs, &names);
 	}
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	for (int i = 0; i < names.n; i++) {
 		char *p;
-		if (asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name) < 0)
+		if (!names.v[i] || asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", names.v[i]) < 0)
 			die("out of memory");
-		int way = on_way(p, denied);
-		if (way == 2) {
+		int lab = label_of(p, rs);
+		int way = holds_any(p, &rs->noread) || holds_any(p, &rs->readl);
+		int state = lab ? lab > 0 : readable;
+		if (!state && !way) {
 			free(p);
 			continue;
 		}
-		int fd = openat(dirfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		int fd = openat(dirfd, names.v[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno != ENOENT)
 				die("read complement: %s: %s", p, strerror(errno));
@@ -841,17 +907,19 @@ static void read_complement(int rfd, int dirfd, const char *dir, const struct li
 			die("read complement: %s: %s", p, strerror(errno));
 		if (way) {
 			if (S_ISLNK(st.st_mode))
-				die("read complement: %s, on the way to a denied path, is a symlink; the ruleset must hold resolved paths", p);
+				die("read complement: %s, on the way to a denied or read path, is a symlink; the ruleset must hold resolved paths", p);
 			if (S_ISDIR(st.st_mode))
-				read_complement(rfd, fd, p, denied);
-			else
+				read_complement(rfd, fd, p, state, rs);
+			else if (state)
 				add_rule(rfd, fd, LL_READ_FILE, 0, p); /* nothing lies beneath a file */
 		} else if (!S_ISLNK(st.st_mode))
 			add_rule(rfd, fd, LL_READ_FILE, S_ISDIR(st.st_mode), p);
 		close(fd);
 		free(p);
 	}
-	closedir(d);
+	for (int i = 0; i < names.n; i++)
+		free(names.v[i]);
+	free(names.v);
 }
 
 static int ruleset_fd(struct ruleset *rs, int abi)
@@ -874,15 +942,17 @@ static int ruleset_fd(struct ruleset *rs, int abi)
 		die("landlock_create_ruleset: %s", strerror(errno));
 	for (int i = 0; i < rs->write.n; i++)
 		grant(rfd, rs->write.v[i], write);
-	/* Read everywhere but the way to the missing NoRead paths: the hidden
-	 * paths are stand-ins no one may open. */
+	/* Read everywhere but the way to the NoRead paths, and again beneath
+	 * the Read paths below them: the hidden paths are stand-ins no one may
+	 * open. */
 	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		die("open /: %s", strerror(errno));
+	int readable = label_of("/", rs) >= 0;
 	if (rs->noread.n == 0)
 		add_rule(rfd, root, LL_READ_FILE, 1, "/");
 	else
-		read_complement(rfd, root, "/", &rs->noread);
+		read_complement(rfd, root, "/", readable, rs);
 	close(root);
 	if (abi >= 5) {
 		for (size_t i = 0; i < sizeof ioctl_devices / sizeof ioctl_devices[0]; i++)

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/safezonehq/safezone/confine"
+)
+
+// TestRealHomeToolchains runs, confined as Claude Code runs it in
+// bypassPermissions, each toolchain installed in this machine's real home
+// directory (issue 29, item 2: the home is private to a confined command
+// but for what programs need there): pyenv's python, rustup's cargo and
+// rustc, go with its caches in ~/go and ~/.cache, nvm's node, what ~/bin
+// and ~/.local/bin hold, git's global configuration. A toolchain that is
+// not installed here is skipped (testdata/confine/home.txtar checks each
+// in a fixture home). A file the test makes in the home directory, outside
+// those, is unreadable to the same confined command.
+func TestRealHomeToolchains(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real toolchains (-short)")
+	}
+	if st := confine.Available(); !st.Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	bin, err := exec.LookPath("safezone") // installed by testscript.Main
+	if err != nil {
+		t.Skip("safezone is not on PATH:", err)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "/" {
+		t.Skip("no home directory")
+	}
+	d := workRoot(t)
+	proj := filepath.Join(d, "proj")
+	mustMkdir(t, proj)
+	env := []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C", "CLAUDE_PROJECT_DIR=" + proj,
+		"SAFEZONE_MANAGED_POLICY=" + d + "/etc/safezone/policy.yaml",
+		"XDG_CONFIG_HOME=" + d + "/xdg", "XDG_STATE_HOME=" + d + "/state",
+		"SAFEZONE_CLAUDE_MANAGED_SETTINGS=" + d + "/etc/claude-code/managed-settings.json",
+	}
+	for _, k := range []string{"RUSTUP_HOME", "CARGO_HOME", "GOPATH", "GOROOT", "NVM_DIR", "PYENV_ROOT", "USER"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	h := &hookRunner{t: t, bin: bin}
+	// in reports whether $PATH finds program below dir of the home.
+	in := func(program, dir string) bool {
+		p, err := exec.LookPath(program)
+		return err == nil && strings.HasPrefix(p, filepath.Join(home, dir)+"/")
+	}
+	writeFile(t, proj+"/go.mod", "module example.com/p\n\ngo 1.21\n")
+	writeFile(t, proj+"/main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"go ok\") }\n")
+	for _, tc := range []struct {
+		name, dir, program, command, want string
+	}{
+		{"pyenv", ".pyenv", "python3", `python3 -c "import json, ssl; print('python ok')"`, "python ok"},
+		{"cargo", ".cargo", "cargo", "cargo --version && echo cargo ok", "cargo ok"},
+		{"rustup", ".cargo", "rustc", "rustc --version && echo rustc ok", "rustc ok"},
+		{"go", "go", "", "go build -o /dev/null . && go run .", "go ok"},
+		{"nvm", ".nvm", "node", "node -e 'console.log(\"node ok\")'", "node ok"},
+		{"local", ".local/bin", "", "find ~/.local/bin -maxdepth 1 -type f -exec cat {} + >/dev/null && echo local ok", "local ok"},
+		{"bin", "bin", "", "find ~/bin -maxdepth 1 -type f -exec cat {} + >/dev/null && echo bin ok", "bin ok"},
+		{"gitconfig", ".gitconfig", "git", "git config --global --list >/dev/null && echo git ok", "git ok"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h.t = t
+			if _, err := os.Stat(filepath.Join(home, tc.dir)); err != nil {
+				t.Skipf("no ~/%s here", tc.dir)
+			}
+			if tc.program != "" && !in(tc.program, tc.dir) && tc.name != "gitconfig" {
+				t.Skipf("%s is not run from ~/%s here", tc.program, tc.dir)
+			}
+			if tc.name == "go" {
+				if _, err := exec.LookPath("go"); err != nil {
+					t.Skip("no go")
+				}
+			}
+			if out := h.confined(proj, env, 0, tc.command); !strings.Contains(out, tc.want) {
+				t.Errorf("%s: %q", tc.command, out)
+			}
+		})
+	}
+	h.t = t
+
+	// A personal file in the same home: unreadable to a confined script.
+	personal, err := os.MkdirTemp(home, ".safezone-test-personal-")
+	if err != nil {
+		t.Skip("cannot make a directory in the home directory:", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(personal) })
+	writeFile(t, personal+"/notes.txt", "PERSONAL\n")
+	writeFile(t, proj+"/read.py", "import sys\ntry:\n    print(open(sys.argv[1]).read())\nexcept PermissionError as e:\n    print('refused', e)\n")
+	out := h.confined(proj, env, 0, "python3 read.py "+filepath.Join(personal, "notes.txt"))
+	if strings.Contains(out, "PERSONAL") || !strings.Contains(out, "refused") {
+		t.Errorf("a confined script read a personal file of the home directory: %q", out)
+	}
+}
