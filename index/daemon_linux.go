@@ -336,16 +336,29 @@ func Query(sock string, timeout time.Duration) (Found, error) {
 	if err := unix.Connect(fd, &unix.SockaddrUnix{Name: sock}); err != nil {
 		return f, err
 	}
-	if _, err := unix.Write(fd, []byte("sync\n")); err != nil {
-		return f, err
+	// A read or write with SO_RCVTIMEO or SO_SNDTIMEO set is not restarted
+	// after a signal handler ran (signal(7)): the Go runtime's own
+	// preemption signal (SIGURG) makes it fail with EINTR. Try again,
+	// within the deadline.
+	deadline := time.Now().Add(timeout)
+	for {
+		_, err := unix.Write(fd, []byte("sync\n"))
+		if err == nil {
+			break
+		}
+		if err != unix.EINTR || time.Now().After(deadline) {
+			return f, err
+		}
 	}
 	var out []byte
 	buf := make([]byte, 32<<10)
-	deadline := time.Now().Add(timeout)
 	for {
 		n, err := unix.Read(fd, buf)
 		if n > 0 {
 			out = append(out, buf[:n]...)
+		}
+		if err == unix.EINTR && !time.Now().After(deadline) {
+			continue
 		}
 		if err != nil {
 			return f, fmt.Errorf("reading the index daemon's answer: %w", err)
