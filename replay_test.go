@@ -89,7 +89,12 @@ func TestReplayFixture(t *testing.T) {
 // independently of replay's scanner; repeated calls exercise the memo.
 func TestReplayMatchesHook(t *testing.T) {
 	sys, dir := testSystem(t)
-	for _, d := range []string{"proj/docs", "proj/src/util", "proj/.git", "proj/agent_sandbox", "home/.ssh"} {
+	// The code caches a used home has: the live hook makes the missing
+	// ones at its first confined call (and then lists them among what a
+	// command reads in the home), which replay, judging without side
+	// effects, does not.
+	for _, d := range []string{"proj/docs", "proj/src/util", "proj/.git", "proj/agent_sandbox", "home/.ssh",
+		"home/.cargo/registry", "home/.cargo/git", "home/.gradle/caches", "home/.m2/repository", "home/.npm", "home/go/pkg/mod"} {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)
 	}
 	os.WriteFile(dir+"/proj/README.md", []byte("hi\n"), 0o644)
