@@ -1357,7 +1357,7 @@ func (c *confinement) describe(home string) string {
 			continue
 		}
 		// The private home directory: what programs need there is read.
-		s += "; in " + shortHome(p, home) + " it reads only the sandbox roots and what programs need (" + short(slices.DeleteFunc(slices.Clone(c.Ruleset.Read), func(r string) bool { return !pathWithin(r, p) })) + "), not the user's other files (ask the user to add a directory to sandbox.read_dirs if the command needs one)"
+		s += "; in " + shortHome(p, home) + " it reads only the sandbox roots and what programs need there (toolchains, their configuration and caches: safezone explain lists them), not the user's other files (ask the user to add a directory to sandbox.read_dirs if the command needs one)"
 	}
 	if len(noread) > 0 {
 		s += "; it cannot read " + short(noread)

@@ -6,8 +6,10 @@ package pipeline
 // password stores, keyrings, mail or other agents' logins.
 
 import (
+	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/safezonehq/safezone/classify"
@@ -106,10 +108,25 @@ func (j *Judger) privateHome(res *classify.Result) string {
 // homeReadable returns what a confined command may read in the private
 // home directory besides the sandbox roots: the homeReads that exist,
 // resolved, each with why.
+// The home directory is listed once, and only the entries whose first
+// element it holds are looked at (a dozen lstat(2)s, not a walk per entry).
 func (j *Judger) homeReadable(home string) (paths []string, why map[string]string) {
 	why = map[string]string{}
+	ents, err := fs.ReadDir(j.Sys.FS, strings.TrimPrefix(home, "/"))
+	if err != nil {
+		return nil, why
+	}
+	names := map[string]bool{}
+	for _, e := range ents {
+		names[e.Name()] = true
+	}
+	fsys := classify.MemoFS(j.Sys.FS)
 	for _, rel := range homeReads {
-		if r, ok := j.resolvedDir(filepath.Join(home, rel)); ok && !slices.Contains(paths, r) {
+		first, _, _ := strings.Cut(rel, "/")
+		if !names[first] {
+			continue
+		}
+		if r, ok := resolvedDirIn(fsys, filepath.Join(home, rel)); ok && !slices.Contains(paths, r) {
 			paths = append(paths, r)
 			why[r] = "read by programs (a toolchain, its configuration or cache, a shell's startup file)"
 		}
