@@ -520,18 +520,7 @@ def get(url):
 		name:  "host-sandbox",
 		needs: []string{"bwrap", "socat", "python3"},
 		files: hostSandboxFiles,
-		seed: func(w *world) error {
-			if err := addSettings(w, map[string]any{"sandbox": map[string]any{"enabled": true}}); err != nil {
-				return err
-			}
-			cmd := exec.Command(env.safezone, "init", "--host-sandbox")
-			cmd.Dir = w.proj
-			cmd.Env = append(cleanEnv(w), "CLAUDE_PROJECT_DIR="+w.proj)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("safezone init --host-sandbox: %v\n%s", err, out)
-			}
-			return nil
-		},
+		seed:  hostSandboxSeed,
 		calls: hostSandboxCalls,
 		check: func(r *confineRun) {
 			r.wantConfined(0, 1, 2, 3, 4)
@@ -551,21 +540,10 @@ def get(url):
 		// keeps empty stand-ins at the paths it keeps read-only, .mcp.json
 		// and the like, while it runs): a later call still runs (the watch
 		// list takes them for what they are).
-		name:  "host-sandbox-background",
-		needs: []string{"bwrap", "socat"},
-		files: hostSandboxFiles,
-		seed: func(w *world) error {
-			if err := addSettings(w, map[string]any{"sandbox": map[string]any{"enabled": true}}); err != nil {
-				return err
-			}
-			cmd := exec.Command(env.safezone, "init", "--host-sandbox")
-			cmd.Dir = w.proj
-			cmd.Env = append(cleanEnv(w), "CLAUDE_PROJECT_DIR="+w.proj)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("safezone init --host-sandbox: %v\n%s", err, out)
-			}
-			return nil
-		},
+		name:       "host-sandbox-background",
+		needs:      []string{"bwrap", "socat"},
+		files:      hostSandboxFiles,
+		seed:       hostSandboxSeed,
 		calls:      func(w *world) []string { return []string{"timeout 15 sleep 10", "sh w.sh", "echo done"} },
 		background: map[int]bool{0: true},
 		check: func(r *confineRun) {
@@ -611,6 +589,21 @@ func hostSandboxCalls(w *world) []string {
 for f in ['.env', '%s', 'README.md']:
     try: print(open(f).read())
     except OSError as e: print(e)"`, w.path("home/.ssh/id_rsa"))}
+}
+
+// hostSandboxSeed turns Claude Code's own sandbox on in the project's
+// settings and runs safezone init --host-sandbox, as a user would.
+func hostSandboxSeed(w *world) error {
+	if err := addSettings(w, map[string]any{"sandbox": map[string]any{"enabled": true}}); err != nil {
+		return err
+	}
+	cmd := exec.Command(env.safezone, "init", "--host-sandbox")
+	cmd.Dir = w.proj
+	cmd.Env = append(cleanEnv(w), "CLAUDE_PROJECT_DIR="+w.proj)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("safezone init --host-sandbox: %v\n%s", err, out)
+	}
+	return nil
 }
 
 // addSettings merges keys into the project's .claude/settings.json, which

@@ -78,3 +78,25 @@ func mustRead(tb testing.TB, p string) []byte {
 	}
 	return b
 }
+
+// rootOutsideTmp makes a directory for a test's tree outside the temporary
+// directory, which a confined command may write: safezone's state
+// directory there could not be kept read-only without a user namespace,
+// and nothing would be confined. It skips the test where there is none.
+func rootOutsideTmp(t *testing.T) string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no cache directory for a root outside $TMPDIR:", err)
+	}
+	root, err := os.MkdirTemp(cache, "safezone-pipeline-test-")
+	if err != nil {
+		t.Skip("cannot make a root outside $TMPDIR:", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	root, err = filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}

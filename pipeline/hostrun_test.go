@@ -337,23 +337,7 @@ func (o procOverlay) ReadLink(name string) (string, error)   { return o.pick(nam
 // paths (no user namespace in Codex's sandbox); under gemini --yolo -p an
 // ask is a deny, an on_error ask too.
 func TestHostRunDecides(t *testing.T) {
-	// Not under the temporary directory, which a confined command may
-	// write: safezone's state directory there could not be kept
-	// read-only without a user namespace, and nothing would be confined.
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skip("no cache directory for a root outside $TMPDIR:", err)
-	}
-	root, err := os.MkdirTemp(cache, "safezone-hostrun-test-")
-	if err != nil {
-		t.Skip("cannot make a root outside $TMPDIR:", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	root, err = filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, dir := testSystemAt(t, root)
+	sys, dir := testSystemAt(t, rootOutsideTmp(t))
 	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "SHELL": "/usr/bin/zsh"})
 	sys.Getwd = func() (string, error) { return dir + "/proj", nil }
 	sys.Confine = &OnceStatus{Get: func() confine.Status { return confine.Status{LandlockABI: 6} }}

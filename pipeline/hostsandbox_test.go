@@ -18,20 +18,7 @@ import (
 // command is asked, with what to add; a call that leaves the sandbox
 // (dangerouslyDisableSandbox) keeps the plain ruleset.
 func TestClaudeSandboxFallback(t *testing.T) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skip("no cache directory for a root outside $TMPDIR:", err)
-	}
-	root, err := os.MkdirTemp(cache, "safezone-hostsandbox-test-")
-	if err != nil {
-		t.Skip("cannot make a root outside $TMPDIR:", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	root, err = filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, dir := testSystemAt(t, root)
+	sys, dir := testSystemAt(t, rootOutsideTmp(t))
 	proj := dir + "/proj"
 	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": proj, "SHELL": "/bin/bash"})
 	sys.Getwd = func() (string, error) { return proj, nil }
@@ -71,6 +58,7 @@ func TestClaudeSandboxFallback(t *testing.T) {
 			if !ok || !ok2 {
 				t.Fatalf("no ruleset in %q", c)
 			}
+			var err error
 			if rs, err = confine.ParseRuleset(strings.ReplaceAll(arg, `'\''`, "'") + "}"); err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -228,22 +229,38 @@ const (
 	networkDenyKey  = "sandbox.network.deniedDomains"
 )
 
-// sandbox reads the value of the sandbox key: null (nil) or an object.
-func (r *settingsReader) sandbox() (*claudeSandbox, error) {
+// object reads the value of field: null (false, nothing read) or an
+// object, each of whose members it hands to member, which must read the
+// value (r.skip for a key it does not take).
+func (r *settingsReader) object(field string, member func(key string) error) (bool, error) {
 	tok, at, err := r.next()
 	if err != nil || tok == nil {
-		return nil, err
+		return false, err
 	}
 	if tok != json.Delim('{') {
-		return nil, r.fail(at, "sandbox must be an object")
+		return false, r.fail(at, "%s must be an object", field)
 	}
-	s := &claudeSandbox{}
 	for r.dec.More() {
 		tok, _, err := r.next()
 		if err != nil {
-			return nil, err
+			return false, err
 		}
-		switch key, _ := tok.(string); key {
+		key, _ := tok.(string)
+		if err := member(key); err != nil {
+			return false, err
+		}
+	}
+	if _, _, err := r.next(); err != nil { // the closing '}'
+		return false, err
+	}
+	return true, nil
+}
+
+// sandbox reads the value of the sandbox key: null (nil) or an object.
+func (r *settingsReader) sandbox() (*claudeSandbox, error) {
+	s := &claudeSandbox{}
+	ok, err := r.object("sandbox", func(key string) (err error) {
+		switch key {
 		case "enabled":
 			s.enabled, err = r.boolean("sandbox." + key)
 		case "allowUnsandboxedCommands":
@@ -251,99 +268,41 @@ func (r *settingsReader) sandbox() (*claudeSandbox, error) {
 		case "allowNestedUserNamespaces":
 			s.nested, err = r.boolean("sandbox." + key)
 		case "filesystem":
-			s.filesystem, err = r.filesystem()
+			s.filesystem, err = r.lists("sandbox.filesystem", "denyRead", "denyWrite", "allowRead", "allowWrite")
 		case "network":
-			s.network, err = r.sandboxNetwork()
+			s.network, err = r.lists("sandbox.network", "allowedDomains", "deniedDomains")
 		default:
 			err = r.skip()
 		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if _, _, err := r.next(); err != nil { // the closing '}'
+		return err
+	})
+	if !ok {
 		return nil, err
 	}
 	return s, nil
 }
 
-// filesystem reads sandbox.filesystem (null or an object) and returns its
-// denyRead, denyWrite, allowRead and allowWrite lists by key, and
-// allowGitConfig as a one-entry list when it is true.
-func (r *settingsReader) filesystem() (map[string][]settingsEntry, error) {
-	tok, at, err := r.next()
-	if err != nil || tok == nil {
-		return nil, err
-	}
-	if tok != json.Delim('{') {
-		return nil, r.fail(at, "sandbox.filesystem must be an object")
-	}
-	var out map[string][]settingsEntry
-	for r.dec.More() {
-		tok, _, err := r.next()
-		if err != nil {
-			return nil, err
-		}
-		switch key, _ := tok.(string); key {
-		case "denyRead", "denyWrite", "allowRead", "allowWrite":
-			var l []settingsEntry
-			l, err = r.list("sandbox.filesystem." + key)
-			if out == nil {
-				out = map[string][]settingsEntry{}
-			}
-			out[key] = l
-		case "allowGitConfig":
-			var b *Setting[bool]
-			if b, err = r.boolean("sandbox.filesystem." + key); b != nil && b.Value {
-				if out == nil {
-					out = map[string][]settingsEntry{}
-				}
-				out[key] = []settingsEntry{{value: "true", pos: b.Pos}}
-			}
-		default:
-			err = r.skip()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if _, _, err := r.next(); err != nil { // the closing '}'
-		return nil, err
-	}
-	return out, nil
-}
-
-// sandboxNetwork reads sandbox.network (null or an object) and returns its
-// allowedDomains and deniedDomains lists, keyed networkAllowKey and
-// networkDenyKey; its other keys are skipped.
-func (r *settingsReader) sandboxNetwork() (map[string][]settingsEntry, error) {
-	tok, at, err := r.next()
-	if err != nil || tok == nil {
-		return nil, err
-	}
-	if tok != json.Delim('{') {
-		return nil, r.fail(at, "sandbox.network must be an object")
-	}
+// lists reads the object field (null or an object) and returns the lists
+// of strings under keys, keyed field.key (sandbox.filesystem.denyRead),
+// and, for sandbox.filesystem, allowGitConfig as a one-entry list when it
+// is true; other keys are skipped.
+func (r *settingsReader) lists(field string, keys ...string) (map[string][]settingsEntry, error) {
 	out := map[string][]settingsEntry{}
-	for r.dec.More() {
-		tok, _, err := r.next()
-		if err != nil {
-			return nil, err
-		}
-		switch key, _ := tok.(string); key {
-		case "allowedDomains", "deniedDomains":
-			out["sandbox.network."+key], err = r.list("sandbox.network." + key)
+	_, err := r.object(field, func(key string) (err error) {
+		switch {
+		case slices.Contains(keys, key):
+			out[field+"."+key], err = r.list(field + "." + key)
+		case field == "sandbox.filesystem" && key == "allowGitConfig":
+			var b *Setting[bool]
+			if b, err = r.boolean(field + "." + key); b != nil && b.Value {
+				out[field+"."+key] = []settingsEntry{{value: "true", pos: b.Pos}}
+			}
 		default:
 			err = r.skip()
 		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if _, _, err := r.next(); err != nil { // the closing '}'
-		return nil, err
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 // boolean reads a value that must be true, false or null (nil).

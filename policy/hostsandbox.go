@@ -84,11 +84,11 @@ func mergeHostSandbox(p *Policy, l *Layer) {
 		}
 		hs := &p.HostSandbox
 		for key, dst := range map[string]*[]HostPath{"denyRead": &hs.DenyRead, "allowRead": &hs.AllowRead, "denyWrite": &hs.DenyWrite, "allowWrite": &hs.AllowWrite} {
-			for _, e := range s.filesystem[key] {
+			for _, e := range s.filesystem["sandbox.filesystem."+key] {
 				*dst = append(*dst, HostPath{Text: e.value, Pos: e.pos, Scope: l.Scope})
 			}
 		}
-		if g := s.filesystem["allowGitConfig"]; len(g) > 0 {
+		if g := s.filesystem["sandbox.filesystem.allowGitConfig"]; len(g) > 0 {
 			hs.GitConfigWritable = Setting[bool]{Value: true, Pos: g[0].pos}
 		}
 	}
@@ -110,8 +110,8 @@ func mergeHostSandbox(p *Policy, l *Layer) {
 // safezone reads.
 type claudeSandbox struct {
 	enabled, allowUnsandboxed, nested *Setting[bool]
-	// filesystem holds sandbox.filesystem's lists by key (denyRead,
-	// denyWrite, allowRead, allowWrite; allowGitConfig when true).
+	// filesystem holds sandbox.filesystem's lists by their field
+	// (sandbox.filesystem.denyRead, ...; allowGitConfig when true).
 	filesystem map[string][]settingsEntry
 	// network holds sandbox.network's allowedDomains and deniedDomains
 	// (networkAllowKey, networkDenyKey), which NetworkLayer takes.
