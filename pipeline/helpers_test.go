@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -99,4 +100,27 @@ func rootOutsideTmp(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// hookAnswer is the part of a PreToolUse answer (Claude Code's and
+// Codex's shape) the tests read.
+type hookAnswer struct {
+	HSO struct {
+		Decision string `json:"permissionDecision"`
+		Reason   string `json:"permissionDecisionReason"`
+		Updated  struct {
+			Command string `json:"command"`
+		} `json:"updatedInput"`
+	} `json:"hookSpecificOutput"`
+}
+
+// answerOf decodes r's stdout as a hookAnswer, failing the test when it
+// is not one.
+func answerOf(t *testing.T, r runResult) hookAnswer {
+	t.Helper()
+	var out hookAnswer
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v: %q, stderr %q", err, r.stdout, r.stderr)
+	}
+	return out
 }

@@ -504,24 +504,31 @@ func (s *System) geminiRun(project string) hostRun {
 // geminiDefaultApproval reads general.defaultApprovalMode from a Gemini
 // settings file (JSON with comments); "" when it is missing or unreadable.
 func (s *System) geminiDefaultApproval(file string) string {
-	b, err := fs.ReadFile(s.FS, strings.TrimPrefix(file, "/"))
-	if err != nil {
-		return ""
-	}
-	v, err := hujson.Parse(b)
-	if err != nil {
-		return ""
-	}
-	v.Standardize()
 	var st struct {
 		General struct {
 			DefaultApprovalMode string `json:"defaultApprovalMode"`
 		} `json:"general"`
 	}
-	if err := json.Unmarshal(v.Pack(), &st); err != nil {
+	if !s.readJSONC(file, &st) {
 		return ""
 	}
 	return st.General.DefaultApprovalMode
+}
+
+// readJSONC decodes the settings file at the absolute path file (JSON with
+// comments and trailing commas, as Gemini CLI's and Copilot CLI's are)
+// into v; false when it is missing, unreadable or not that.
+func (s *System) readJSONC(file string, v any) bool {
+	b, err := fs.ReadFile(s.FS, strings.TrimPrefix(file, "/"))
+	if err != nil {
+		return false
+	}
+	val, err := hujson.Parse(b)
+	if err != nil {
+		return false
+	}
+	val.Standardize()
+	return json.Unmarshal(val.Pack(), v) == nil
 }
 
 // GitHub Copilot CLI (1.0.102: `copilot --help`, `copilot help
@@ -650,19 +657,10 @@ func (s *System) copilotDefaultMode(home string) string {
 	if home == "" {
 		return ""
 	}
-	b, err := fs.ReadFile(s.FS, strings.TrimPrefix(filepath.Join(home, "settings.json"), "/"))
-	if err != nil {
-		return ""
-	}
-	v, err := hujson.Parse(b)
-	if err != nil {
-		return ""
-	}
-	v.Standardize()
 	var st struct {
 		DefaultPermissionMode string `json:"defaultPermissionMode"`
 	}
-	if json.Unmarshal(v.Pack(), &st) != nil {
+	if !s.readJSONC(filepath.Join(home, "settings.json"), &st) {
 		return ""
 	}
 	return st.DefaultPermissionMode

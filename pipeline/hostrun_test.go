@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -360,18 +359,7 @@ func TestHostRunDecides(t *testing.T) {
 	codex.FS = host("/opt/codex/bin/codex", "exec", "-s", "workspace-write", "build it")
 	in := `{"session_id":"s","turn_id":"t","cwd":"` + dir + `/proj","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"sh build.sh"},"tool_use_id":"c"}`
 	r := runHook(t, &codex, strings.NewReader(in), "--host", "codex")
-	var out struct {
-		HSO struct {
-			Decision string `json:"permissionDecision"`
-			Reason   string `json:"permissionDecisionReason"`
-			Updated  struct {
-				Command string `json:"command"`
-			} `json:"updatedInput"`
-		} `json:"hookSpecificOutput"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-		t.Fatalf("%v: %q, stderr %q", err, r.stdout, r.stderr)
-	}
+	out := answerOf(t, r)
 	if out.HSO.Decision != "allow" || !strings.HasPrefix(out.HSO.Updated.Command, "exec '") || !strings.HasSuffix(out.HSO.Updated.Command, `"$0" -c 'sh build.sh'`) ||
 		strings.Contains(out.HSO.Updated.Command, "readonly") ||
 		!strings.Contains(out.HSO.Reason, "host permission_mode bypassPermissions (codex exec: approval never (codex exec never asks), sandbox workspace-write (-s workspace-write))") {

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,18 +38,7 @@ func TestClaudeSandboxFallback(t *testing.T) {
 		t.Helper()
 		in := `{"session_id":"s","transcript_path":"/t","cwd":"` + proj + `","permission_mode":"bypassPermissions","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sh build.sh"` + extra + `},"tool_use_id":"c"}`
 		r := runHook(t, sys, strings.NewReader(in))
-		var out struct {
-			HSO struct {
-				Decision string `json:"permissionDecision"`
-				Reason   string `json:"permissionDecisionReason"`
-				Updated  struct {
-					Command string `json:"command"`
-				} `json:"updatedInput"`
-			} `json:"hookSpecificOutput"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-			t.Fatalf("%v: %q, stderr %q", err, r.stdout, r.stderr)
-		}
+		out := answerOf(t, r)
 		if c := out.HSO.Updated.Command; c != "" {
 			// The ruleset is the launcher's first argument, single-quoted.
 			_, after, ok := strings.Cut(c, confine.Subcommand+" bash '")
