@@ -101,3 +101,64 @@ func TestRealHomeToolchains(t *testing.T) {
 		t.Errorf("a confined script read a personal file of the home directory: %q", out)
 	}
 }
+
+// TestSharedTopsPrivate: outside the home directory, /home, /mnt, /media
+// and /srv hold people's files (other users' homes, projects kept in /srv,
+// mounted disks); a confined command reads none of them but its sandbox
+// roots and read_dirs (issue 29, item 2; pipeline/home.go, sharedTops). It
+// makes a directory of its own in /srv and in /mnt (root only), runs a
+// script there confined, names a read there (asked: the kernel would refuse
+// it), and runs a project kept in /srv that reads itself but not its
+// neighbour.
+func TestSharedTopsPrivate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs confined commands")
+	}
+	bin := confinedBuild(t)
+	for _, top := range []string{"/srv", "/mnt"} {
+		t.Run(top, func(t *testing.T) {
+			shared, err := os.MkdirTemp(top, "safezone-test-")
+			if err != nil {
+				t.Skipf("cannot make a directory in %s (the test needs root): %v", top, err)
+			}
+			t.Cleanup(func() { os.RemoveAll(shared) })
+			other := filepath.Join(shared, "other")
+			mustMkdir(t, other)
+			writeFile(t, other+"/notes.txt", "OTHER-PROJECT-NOTES\n")
+			root := workRoot(t)
+			home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+			mustMkdir(t, home)
+			mustMkdir(t, proj)
+			env := func(proj string) []string {
+				return []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
+					"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state"), "TMPDIR=/tmp"}
+			}
+			h := &hookRunner{t: t, bin: bin}
+			// A script the analysis cannot see into.
+			writeFile(t, proj+"/read.sh", "cat \"$(cat where)\" || echo REFUSED\n")
+			writeFile(t, proj+"/where", other+"/notes.txt")
+			out := h.confined(proj, env(proj), 0, "bash read.sh")
+			if strings.Contains(out, "OTHER-PROJECT-NOTES") || !strings.Contains(out, "REFUSED") {
+				t.Fatalf("a confined script read %s: %q", other, out)
+			}
+			// Named: asked, with the kernel's reason.
+			d, reason := h.decision(proj, env(proj), "cat "+other+"/notes.txt")
+			if d != "ask" || !strings.Contains(reason, "cannot read it either") {
+				t.Errorf("cat %s/notes.txt: %s %q, want ask naming the kernel", other, d, reason)
+			}
+			// A project kept there reads itself, not its neighbour.
+			inner := filepath.Join(shared, "proj")
+			mustMkdir(t, inner)
+			writeFile(t, inner+"/own.txt", "OWN-FILE\n")
+			writeFile(t, inner+"/read.sh", "cat own.txt; cat ../other/notes.txt || echo REFUSED\n")
+			out = h.confined(inner, env(inner), 0, "bash read.sh")
+			if !strings.Contains(out, "OWN-FILE") || strings.Contains(out, "OTHER-PROJECT-NOTES") || !strings.Contains(out, "REFUSED") {
+				t.Fatalf("a project in %s: %q, want its own file and not its neighbour's", top, out)
+			}
+			// The test's own check: unconfined, the file is there.
+			if b, err := os.ReadFile(other + "/notes.txt"); err != nil || !strings.Contains(string(b), "OTHER") {
+				t.Fatalf("unconfined: %q %v", b, err)
+			}
+		})
+	}
+}

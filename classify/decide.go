@@ -72,8 +72,9 @@ type Env struct {
 	KernelWrite []string
 	// KernelReadable, when set, reports whether a confined command may
 	// read the path p (resolved, outside the sandbox roots): the kernel
-	// keeps the home directory private but for what programs need there
-	// (README, "What the kernel enforces"). A read outside that it refuses
+	// keeps the home directory private but for what programs need there,
+	// and /home, /mnt, /media and /srv (README, "What the kernel
+	// enforces"). A read outside that it refuses
 	// is judged as named (sandbox.outside_read), not let through because
 	// the command runs confined. Nil: every file outside is readable to a
 	// confined command but the secrets.

@@ -222,8 +222,9 @@ func (j *judgement) outside() {
 // nothing (README, "What the kernel enforces"): write in a directory of
 // Env.KernelWrite (the temporary directories, the caches), or read while
 // sandbox.outside_read is ask what Env.KernelReadable says a confined
-// command reads (everything outside the home directory, and what programs
-// need in it; the secrets the deny rules decide before this row). It holds only
+// command reads (everything outside the home directory and /home, /mnt,
+// /media, /srv, and what programs need in the home directory; the secrets
+// the deny rules decide before this row). It holds only
 // for a shell call that will run confined: one the mode auto-approves
 // (bypassPermissions, -y, agi), or one the host runs without asking
 // (Env.RunsUnasked). A call the host asks about is judged as named: the
@@ -251,12 +252,13 @@ func (d *decider) kernelLets(p string, t *Target) bool {
 
 // kernelRefuses says why a confined command could not read p either, for
 // a read outside that kernelLets does not let through only because the
-// kernel keeps the home directory private (Env.KernelReadable), or "".
+// kernel keeps the home directory and the shared top-level directories
+// private (Env.KernelReadable), or "".
 func (d *decider) kernelRefuses(p string, t *Target) string {
 	if t.Access != policy.Read || d.shell == nil || !d.confinable() || !d.willRunUnasked() || d.kernelReads(p, t) {
 		return ""
 	}
-	return "a confined command cannot read it either: the kernel keeps your home directory private but for what programs need there (toolchains, their configuration and caches)"
+	return "a confined command cannot read it either: the kernel keeps your home directory private but for what programs need there (toolchains, their configuration and caches), and other people's files (/home, /mnt, /media, /srv) but the sandbox roots"
 }
 
 // kernelReads reports whether a confined command may read the target t

@@ -81,6 +81,44 @@ var homeReads = []string{
 // homePrivate begins the reason of the private home directory.
 const homePrivate = "your home directory"
 
+// sharedTops are the top-level directories outside the home directory that
+// hold people's files rather than the system's (FHS 3.0: /home holds the
+// users' home directories, /mnt and /media mounted file systems, /srv the
+// data a site serves): other users' homes, other projects kept in /srv,
+// backups and removable disks. A confined command reads none of them but
+// its sandbox roots, its read_dirs, the paths a Read allow rule names by an
+// absolute path and what a grant leaves readable; its own home directory
+// is private as homeRead says (the parts programs need stay readable).
+// Everything else outside the home directory stays readable: /usr, /etc,
+// /opt, /var, /nix, /run, /proc and what programs need there.
+var sharedTops = []string{"/home", "/mnt", "/media", "/srv"}
+
+// sharedPrivate begins the reason of a private top-level directory.
+const sharedPrivate = "people's files outside your home directory"
+
+// privateTops returns the sharedTops that exist, resolved, for a call
+// whose confined commands keep the home directory private (privateHome's
+// conditions but the home's own: the sandbox on, not agi mode), less
+// those a sandbox root holds (a project at the top of /srv keeps it
+// whole).
+func (j *Judger) privateTops(res *classify.Result) []string {
+	if !res.Modes.Sandbox.On || res.Modes.AGI {
+		return nil
+	}
+	var tops []string
+	for _, t := range sharedTops {
+		r, ok := j.resolvedDir(t)
+		if !ok || r == "/" || slices.Contains(tops, r) {
+			continue
+		}
+		if slices.ContainsFunc(res.Roots, func(root classify.Root) bool { return pathWithin(r, root.Resolved) }) {
+			continue
+		}
+		tops = append(tops, r)
+	}
+	return tops
+}
+
 // privateHome says where a confined command of this call keeps the home
 // directory private: its resolved path, or "" where it does not (no home
 // directory, the sandbox off or agi mode, where every read outside is
@@ -144,14 +182,23 @@ func (j *Judger) homeReadable(home string) (paths []string, why map[string]strin
 // leave readable. why gets the reason of each.
 func (j *Judger) homeRead(rs *confine.Ruleset, res *classify.Result, pol *policy.Policy, session hookio.Session, granted []string, why map[string]string) {
 	home := j.privateHome(res)
-	if home == "" {
+	tops := j.privateTops(res)
+	if home == "" && len(tops) == 0 {
 		return
 	}
-	rs.NoRead = append(rs.NoRead, home)
-	why[home] = homePrivate + ": a confined command reads only what programs need there (the read paths below); sandbox.read_dirs or a Read allow rule by a ~ or absolute path opens more"
-	read, rwhy := j.homeReadable(home)
-	for p, w := range rwhy {
-		why[p] = w
+	for _, t := range tops {
+		rs.NoRead = append(rs.NoRead, t)
+		why[t] = sharedPrivate + " (other users' homes, other projects, mounted disks): a confined command reads only its sandbox roots there; sandbox.read_dirs or a Read allow rule by an absolute path opens more"
+	}
+	var read []string
+	if home != "" {
+		rs.NoRead = append(rs.NoRead, home)
+		why[home] = homePrivate + ": a confined command reads only what programs need there (the read paths below); sandbox.read_dirs or a Read allow rule by a ~ or absolute path opens more"
+		var rwhy map[string]string
+		read, rwhy = j.homeReadable(home)
+		for p, w := range rwhy {
+			why[p] = w
+		}
 	}
 	add := func(p, w string) {
 		if !slices.Contains(read, p) {
@@ -228,17 +275,22 @@ func (j *Judger) patternPaths(pt *policy.Pattern, home string) []string {
 
 // kernelReadable returns classify.Env.KernelReadable for a call: whether
 // a confined command may read the resolved path p outside the sandbox
-// roots, that is, whether p lies outside the home directory or in one of
-// homeReads there. It is computed once, when first asked (a read outside
-// the roots that a confined command names). The home directory counts as
-// private here whatever the modes: classify asks only where the sandbox
-// is on.
+// roots, that is, whether p lies outside the home directory and the
+// sharedTops, or in one of homeReads in the home directory. It is computed
+// once, when first asked (a read outside the roots that a confined command
+// names). The home directory and the sharedTops count as private here
+// whatever the modes: classify asks only where the sandbox is on.
 func (j *Judger) kernelReadable() func(p string) bool {
 	var once sync.Once
 	var home string
-	var read []string
+	var read, tops []string
 	return func(p string) bool {
 		once.Do(func() {
+			for _, t := range sharedTops {
+				if r, ok := j.resolvedDir(t); ok && r != "/" {
+					tops = append(tops, r)
+				}
+			}
 			h := j.Sys.Getenv("HOME")
 			if !filepath.IsAbs(h) {
 				return
@@ -248,9 +300,9 @@ func (j *Judger) kernelReadable() func(p string) bool {
 				read, _ = j.homeReadable(r)
 			}
 		})
-		if home == "" || !pathWithin(p, home) {
-			return true
+		if home != "" && pathWithin(p, home) {
+			return slices.ContainsFunc(read, func(r string) bool { return pathWithin(p, r) })
 		}
-		return slices.ContainsFunc(read, func(r string) bool { return pathWithin(p, r) })
+		return !slices.ContainsFunc(tops, func(t string) bool { return pathWithin(p, t) })
 	}
 }
