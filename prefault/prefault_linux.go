@@ -1,0 +1,47 @@
+package prefault
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// madvPopulateWrite is MADV_POPULATE_WRITE (Linux 5.14,
+// include/uapi/asm-generic/mman-common.h; the same on every architecture).
+const madvPopulateWrite = 0x17
+
+// probeSize is the size of the allocation that finds the heap's frontier:
+// large enough for a span of its own (5 pages, from the allocating P's
+// page cache), small enough to stay below the size that bypasses it.
+const probeSize = 40 << 10
+
+// probe holds the frontier's allocation: kept from the stack, so the
+// address is the heap's.
+var probe []byte
+
+func init() {
+	Heap(Above)
+}
+
+// Heap populates n bytes of the heap from its frontier up: the address
+// of a fresh allocation of probeSize bytes, rounded down to 64 KiB. Errors
+// are ignored: a kernel without MADV_POPULATE_WRITE, or a range that runs
+// past the heap's mapping (populated up to there), only leaves pages to be
+// faulted in as before.
+func Heap(n int) {
+	probe = make([]byte, probeSize)
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) &^ (64<<10 - 1)
+	probe = nil
+	_ = Range(at, n)
+}
+
+// Range populates, writable, the n bytes of this process's memory at addr
+// (page aligned) with madvise(MADV_POPULATE_WRITE): the page tables filled
+// in one system call, as if each page had been written, without writing
+// them. The error is the kernel's: EINVAL before Linux 5.14, ENOMEM when
+// part of the range is not mapped (the part before it is populated).
+func Range(addr uintptr, n int) error {
+	if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, addr, uintptr(n), madvPopulateWrite); e != 0 {
+		return e
+	}
+	return nil
+}
