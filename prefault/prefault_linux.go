@@ -19,20 +19,21 @@ const probeSize = 40 << 10
 var probe []byte
 
 func init() {
-	Heap(Above)
+	_, _ = Heap(Above)
 	growStack(0)
 }
 
-// Heap populates n bytes of the heap from its frontier up: the address
-// of a fresh allocation of probeSize bytes, rounded down to 64 KiB. Errors
-// are ignored: a kernel without MADV_POPULATE_WRITE, or a range that runs
-// past the heap's mapping (populated up to there), only leaves pages to be
-// faulted in as before.
-func Heap(n int) {
+// Heap populates n bytes of the heap from its frontier up: the page of a
+// fresh allocation of probeSize bytes (a page of the heap's, so the range
+// starts inside its mapping). Errors are ignored: a kernel without
+// MADV_POPULATE_WRITE, or a range that runs past the heap's mapping
+// (populated up to there), only leaves pages to be faulted in as before;
+// Heap returns the range's start and Range's error for the tests.
+func Heap(n int) (uintptr, error) {
 	probe = make([]byte, probeSize)
-	at := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) &^ (64<<10 - 1)
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) &^ uintptr(syscall.Getpagesize()-1)
 	probe = nil
-	_ = Range(at, n)
+	return at, Range(at, n)
 }
 
 // Range populates, writable, the n bytes of this process's memory at addr

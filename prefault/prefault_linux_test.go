@@ -12,21 +12,24 @@ import (
 	"unsafe"
 )
 
-// resident reports how many of the pages of m the kernel has mapped
-// (mincore).
-func resident(t *testing.T, m []byte) int {
+// resident reports how many of the pages of the n bytes at addr (page
+// aligned) the kernel has mapped (mincore).
+func resident(t *testing.T, addr uintptr, n int) int {
 	t.Helper()
 	page := syscall.Getpagesize()
-	vec := make([]byte, (len(m)+page-1)/page)
-	if _, _, e := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(len(m)), uintptr(unsafe.Pointer(&vec[0]))); e != 0 {
+	vec := make([]byte, (n+page-1)/page)
+	if _, _, e := syscall.Syscall(syscall.SYS_MINCORE, addr, uintptr(n), uintptr(unsafe.Pointer(&vec[0]))); e != 0 {
 		t.Fatalf("mincore: %v", e)
 	}
-	n := 0
+	c := 0
 	for _, v := range vec {
-		n += int(v & 1)
+		c += int(v & 1)
 	}
-	return n
+	return c
 }
+
+// start is the address of m's first byte.
+func start(m []byte) uintptr { return uintptr(unsafe.Pointer(&m[0])) }
 
 // TestRange populates a fresh anonymous mapping: none of its pages are
 // mapped before, all are after, and they read as zero.
@@ -37,23 +40,44 @@ func TestRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Munmap(m)
-	if n := resident(t, m); n != 0 {
+	if n := resident(t, start(m), len(m)); n != 0 {
 		t.Fatalf("%d pages of a fresh mapping resident before", n)
 	}
-	err = Range(uintptr(unsafe.Pointer(&m[0])), size)
+	err = Range(start(m), size)
 	if errors.Is(err, syscall.EINVAL) {
 		t.Skip("this kernel has no MADV_POPULATE_WRITE (Linux 5.14)")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, want := resident(t, m), size/syscall.Getpagesize(); n != want {
+	if n, want := resident(t, start(m), len(m)), size/syscall.Getpagesize(); n != want {
 		t.Fatalf("%d of %d pages resident after Range", n, want)
 	}
 	for i, b := range m {
 		if b != 0 {
 			t.Fatalf("byte %d is %d after Range, want 0", i, b)
 		}
+	}
+}
+
+// TestHeap: the range Heap populates starts on a page of the heap's and
+// is resident afterwards (up to the end of the heap's mapping, when the
+// range runs past it).
+func TestHeap(t *testing.T) {
+	const n = 128 << 10
+	at, err := Heap(n)
+	if errors.Is(err, syscall.EINVAL) {
+		t.Skip("this kernel has no MADV_POPULATE_WRITE (Linux 5.14)")
+	}
+	if err != nil && !errors.Is(err, syscall.ENOMEM) {
+		t.Fatal(err)
+	}
+	size := n
+	if errors.Is(err, syscall.ENOMEM) {
+		size = syscall.Getpagesize() // the mapping ended early: its first page at least
+	}
+	if got, want := resident(t, at, size), size/syscall.Getpagesize(); got != want {
+		t.Fatalf("%d of %d pages resident from the heap's frontier after Heap", got, want)
 	}
 }
 
@@ -72,14 +96,14 @@ func TestRangeUnmapped(t *testing.T) {
 	}
 	defer syscall.Syscall(syscall.SYS_MUNMAP, uintptr(unsafe.Pointer(&m[0])), uintptr(2*page), 0)
 	m = m[:2*page]
-	err = Range(uintptr(unsafe.Pointer(&m[0])), 4*page)
+	err = Range(start(m), 4*page)
 	if errors.Is(err, syscall.EINVAL) {
 		t.Skip("this kernel has no MADV_POPULATE_WRITE (Linux 5.14)")
 	}
 	if !errors.Is(err, syscall.ENOMEM) {
 		t.Fatalf("Range over a hole: %v, want ENOMEM", err)
 	}
-	if n := resident(t, m); n != 2 {
+	if n := resident(t, start(m), len(m)); n != 2 {
 		t.Fatalf("%d of the 2 mapped pages resident", n)
 	}
 }
