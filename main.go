@@ -27,6 +27,9 @@ import (
 
 	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/pipeline"
+	// Populates the heap a call is about to use in one system call, at
+	// start-up, instead of a page fault per page (see its doc).
+	_ "github.com/safezonehq/safezone/prefault"
 )
 
 func main() {

@@ -7,7 +7,10 @@
 // after the other, so a paired ratio compares calls made under the same
 // load; on a noisy machine it is the steadier figure), and the median
 // number of page faults a call takes (getrusage's minor faults: the cost
-// of a process start grows with the pages it touches), and the median CPU
+// of a process start grows with the pages it touches; they include the
+// pages safezone populates in bulk at start-up, package prefault, which
+// cost no trap each: scripts/benchstart counts the faults taken one by one
+// with perf), and the median CPU
 // time of a call (user and system, getrusage's, paired as the wall times
 // are: on a loaded machine the wall time holds the waits for a processor,
 // the CPU time does not).

@@ -5,7 +5,11 @@
 //     own trace, one line per package with init work): the packages, their
 //     allocations and bytes, and the clock time of their inits summed
 //     (median over the runs), then the -top packages by median clock time;
-//   - its minor page faults (getrusage's ru_minflt, median);
+//   - its minor page faults (getrusage's ru_minflt, median), which count
+//     the pages populated in bulk (madvise MADV_POPULATE_WRITE, package
+//     prefault) as well, and, when perf(1) is on PATH, the page faults the
+//     program took (perf stat's page-faults event, median of the runs):
+//     the faults that cost one trap each;
 //   - its system calls, when strace(1) is on PATH (strace -f -c, one run:
 //     every thread's calls, the failed ones, and the -top by count; the
 //     file system's calls summed: openat, newfstatat, statx, getdents64,
@@ -47,8 +51,9 @@ func main() {
 		os.Exit(2)
 	}
 	strace, _ := exec.LookPath("strace")
+	perf, _ := exec.LookPath("perf")
 	for _, prog := range flag.Args() {
-		if err := report(prog, in, *n, *top, strace); err != nil {
+		if err := report(prog, in, *n, *top, strace, perf); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", prog, err)
 			os.Exit(1)
 		}
@@ -62,7 +67,7 @@ type pkgInit struct {
 	bytes, allocs int64
 }
 
-func report(prog string, in []byte, n, top int, strace string) error {
+func report(prog string, in []byte, n, top int, strace, perf string) error {
 	clocks := map[string][]float64{}
 	last := map[string]pkgInit{}
 	var sums []float64
@@ -93,8 +98,12 @@ func report(prog string, in []byte, n, top int, strace string) error {
 		bytes += pi.bytes
 	}
 	name := filepath.Base(prog)
-	fmt.Printf("%s: %d packages initialised, %d allocations, %d bytes; inits %.3f ms (median of %d runs); %d page faults (median)\n",
-		name, len(last), allocs, bytes, median(sums), n, medianInt(faults))
+	taken := "no perf on PATH"
+	if perf != "" {
+		taken = trapFaults(perf, prog, in, n)
+	}
+	fmt.Printf("%s: %d packages initialised, %d allocations, %d bytes; inits %.3f ms (median of %d runs); %d page faults (median; getrusage, with the pages populated in bulk), of them taken one by one: %s\n",
+		name, len(last), allocs, bytes, median(sums), n, medianInt(faults), taken)
 	type row struct {
 		pkg string
 		ms  float64
@@ -116,6 +125,46 @@ func report(prog string, in []byte, n, top int, strace string) error {
 		return nil
 	}
 	return syscalls(strace, prog, in, top)
+}
+
+// trapFaults runs prog n times under perf stat -e page-faults (a software
+// event counted in the page fault handler: pages populated in bulk are not
+// counted) and returns the median, or why there is none (perf may be
+// refused: kernel.perf_event_paranoid).
+func trapFaults(perf, prog string, in []byte, n int) string {
+	out, err := os.CreateTemp("", "benchstart-perf")
+	if err != nil {
+		return err.Error()
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	var counts []int64
+	for range n {
+		cmd := exec.Command(perf, "stat", "-x,", "-e", "page-faults", "-o", out.Name(), "--", prog)
+		cmd.Stdin = bytes.NewReader(in)
+		if err := cmd.Run(); err != nil {
+			if _, exit := err.(*exec.ExitError); !exit {
+				return err.Error()
+			}
+		}
+		b, err := os.ReadFile(out.Name())
+		if err != nil {
+			return err.Error()
+		}
+		// perf stat -x,: "VALUE,UNIT,EVENT,..." after comment lines.
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Split(line, ",")
+			if len(f) > 2 && f[2] == "page-faults" {
+				if v, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					counts = append(counts, v)
+				}
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return "perf stat counted none (kernel.perf_event_paranoid?)"
+	}
+	return fmt.Sprintf("%d (perf stat -e page-faults, median)", medianInt(counts))
 }
 
 // parseInits reads GODEBUG=inittrace=1 lines from a process's stderr.
