@@ -259,6 +259,7 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		}
 		c.Ruleset.HostSandbox, c.HostFallback = maySandbox, note
 	}
+	j.report(c, call, host, pol, project)
 	if j.live {
 		if err := j.Sys.RecordWatch(project, c.Missing); err != nil {
 			return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)
