@@ -119,6 +119,31 @@ func TestKernelRefusalsReported(t *testing.T) {
 	if strings.Contains(ctx, "the kernel refused") {
 		t.Errorf("told twice: %q", ctx)
 	}
+	// The fast launcher (built in the background since the first call)
+	// registers and logs the same way.
+	var fast []string
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline) && len(fast) == 0; time.Sleep(200 * time.Millisecond) {
+		fast, _ = filepath.Glob(filepath.Join(root, "state/safezone/launcher/*/safezone-launch"))
+	}
+	if len(fast) == 0 {
+		t.Fatal("the fast launcher was not built")
+	}
+	if d, _, out := sessionCall(t, bin, root, session, "tool-4", "sh probe.sh"); d != "allow" || strings.Contains(out, "PERSONAL-S3CRET") {
+		t.Fatalf("the probe, second run: %s %q", d, out)
+	}
+	n := 0
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && n < 2; time.Sleep(100 * time.Millisecond) {
+		n = 0
+		for _, r := range kernelRecords(t, logPath) {
+			if r.ToolUseID == "tool-4" {
+				n++
+			}
+		}
+	}
+	if n < 2 {
+		b, _ := os.ReadFile(logPath)
+		t.Errorf("under the fast launcher, %d refusals recorded:\n%s", n, b)
+	}
 }
 
 // kernelRecords reads the kernel's refusals from the audit log at p.
