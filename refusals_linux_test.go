@@ -112,12 +112,37 @@ func TestKernelRefusalsReported(t *testing.T) {
 		t.Fatalf("the audit log lacks the kernel's refusals (read %v, write %v): %+v", read, write, recs)
 	}
 	_, ctx, _ = sessionCall(t, bin, root, session, "tool-2", "ls")
-	if !strings.Contains(ctx, "the kernel refused your previous confined command") || !strings.Contains(ctx, private) || !strings.Contains(ctx, "creating a file in "+outside) {
+	if !strings.Contains(ctx, "the kernel refused your previous confined command") || !strings.Contains(ctx, `reading "`+private+`"`) || !strings.Contains(ctx, `creating a file in "`+outside+`"`) {
 		t.Errorf("the next call does not tell the model: %q", ctx)
 	}
 	_, ctx, _ = sessionCall(t, bin, root, session, "tool-3", "ls")
 	if strings.Contains(ctx, "the kernel refused") {
 		t.Errorf("told twice: %q", ctx)
+	}
+	// explain says they are reported.
+	ex := exec.Command(bin, "explain")
+	ex.Dir, ex.Stdin = proj, strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"`+proj+`","permission_mode":"bypassPermissions","tool_input":{"command":"sh probe.sh"}}`)
+	ex.Env = []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
+		"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state"), "TMPDIR=/tmp"}
+	if eout, err := ex.Output(); err != nil || !strings.Contains(string(eout), "refusals reported: what the kernel (Landlock) refuses it reaches the audit log") {
+		t.Errorf("explain: %v\n%s", err, eout)
+	}
+	// replay --refusals lists them with the call they belong to.
+	tr := filepath.Join(root, "session.jsonl")
+	line, _ := json.Marshal(map[string]any{"type": "assistant", "cwd": proj, "sessionId": session, "timestamp": "2026-12-07T10:00:00.000Z",
+		"permissionMode": "bypassPermissions", "message": map[string]any{"role": "assistant", "content": []any{
+			map[string]any{"type": "tool_use", "id": "tool-1", "name": "Bash", "input": map[string]any{"command": "sh probe.sh"}}}}})
+	os.WriteFile(tr, append(line, '\n'), 0o600)
+	rp := exec.Command(bin, "replay", "--refusals", logPath, tr)
+	rp.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state")}
+	rout, err := rp.CombinedOutput()
+	if err != nil || !strings.Contains(string(rout), "refused when they ran (--refusals: 1 call)") || !strings.Contains(string(rout), "landlock fs.read_file "+private) {
+		t.Errorf("replay --refusals: %v\n%s", err, rout)
+	}
+	rp = exec.Command(bin, "replay", "--json", "--refusals", logPath, tr)
+	rp.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state")}
+	if rout, err = rp.Output(); err != nil || !strings.Contains(string(rout), `"refused":[`) {
+		t.Errorf("replay --json --refusals: %v\n%s", err, rout)
 	}
 	// The fast launcher (built in the background since the first call)
 	// registers and logs the same way.

@@ -101,6 +101,9 @@ func startRefusals(exe string) func(base string) error {
 // listen (no CAP_AUDIT_READ: an ordinary user's case).
 func (j *Judger) report(c *confinement, call *hookio.Call, host hookio.Host, pol *policy.Policy, project string) {
 	d := j.Sys.refusalDirs()
+	if j.Opts.explain {
+		c.Refusals = j.Sys.refusalsStatus(d)
+	}
 	if !j.live || d.Base == "" || j.Sys.StartRefusals == nil {
 		return
 	}
@@ -121,6 +124,27 @@ func (j *Judger) report(c *confinement, call *hookio.Call, host hookio.Host, pol
 		return
 	}
 	c.Ruleset.Report = &confine.Report{Dir: d.Launch(), Call: string(data)}
+	c.Refusals = refusalsReported
+}
+
+// refusalsReported is explain's line for a command whose refusals are
+// reported.
+const refusalsReported = "reported: what the kernel (Landlock) refuses it reaches the audit log as records of this call (\"tool\":\"landlock\") and the model at the session's next call"
+
+// refusalsStatus says, for explain, whether the kernel's refusals of a
+// confined command would be reported here, and why not (README, "What
+// the kernel enforces").
+func (s *System) refusalsStatus(d refusals.Dirs) string {
+	if abi := s.ConfineStatus().LandlockABI; abi < 7 {
+		return fmt.Sprintf("not reported: Landlock ABI %d logs nothing of an exec'd program (ABI 7, Linux 6.15, does); the command sees \"Permission denied\"", abi)
+	}
+	if d.Base == "" {
+		return "not reported: there is no state directory for the collector"
+	}
+	if err := refusals.Available(); err != nil {
+		return "not reported: " + err.Error() + "; the command sees \"Permission denied\""
+	}
+	return refusalsReported + " (where no collector runs yet, the hook starts one: safezone __refusals)"
 }
 
 // takeRefusals returns what the model is told of the refusals recorded

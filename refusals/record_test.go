@@ -51,7 +51,7 @@ func TestMessage(t *testing.T) {
 	}
 	es = append(es, es[0])
 	m := Message(es)
-	for _, want := range []string{"cat reading /home/u/Documents/x (2 times)", "and 4 more", "ask the user"} {
+	for _, want := range []string{`cat reading "/home/u/Documents/x" (2 times)`, "and 4 more", "ask the user"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("%q lacks %q", m, want)
 		}

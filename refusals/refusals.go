@@ -42,6 +42,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -159,8 +160,9 @@ const maxLines = 8
 const maxTarget = 160
 
 // Message is what the model is told of entries: the distinct refusals
-// (program, what was refused, where), at most maxLines of them, and what
-// to do; "" for none.
+// (program, what was refused, where: quoted, since a confined program
+// chooses the names it is refused), at most maxLines of them, and what to
+// do; "" for none.
 func Message(entries []Entry) string {
 	if len(entries) == 0 {
 		return ""
@@ -199,7 +201,8 @@ func Message(entries []Entry) string {
 		}
 		b.WriteString(Describe(k.access))
 		if t != "" {
-			b.WriteString(" " + t)
+			// Quoted: a name is data, whatever it says.
+			b.WriteString(" " + strconv.Quote(t))
 		}
 		if n := count[k]; n > 1 {
 			fmt.Fprintf(&b, " (%d times)", n)
