@@ -33,8 +33,9 @@ const refusalsIdle = 30 * time.Minute
 const refusalsWait = 300 * time.Millisecond
 
 // refusalsRetry is how long a collector that could not listen is not
-// started again (its status file says why).
-const refusalsRetry = 10 * time.Minute
+// started again (its status file says why): an ordinary user, who lacks
+// CAP_AUDIT_READ, pays one start of it an hour.
+const refusalsRetry = time.Hour
 
 // RefusalsMain is `safezone __refusals BASE`: the collector (refusals.Collect)
 // until it has been idle; descriptor 3, when open, is its ready pipe.

@@ -229,12 +229,15 @@ func Collect(d Dirs, idle time.Duration, ready *os.File) error {
 	}
 }
 
-// prune removes the registrations older than age.
+// prune removes the registrations, and the inboxes of sessions, older
+// than age.
 func (c *collector) prune(age time.Duration) {
-	ents, _ := os.ReadDir(c.d.Launch())
-	for _, e := range ents {
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > age {
-			os.Remove(filepath.Join(c.d.Launch(), e.Name()))
+	for _, dir := range []string{c.d.Launch(), filepath.Dir(c.d.Inbox(""))} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > age {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
 		}
 	}
 }
