@@ -232,7 +232,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 		call, inErr = host.Decode(data)
 	}
 	if call != nil && call.Event == "AfterTool" {
-		return Verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.Sys.Getenv("HOME")), refused: j.takeRefusals(call)}
+		return Verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.Sys.Getenv("HOME")), refused: j.takeRefusals(call, host)}
 	}
 	if projectDir == "" {
 		projectDir = j.Sys.Getenv("CLAUDE_PROJECT_DIR")
@@ -295,7 +295,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	env.TmpDir = j.Sys.Getenv("TMPDIR")
 	env.StateDir = j.Sys.StateDir()
 	env.Path = j.Sys.Getenv("PATH")
-	v := Verdict{pol: pol, call: call, host: host, home: env.Home, refused: j.takeRefusals(call)}
+	v := Verdict{pol: pol, call: call, host: host, home: env.Home, refused: j.takeRefusals(call, host)}
 	var why string
 	if j.Opts.explain {
 		env.Confinable, why = j.Sys.confinable(call, host)

@@ -149,9 +149,12 @@ func (s *System) refusalsStatus(d refusals.Dirs) string {
 }
 
 // takeRefusals returns what the model is told of the refusals recorded
-// for call's session since its last call ("" for none), on the live path.
-func (j *Judger) takeRefusals(call *hookio.Call) string {
-	if !j.live || call == nil {
+// for call's session since its last call ("" for none), on the live path,
+// for an answer that reaches the model: not Gemini CLI's BeforeTool,
+// which has no additionalContext (its AfterTool, right after the
+// command, takes them).
+func (j *Judger) takeRefusals(call *hookio.Call, host hookio.Host) string {
+	if !j.live || call == nil || (host.Name() == (hookio.Gemini{}).Name() && call.Event != "AfterTool") {
 		return ""
 	}
 	return refusals.Message(refusals.Take(j.Sys.refusalDirs(), call.SessionID))
