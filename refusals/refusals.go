@@ -30,8 +30,12 @@
 // comes first; a read-only bind mount is EROFS), refusals while no
 // collector listens (the first moments of its start, after it ended idle,
 // or where it cannot listen: no CAP_AUDIT_READ, which an ordinary user
-// does not have, or audit disabled), and records the kernel dropped
-// (audit's backlog and rate limits).
+// does not have, or audit disabled), records the kernel dropped (audit's
+// backlog and rate limits), and everything where the collector runs in a
+// network namespace other than the machine's initial one (the kernel
+// sends its records there only: measured, a listener in another one binds
+// without error and hears nothing; it cannot tell, since PID 1 itself may
+// be in another one, as on the machine measured).
 package refusals
 
 import (
