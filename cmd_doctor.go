@@ -15,6 +15,7 @@ import (
 	"github.com/safezonehq/safezone/hookio"
 	"github.com/safezonehq/safezone/pipeline"
 	"github.com/safezonehq/safezone/policy"
+	"github.com/safezonehq/safezone/refusals"
 )
 
 const doctorUsage = `Usage:
@@ -33,6 +34,8 @@ directory), one line each, OK or what to do:
     would widen but do not until you trust them (safezone trust FILE);
   - whether the kernel can confine commands here (Landlock, user
     namespaces, a run of the launcher), and so which guarantees hold;
+  - whether what the kernel refuses a confined command can be reported
+    (Landlock ABI 7, CAP_AUDIT_READ, the kernel's audit enabled);
   - a sample decision: a write outside the project.
 
 Exit status: 0 when every line is OK, 1 when one says what to do.
@@ -79,6 +82,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 	d.binary(sys)
 	pol := d.policy(opts, root, sys)
 	d.confinement(sys, opts.Host)
+	d.refusals(sys)
 	d.network(sys, pol)
 	if pol != nil {
 		d.hostSandbox(pol, opts, root, sys)
@@ -188,6 +192,24 @@ func (d *doctor) policy(opts *pipeline.Options, root string, sys *pipeline.Syste
 		d.info("warning: %v", w)
 	}
 	return pol
+}
+
+// refusals says whether what the kernel refuses a confined command reaches
+// the audit log and the model (package refusals), and why not.
+func (d *doctor) refusals(sys *pipeline.System) {
+	st := sys.ConfineStatus()
+	if !st.Confine() {
+		return
+	}
+	if st.LandlockABI < 7 {
+		d.info("what the kernel refuses a confined command is not reported: Landlock ABI %d logs nothing of an exec'd program (ABI 7, Linux 6.15, does); the model sees only the programs' own \"Permission denied\"", st.LandlockABI)
+		return
+	}
+	if err := refusals.Available(); err != nil {
+		d.info("what the kernel refuses a confined command is not reported here: %v; the model sees only the programs' own \"Permission denied\" (and the proxy's refusals, which are reported)", err)
+		return
+	}
+	d.ok("what the kernel (Landlock) refuses a confined command reaches the audit log with its call, and the model at its next call (a collector, safezone __refusals, reads the kernel's audit records)")
 }
 
 // confinement says whether the kernel can confine commands here, and what

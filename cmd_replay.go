@@ -23,7 +23,7 @@ import (
 )
 
 const replayUsage = `Usage:
-    safezone replay [--json] [--top N] [flags] TRANSCRIPT.jsonl|DIR...
+    safezone replay [--json] [--top N] [--refusals AUDIT.jsonl] [flags] TRANSCRIPT.jsonl|DIR...
 
 Runs every tool call of Claude Code session transcripts (the JSONL files
 under ~/.claude/projects/; a DIR is searched for *.jsonl files) through the
@@ -44,6 +44,12 @@ Options:
     --json      Print one JSON record per call (the audit record's fields,
                 plus transcript and line) instead of the summary.
     --top N     Rows in the rule and path tables (default 10).
+    --refusals AUDIT.jsonl
+                An audit log the sessions ran with: what the kernel (Landlock)
+                and the network proxy refused each call's confined command
+                when it ran ("tool": "landlock" or "network" records, matched
+                by tool_use_id) is counted and listed, and, with --json, is
+                each call's "refused".
     -h, --help  Show this help.
 
 Exit status: 0, 1 when a transcript could not be read, 2 for a usage error.
@@ -58,6 +64,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 	build := pipeline.PolicyFlags(fs)
 	jsonOut := fs.Bool("json", 0)
 	top := fs.Int("top", 10)
+	refusedLog := fs.String("refusals", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pipeline.ErrHelp) {
 			fmt.Fprint(stdout, replayUsage)
@@ -77,6 +84,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 	for _, w := range opts.Warnings {
 		fmt.Fprintln(stderr, "safezone: "+w)
 	}
+	var refused map[string][]audit.Record
+	if *refusedLog != "" {
+		if refused, err = readRefused(*refusedLog); err != nil {
+			fmt.Fprintf(stderr, "safezone: replay: --refusals: %v\n", err)
+			return 1
+		}
+	}
 	files, total, errs := transcriptFiles(fs.Args())
 	for _, err := range errs {
 		fmt.Fprintf(stderr, "safezone: replay: %v\n", err)
@@ -87,7 +101,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer, sys *pipeline.System) in
 		prog = newProgress(stderr, total, time.Now)
 	}
 	start := time.Now()
-	t, readErrs, policyErrs := replay(files, opts, sys, *jsonOut, stdout, prog)
+	t, readErrs, policyErrs := replay(files, opts, sys, *jsonOut, refused, stdout, prog)
 	prog.done()
 	elapsed := time.Since(start)
 	for _, err := range readErrs {
@@ -199,6 +213,9 @@ type replayResult struct {
 	// on this machine: the call is judged against the paths as they are
 	// written (nothing resolves outside for lack of a directory).
 	missing string
+	// refused are the audit log's refusals of the call's command when it
+	// ran (--refusals).
+	refused []audit.Record
 }
 
 // replay judges every call of files through the hook's own path (judger):
@@ -208,7 +225,7 @@ type replayResult struct {
 // verdicts of calls it has seen (replayMemo); the file system's answers are
 // kept for the whole run (cacheFS). At most a few dozen batches are in
 // flight, so memory stays bounded whatever the input's size.
-func replay(files []string, opts *pipeline.Options, sys *pipeline.System, jsonOut bool, stdout io.Writer, prog *progress) (t *tally, readErrs []error, policyErrs []string) {
+func replay(files []string, opts *pipeline.Options, sys *pipeline.System, jsonOut bool, refused map[string][]audit.Record, stdout io.Writer, prog *progress) (t *tally, readErrs []error, policyErrs []string) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	jobs := make(chan *replayBatch, workers)
 	results := make(chan *replayBatch, 2*workers)
@@ -225,7 +242,7 @@ func replay(files []string, opts *pipeline.Options, sys *pipeline.System, jsonOu
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			w := &replayWorker{host: opts.Host.Name(), now: sys.Now(), json: jsonOut, memo: map[string]*memoEntry{}, dirs: map[string]bool{}}
+			w := &replayWorker{host: opts.Host.Name(), now: sys.Now(), json: jsonOut, refused: refused, memo: map[string]*memoEntry{}, dirs: map[string]bool{}}
 			w.j = &pipeline.Judger{Opts: opts, Sys: &shared, Cache: map[string]pipeline.LoadedPolicy{}, Loaded: func(p *policy.Policy, _ string) { w.onError = p.OnError }}
 			for b := range jobs {
 				b.results = b.results[:0]
@@ -355,6 +372,7 @@ type replayWorker struct {
 	host    string
 	now     time.Time
 	json    bool
+	refused map[string][]audit.Record // --refusals, by tool_use_id
 	onError policy.Setting[policy.Decision]
 	memo    map[string]*memoEntry
 	// memoBytes is what memo holds, roughly.
@@ -445,6 +463,9 @@ func (w *replayWorker) result(b *replayBatch, job *replayJob, r replayResult, re
 		rec.Tool = transcript.Str(b.span(job, 3, 4))
 		r.tool = rec.Tool
 	}
+	if w.refused != nil {
+		r.refused = w.refused[transcript.Str(b.span(job, 4, 5))]
+	}
 	if !w.json {
 		return r
 	}
@@ -453,7 +474,7 @@ func (w *replayWorker) result(b *replayBatch, job *replayJob, r replayResult, re
 	if t, err := time.Parse(time.RFC3339, transcript.Str(b.span(job, 5, 6))); err == nil {
 		rec.Time = t.UTC().Format(audit.TimeFormat)
 	}
-	out, err := pipeline.MarshalRecord(replayRecord{Record: rec, Transcript: job.file, Line: job.line})
+	out, err := pipeline.MarshalRecord(replayRecord{Record: rec, Transcript: job.file, Line: job.line, Refused: r.refused})
 	if err != nil {
 		out = fmt.Appendf(nil, "{\"error\":%q}\n", err.Error())
 	}
@@ -496,6 +517,26 @@ type replayRecord struct {
 	audit.Record
 	Transcript string `json:"transcript"`
 	Line       int    `json:"line"`
+	// Refused are the audit log's refusals of the call's command when it
+	// ran (--refusals).
+	Refused []audit.Record `json:"refused,omitempty"`
+}
+
+// readRefused reads the refusals of confined commands from the audit log
+// at path (the kernel's, "tool": "landlock", and the network proxy's,
+// "tool": "network"), by tool_use_id.
+func readRefused(path string) (map[string][]audit.Record, error) {
+	recs, err := audit.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]audit.Record{}
+	for _, r := range recs {
+		if (r.Tool == "landlock" || r.Tool == "network") && r.Decision == "deny" && r.ToolUseID != "" {
+			out[r.ToolUseID] = append(out[r.ToolUseID], r)
+		}
+	}
+	return out, nil
 }
 
 // tally counts replayed calls.
@@ -515,13 +556,17 @@ type tally struct {
 	// missing counts, per project directory that does not exist on this
 	// machine, its calls.
 	missing map[string]int
+	// refusedCalls counts the calls whose command had refusals
+	// (--refusals), refused the refusals by rule and target.
+	refusedCalls int
+	refused      map[[2]string]int
 }
 
 // tallyMaxPaths bounds the distinct paths the tally keeps.
 const tallyMaxPaths = 1 << 17
 
 func newTally() *tally {
-	return &tally{tools: map[string]*[4]int{}, rules: map[[2]string]int{}, paths: map[[2]string]int{}, pathRule: map[[2]string]string{}, sessions: map[string]bool{}, missing: map[string]int{}}
+	return &tally{tools: map[string]*[4]int{}, rules: map[[2]string]int{}, paths: map[[2]string]int{}, pathRule: map[[2]string]string{}, sessions: map[string]bool{}, missing: map[string]int{}, refused: map[[2]string]int{}}
 }
 
 func (t *tally) add(s transcript.Stats) {
@@ -545,6 +590,18 @@ func (t *tally) count(r *replayResult) {
 	t.decisions[d]++
 	if r.repeat {
 		t.repeats++
+	}
+	if len(r.refused) > 0 {
+		t.refusedCalls++
+		for _, f := range r.refused {
+			k := [2]string{f.Rule, ""}
+			if len(f.Targets) > 0 {
+				k[1] = f.Targets[0].Given
+			}
+			if _, ok := t.refused[k]; ok || len(t.refused) < tallyMaxPaths {
+				t.refused[k]++
+			}
+		}
 	}
 	byTool := t.tools[r.tool]
 	if byTool == nil {
@@ -627,6 +684,18 @@ func (t *tally) print(w io.Writer, files, top int) {
 			src = "built in"
 		}
 		fmt.Fprintf(w, "%8d  %s (%s)\n", t.rules[k], k[0], src)
+	}
+
+	if t.refusedCalls > 0 {
+		refused := sortedCounts(t.refused)
+		fmt.Fprintf(w, "\n%8s  refused when they ran (--refusals: %d call%s), by rule and target\n", "times", t.refusedCalls, plural(t.refusedCalls))
+		for i, k := range refused {
+			if i == top {
+				fmt.Fprintf(w, "%8s  %d more\n", "...", len(refused)-top)
+				break
+			}
+			fmt.Fprintf(w, "%8d  %s %s\n", t.refused[k], k[0], k[1])
+		}
 	}
 
 	paths := sortedCounts(t.paths)

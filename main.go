@@ -44,6 +44,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == pipeline.IndexSubcommand {
 		os.Exit(pipeline.IndexMain(os.Args[2:], os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == pipeline.RefusalsSubcommand {
+		os.Exit(pipeline.RefusalsMain(os.Args[2:], os.Stderr))
+	}
 	if len(os.Args) > 1 && os.Args[1] == pipeline.BuildLauncherSubcommand {
 		os.Exit(pipeline.BuildLauncherMain(os.Args[2:], os.Stderr))
 	}

@@ -55,7 +55,7 @@ func probeLandlock(abi int) error {
 			return
 		}
 		defer b.close()
-		if err := restrictThread(b.fd); err != nil {
+		if err := restrictThread(b.fd, 0); err != nil {
 			done <- fmt.Errorf("%w: %v", ErrUnavailable, err)
 			return
 		}

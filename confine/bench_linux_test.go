@@ -271,7 +271,7 @@ func benchRuleset(b *testing.B, abi int, rs Ruleset) {
 			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
 			fd, stats, err := buildRuleset(rs, abi)
 			if err == nil {
-				err = restrictThread(fd)
+				err = restrictThread(fd, 0)
 				syscall.Close(fd)
 			}
 			st = stats

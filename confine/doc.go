@@ -80,6 +80,18 @@
 // connect inside for the daemon: the servers the command starts are
 // forwarded from the machine's 127.0.0.1. See net_linux.go.
 //
+// # What the kernel refused: Report
+//
+// A ruleset with Report has the launcher (both of them) register its
+// process ID, executable and the call in Report.Dir just before it
+// restricts itself, and restrict with LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON
+// (Landlock ABI 7): the kernel then sends an audit record for each access
+// Landlock refuses the command or a program it starts, naming the domain,
+// and, at its first refusal, the process that made it. Package refusals
+// reads them and traces them to the call. The launcher only registers and
+// sets the flag; a failure to register is an error like any other (the
+// command is not run).
+//
 // # Other systems
 //
 // Only Linux has a backend. Elsewhere [Available] reports why not and the

@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -486,16 +488,17 @@ func join(dir, name string) string {
 
 // restrictThread enforces the ruleset fd on the calling OS thread only:
 // PR_SET_NO_NEW_PRIVS, which landlock_restrict_self(2) requires of a
-// process without CAP_SYS_ADMIN, then landlock_restrict_self without
+// process without CAP_SYS_ADMIN, then landlock_restrict_self with flags
+// (the LANDLOCK_RESTRICT_SELF_LOG_* ones, or 0) and without
 // LANDLOCK_RESTRICT_SELF_TSYNC. Both act on the calling thread alone. The
 // caller must hold the thread (runtime.LockOSThread) and never hand it back:
 // a program it then execve(2)s inherits the thread's Landlock domain and
 // no_new_privs, and the other threads end at the execve.
-func restrictThread(fd int) error {
+func restrictThread(fd int, flags uintptr) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
-	if _, _, e := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); e != 0 {
+	if _, _, e := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), flags, 0); e != 0 {
 		if e == unix.E2BIG {
 			return fmt.Errorf("landlock_restrict_self: too many nested Landlock domains (16 at most): %w", e)
 		}
@@ -536,4 +539,42 @@ func splitPath(p string) []string {
 		return nil
 	}
 	return strings.Split(p[1:], "/")
+}
+
+// reportFlags returns the landlock_restrict_self(2) flags that log what
+// Landlock refuses the program the launcher execs, and the programs it
+// starts: LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON, known from ABI 7 (an
+// older kernel refuses the flag, and logs nothing after an exec anyway).
+func reportFlags(r *Report, abi int) uintptr {
+	if r == nil || abi < 7 {
+		return 0
+	}
+	return unix.LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON
+}
+
+// register writes the launcher's registration in r.Dir (see [Ruleset]'s
+// Report): the file named by the process ID, holding the path of the
+// running executable, a newline and r.Call, replaced whole (written
+// beside it, then renamed: a collector never reads half of one). The
+// directory is made if missing (mode 0700).
+func register(r *Report) error {
+	if r == nil {
+		return nil
+	}
+	exe, err := os.Readlink("/proc/self/exe")
+	if err != nil {
+		return fmt.Errorf("reporting refusals: %w", err)
+	}
+	if err := os.MkdirAll(r.Dir, 0o700); err != nil {
+		return fmt.Errorf("reporting refusals: %w", err)
+	}
+	name := filepath.Join(r.Dir, strconv.Itoa(os.Getpid()))
+	tmp := name + ".new"
+	if err := os.WriteFile(tmp, []byte(exe+"\n"+r.Call), 0o600); err != nil {
+		return fmt.Errorf("reporting refusals: %w", err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return fmt.Errorf("reporting refusals: %w", err)
+	}
+	return nil
 }

@@ -44,6 +44,12 @@ func (l *launch) run() (int, error) {
 		denySockets = hidesSockets(l.rs)
 		l.rs, _ = l.rs.WithoutNamespace()
 	}
+	// This process is the one that restricts itself, and the one the
+	// kernel's records will name: register it before the mounts, which
+	// may make the directory read-only.
+	if err := register(l.rs.Report); err != nil {
+		return 0, err
+	}
 	if l.inNamespace {
 		if l.netFD >= 0 {
 			if err := netUp(l.netFD); err != nil {
@@ -92,7 +98,7 @@ func (l *launch) run() (int, error) {
 			}
 		}
 	}
-	if err := restrictThread(fd); err != nil {
+	if err := restrictThread(fd, reportFlags(l.rs.Report, abi)); err != nil {
 		return 0, err
 	}
 	unix.Close(fd)

@@ -577,7 +577,7 @@ func TestRestrictIsPerThread(t *testing.T) {
 	errs := make(chan [2]error)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-		if err := restrictThread(fd); err != nil {
+		if err := restrictThread(fd, 0); err != nil {
 			errs <- [2]error{err, err}
 			return
 		}

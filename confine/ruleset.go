@@ -93,6 +93,17 @@ import (
 //     which decides what each connection may reach, for as long as a
 //     process of the command lives. A program that ignores the proxy
 //     variables reaches nothing.
+//   - Report: when set, the launcher asks the kernel to log what Landlock
+//     refuses the command and every program it starts
+//     (landlock_restrict_self(2) with LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON,
+//     Landlock ABI 7 and later; earlier ones log nothing of an exec'd
+//     program), and, just before it restricts itself, registers itself in
+//     Report.Dir: a file named by its process ID holding its executable's
+//     path, a newline and Report.Call. The kernel's audit records name the
+//     process that made the Landlock domain by that ID; a collector
+//     (package refusals) reads them and finds the call there. The launcher
+//     does not read Call. Logging reaches no one unless the kernel's audit
+//     is enabled and a process with CAP_AUDIT_READ listens.
 //
 // Executing programs is not restricted, nor is the network without Net.
 // Hide, Replace, Tmpfs and Net, like ReadOnly, take the user namespace.
@@ -115,8 +126,18 @@ type Ruleset struct {
 	// hook sets it only when what the fallback loses is held otherwise (the
 	// host's sandbox hides those secrets). Without it, a refused namespace
 	// is an error and nothing runs.
-	HostSandbox string `json:"host_sandbox,omitempty"`
-	Net         *Net   `json:"net,omitempty"`
+	HostSandbox string  `json:"host_sandbox,omitempty"`
+	Net         *Net    `json:"net,omitempty"`
+	Report      *Report `json:"report,omitempty"`
+}
+
+// Report is where a launcher registers itself so that the kernel's
+// records of what Landlock refused its command can be traced to the call
+// (see [Ruleset]). Dir is absolute and clean, a directory the command
+// cannot write (the state directory's); Call is opaque to the launcher.
+type Report struct {
+	Dir  string `json:"dir"`
+	Call string `json:"call"`
 }
 
 // Net is the network part of a [Ruleset]: the proxy program the launcher
@@ -170,6 +191,11 @@ func (rs Ruleset) Validate() error {
 			return fmt.Errorf("%w: net's socket %s is not hidden", ErrBadRuleset, rs.Net.Socket)
 		}
 	}
+	if r := rs.Report; r != nil {
+		if !filepath.IsAbs(r.Dir) || filepath.Clean(r.Dir) != r.Dir || strings.IndexByte(r.Dir, 0) >= 0 || strings.IndexByte(r.Call, 0) >= 0 {
+			return fmt.Errorf("%w: report's directory %q is not an absolute, clean path, or its call holds a NUL byte", ErrBadRuleset, r.Dir)
+		}
+	}
 	return nil
 }
 
@@ -202,7 +228,7 @@ func (rs Ruleset) Normalize() Ruleset {
 	if len(rs.Replace) > 0 {
 		out.Replace = maps.Clone(rs.Replace)
 	}
-	out.Net = rs.Net
+	out.Net, out.Report = rs.Net, rs.Report
 	return out
 }
 
@@ -217,7 +243,7 @@ func (rs Ruleset) Normalize() Ruleset {
 // Write path, which Landlock cannot keep from being read: a caller must
 // not run a command it would have hidden them from.
 func (rs Ruleset) WithoutNamespace() (out Ruleset, lost []string) {
-	out = Ruleset{Write: slices.Clone(rs.Write), NoRead: slices.Clone(rs.NoRead), Read: slices.Clone(rs.Read)}
+	out = Ruleset{Write: slices.Clone(rs.Write), NoRead: slices.Clone(rs.NoRead), Read: slices.Clone(rs.Read), Report: rs.Report}
 	for _, p := range rs.Hide {
 		if slices.ContainsFunc(rs.Write, func(w string) bool { return within(p, w) }) {
 			lost = append(lost, p)

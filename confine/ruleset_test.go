@@ -21,6 +21,9 @@ func TestValidate(t *testing.T) {
 		{"double slash", Ruleset{Write: []string{"//tmp"}}, false},
 		{"NUL byte", Ruleset{Write: []string{"/tmp/a\x00b"}}, false},
 		{"empty path", Ruleset{Write: []string{""}}, false},
+		{"report", Ruleset{Report: &Report{Dir: "/s/refusals/launch", Call: `{"session_id":"s"}`}}, true},
+		{"relative report directory", Ruleset{Report: &Report{Dir: "s/launch"}}, false},
+		{"NUL in report's call", Ruleset{Report: &Report{Dir: "/s", Call: "a\x00"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.rs.Validate()
@@ -116,5 +119,29 @@ func TestOutermostSiblingPrefix(t *testing.T) {
 	want := []string{"/a", "/a-b", "/a.b"}
 	if !slices.Equal(got, want) {
 		t.Errorf("outermost() = %q, want %q", got, want)
+	}
+}
+
+// Report goes through every form of a ruleset the launcher may get, and
+// its call (JSON inside the JSON) holds neither a newline nor a '<'.
+func TestReportKept(t *testing.T) {
+	r := &Report{Dir: "/s/launch", Call: "{\"cwd\":\"/p/<x>\"}\n"}
+	rs := Ruleset{Write: []string{"/p"}, Hide: []string{"/p/.env"}, Report: r}
+	if rs.Normalize().Report != r {
+		t.Error("Normalize drops Report")
+	}
+	if out, _ := rs.WithoutNamespace(); out.Report != r {
+		t.Error("WithoutNamespace drops Report")
+	}
+	text, err := rs.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(string(text), "\n<") {
+		t.Errorf("MarshalText() = %s holds a newline or a '<'", text)
+	}
+	got, err := ParseRuleset(string(text))
+	if err != nil || got.Report == nil || *got.Report != *r {
+		t.Errorf("round trip: %+v, %v", got.Report, err)
 	}
 }

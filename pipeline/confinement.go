@@ -103,8 +103,12 @@ var makeInRoot = []string{".claude"}
 // confinement is how a confined call is run and explained.
 type confinement struct {
 	Ruleset confine.Ruleset
-	Command string          // the rewritten command
-	Input   json.RawMessage // tool_input with the command replaced
+	// Refusals says whether what the kernel refuses the command is
+	// reported (to the audit log and the model), and why not; set for
+	// explain, and on the live path when it is.
+	Refusals string
+	Command  string          // the rewritten command
+	Input    json.RawMessage // tool_input with the command replaced
 	// Missing are the read-only paths that did not exist: the kernel
 	// cannot stop the command from creating them, the watch list records
 	// them (see watch.go).
@@ -259,6 +263,7 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		}
 		c.Ruleset.HostSandbox, c.HostFallback = maySandbox, note
 	}
+	j.report(c, call, host, pol, project)
 	if j.live {
 		if err := j.Sys.RecordWatch(project, c.Missing); err != nil {
 			return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)

@@ -59,6 +59,10 @@ type System struct {
 	// StartBuild builds the fast launcher into a path in the background
 	// (confine.BuildFast); nil builds none: the Go launcher runs.
 	StartBuild func(dst string) error
+	// StartRefusals starts the collector of the kernel's refusals
+	// (package refusals) on a base directory and waits until it listens;
+	// nil starts none (tests): the kernel's refusals are not reported.
+	StartRefusals func(base string) error
 	// UnixSockets lists the Unix sockets bound on the system, for the
 	// hook to hide those that lead outside the sandbox; nil reads
 	// /proc/net/unix (confine.BoundSockets).
@@ -100,6 +104,8 @@ func OSSystem() *System {
 		Confine:    &OnceStatus{Get: confine.Available},
 		StartIndex: startIndex(exe),
 		StartBuild: startBuild(exe),
+
+		StartRefusals: startRefusals(exe),
 
 		cacheSettle: defaultCacheSettle,
 	}
@@ -160,6 +166,9 @@ type Verdict struct {
 	// the model is told ("" for nothing).
 	after        bool
 	afterContext string
+	// refused is what the model is told of what the kernel refused the
+	// session's earlier confined commands ("" for nothing).
+	refused string
 }
 
 // Judger turns the bytes of one hook input into a verdict: the one path by
@@ -223,7 +232,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 		call, inErr = host.Decode(data)
 	}
 	if call != nil && call.Event == "AfterTool" {
-		return Verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.Sys.Getenv("HOME"))}
+		return Verdict{call: call, host: host, input: data, after: true, afterContext: afterToolContext(call, j.Sys.Getenv("HOME")), refused: j.takeRefusals(call, host)}
 	}
 	if projectDir == "" {
 		projectDir = j.Sys.Getenv("CLAUDE_PROJECT_DIR")
@@ -286,7 +295,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	env.TmpDir = j.Sys.Getenv("TMPDIR")
 	env.StateDir = j.Sys.StateDir()
 	env.Path = j.Sys.Getenv("PATH")
-	v := Verdict{pol: pol, call: call, host: host, home: env.Home}
+	v := Verdict{pol: pol, call: call, host: host, home: env.Home, refused: j.takeRefusals(call, host)}
 	var why string
 	if j.Opts.explain {
 		env.Confinable, why = j.Sys.confinable(call, host)

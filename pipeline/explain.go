@@ -90,6 +90,9 @@ type ExplainConfine struct {
 	NetWhy   map[string]string `json:"net_why,omitempty"`
 	NetDeny  []string          `json:"net_deny,omitempty"`
 	NetOff   string            `json:"net_off,omitempty"`
+	// Refusals says whether what the kernel refuses the command reaches
+	// the audit log and the model, and why not (package refusals).
+	Refusals string `json:"refusals,omitempty"`
 }
 
 // ExplainMode is the effective mode and where each part came from.
@@ -187,6 +190,7 @@ func ExplanationOf(v Verdict) Explanation {
 			c.Ruleset, c.ReadOnlyOff, c.HostSandbox = &v.conf.Ruleset, v.conf.ReadOnlyOff, v.conf.HostFallback
 			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
 			c.GitWritable = v.conf.GitWritable
+			c.Refusals = v.conf.Refusals
 			c.Network, c.NetOff = "open", v.conf.NetOff
 			if v.conf.Ruleset.Net != nil {
 				c.Network, c.NetAllow, c.NetWhy = "proxy", v.conf.NetAllow, v.conf.NetWhy
@@ -524,6 +528,9 @@ func (e Explanation) writeConfine(w *trace) {
 			w.p("  network  open: %s", c.NetOff)
 		default:
 			w.p("  network  open (network.isolate is off: every host, localhost services and 169.254.169.254 are reachable)")
+		}
+		if c.Refusals != "" {
+			w.p("  refusals %s", c.Refusals)
 		}
 		w.p("  later    a process it leaves running is not ended with the call and keeps this view: the noread paths stay unreadable once made; a secret made later in the project, or a socket made later outside, is not hidden from it (README, \"What the kernel enforces\")")
 	case c.Note != "":

@@ -38,7 +38,7 @@ func (e *Emitter) emit(v Verdict) int {
 		return e.Fail(v.OnError, v.Err)
 	}
 	if v.after {
-		out, code := e.Host.Encode(hookio.Output{Decision: policy.Abstain, Event: v.call.Event, Context: v.afterContext})
+		out, code := e.Host.Encode(hookio.Output{Decision: policy.Abstain, Event: v.call.Event, Context: joinContext(v.afterContext, v.refused)})
 		e.write(out)
 		return code
 	}
@@ -57,9 +57,18 @@ func (e *Emitter) emit(v Verdict) int {
 		o.UpdatedInput = c.Input
 		o.Context = c.modelContext(v.home)
 	}
+	o.Context = joinContext(o.Context, v.refused)
 	out, code := e.Host.Encode(o)
 	e.write(out)
 	return code
+}
+
+// joinContext joins two texts for the model, either of which may be "".
+func joinContext(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n" + b
 }
 
 // untrustedNote says, for a call stopped at the sandbox's edge (row 6),

@@ -175,6 +175,7 @@ struct ruleset {
 	struct list write, noread, read, readonly, hide, tmpfs, keep, overlay;
 	struct list replace_from, replace_to; /* Replace: key, value */
 	struct list readl; /* the Read and Write paths beneath a NoRead path */
+	char *report_dir, *report_call; /* Report: NULL for none */
 };
 
 static void push(struct list *l, char *s)
@@ -389,6 +390,29 @@ static void parse(const char *text, struct ruleset *rs)
 					if (!want(&j, '}'))
 						die("bad ruleset: an unterminated object");
 				}
+			} else if (!strcmp(key, "report")) {
+				if (!want(&j, '{'))
+					die("bad ruleset: report wants an object");
+				if (!want(&j, '}')) {
+					do {
+						char *k = str(&j);
+						if (!want(&j, ':'))
+							die("bad ruleset: want ':'");
+						if (!strcmp(k, "dir"))
+							rs->report_dir = str(&j);
+						else if (!strcmp(k, "call"))
+							rs->report_call = str(&j);
+						else
+							die("bad ruleset: unknown field \"report.%s\"", k);
+						free(k);
+					} while (want(&j, ','));
+					if (!want(&j, '}'))
+						die("bad ruleset: an unterminated object");
+				}
+				if (!rs->report_dir || !valid(rs->report_dir))
+					die("bad ruleset: report's directory is not an absolute, clean path");
+				if (!rs->report_call)
+					rs->report_call = "";
 			} else
 				die("bad ruleset: unknown field \"%s\"", key);
 			free(key);
@@ -1105,6 +1129,31 @@ static int pipe_arg(const char *name, const char *arg)
 	return (int)n;
 }
 
+/* reg writes the launcher's registration in dir (confine's Ruleset.Report,
+ * as its register): the file named by the process ID, holding the path of
+ * this executable, a newline and call, written beside it and renamed. */
+static void reg(const char *dir, const char *call)
+{
+	char exe[4096], name[4200], tmp[4210];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n < 0)
+		die("reporting refusals: /proc/self/exe: %s", strerror(errno));
+	exe[n] = 0;
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		die("reporting refusals: %s: %s", dir, strerror(errno));
+	snprintf(name, sizeof name, "%s/%ld", dir, (long)getpid());
+	snprintf(tmp, sizeof tmp, "%s.new", name);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		die("reporting refusals: %s: %s", tmp, strerror(errno));
+	size_t cl = strlen(call);
+	if (write(fd, exe, (size_t)n) != n || write(fd, "\n", 1) != 1 || write(fd, call, cl) != (ssize_t)cl)
+		die("reporting refusals: %s: %s", tmp, strerror(errno));
+	close(fd);
+	if (rename(tmp, name) < 0)
+		die("reporting refusals: %s: %s", name, strerror(errno));
+}
+
 static const char usage[] =
 	"usage: safezone-launch bash RULESET STATEFD SHELL ARG0 COMMAND | exec RULESET PROGRAM [ARG...]";
 
@@ -1160,6 +1209,11 @@ int main(int argc, char **argv)
 		die("confinement unavailable: landlock_create_ruleset: %s (a seccomp filter may block it)", strerror(errno));
 	}
 
+	/* This process restricts itself, and the kernel's records will name
+	 * it: register it before the mounts, which may make the directory
+	 * read-only. */
+	if (rs.report_dir)
+		reg(rs.report_dir, rs.report_call);
 	enter_namespace();
 	mount_all(&rs);
 	/* The working directory still points into the mounts as they were:
@@ -1176,7 +1230,10 @@ int main(int argc, char **argv)
 		die("prctl(PR_SET_SECUREBITS): %s", strerror(errno));
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die("prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
-	if (syscall(SYS_landlock_restrict_self, rfd, 0) < 0) {
+	/* LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON (ABI 7): log what Landlock
+	 * refuses the program this execs, and those it starts. */
+	unsigned long llflags = rs.report_dir && abi >= 7 ? 2UL : 0UL;
+	if (syscall(SYS_landlock_restrict_self, rfd, llflags) < 0) {
 		if (errno == E2BIG)
 			die("landlock_restrict_self: too many nested Landlock domains (16 at most)");
 		die("landlock_restrict_self: %s", strerror(errno));
