@@ -495,7 +495,7 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	rs.NoRead = found.NoRead
 	var missing []string
 	c.GitWritable = map[string]string{}
-	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, rs.Write, c.Why, c.GitWritable)
+	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, found.Repos, rs.Write, c.Why, c.GitWritable)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
 	for _, root := range res.Roots {
 		// sandbox.read_dirs below a directory the command may write (a
@@ -1009,7 +1009,9 @@ func (j *Judger) matches(dir, rest string) []string {
 
 // readOnlyCandidates lists readOnly's candidates: readOnlyInRoot in each
 // writable root, what git reads as configuration or runs for the
-// repositories of the writable roots and of cwd (gitPaths), the literal
+// repositories of the writable roots, of cwd and of nested (the nested
+// repositories the search of the roots found, index.Found.Repos, less
+// those the line is an rm of: nestedRemoved) (gitPaths), the literal
 // absolute self-protection patterns (those derived from the hosts'
 // settings, policy.HostCodeFiles, less the ones below
 // confine.program_writable) and the files a later unconfined shell runs
@@ -1018,7 +1020,7 @@ func (j *Judger) matches(dir, rest string) []string {
 // off the live path, the directories the hook would have made (made). why
 // gets each candidate's reason, by its clean path, for explain; left those
 // git paths left writable to this line (gitOnly), with why.
-func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, why, left map[string]string) (cands, optional, made []string) {
+func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, nested []string, why, left map[string]string) (cands, optional, made []string) {
 	var dirs []string
 	for _, root := range res.Roots {
 		if root.ReadOnly {
@@ -1036,6 +1038,16 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 	}
 	if filepath.IsAbs(cwd) {
 		dirs = append(dirs, filepath.Clean(cwd))
+	}
+	if len(nested) > 0 {
+		removed := j.nestedRemoved(res, cwd)
+		for _, n := range nested {
+			if slices.ContainsFunc(removed, func(r string) bool { return n == r || strings.HasPrefix(n, r+"/") }) {
+				left[n+"/.git"] = "rm removes the nested repository whole"
+				continue
+			}
+			dirs = append(dirs, n)
+		}
 	}
 	subUpdate := gitOnly(res, "submodule", "update")
 	wtRemove := gitOnly(res, "worktree", "remove", "prune")
@@ -1140,6 +1152,41 @@ func gitOnly(res *classify.Result, sub string, actions ...string) bool {
 	return false
 }
 
+// nestedRemoved returns, when the line is one rm command alone (rm
+// creates nothing, so it can plant nothing), the directories it names,
+// resolved against cwd: the nested repositories at or below them are
+// not kept read-only for it (their configuration and hooks would be
+// mount points, which rm cannot remove: rm -rf vendor/lib of a checkout
+// an earlier call cloned would fail). Otherwise nil.
+func (j *Judger) nestedRemoved(res *classify.Result, cwd string) []string {
+	if res.Shell == nil || !res.Shell.Known() || len(res.Shell.Commands) != 1 || !filepath.IsAbs(cwd) {
+		return nil
+	}
+	argv := res.Shell.Commands[0].Argv
+	if len(argv) < 2 || filepath.Base(argv[0]) != "rm" {
+		return nil
+	}
+	var out []string
+	opts := true
+	for _, w := range argv[1:] {
+		if opts && w == "--" {
+			opts = false
+			continue
+		}
+		if opts && strings.HasPrefix(w, "-") && w != "-" {
+			continue
+		}
+		p := w
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		if r, ok := j.resolvedDir(filepath.Clean(p)); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // gitPaths returns what git reads as configuration or runs as code for
 // the repositories git finds from dirs (absolute): gitconfig.Derive, read
 // through the judger's file system and environment, without running git.
@@ -1165,9 +1212,9 @@ func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
 // paths this line may write (gitOnly), with why. In a root that
 // is no git repository nothing of git's is listed: a confined program can
 // make a repository with hooks there (README, "What the kernel enforces").
-func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, writable []string, why, left map[string]string) (existing, missing []string) {
+func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, nested, writable []string, why, left map[string]string) (existing, missing []string) {
 	cand := map[string]string{}
-	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, cand, left)
+	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, nested, cand, left)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
 	}
