@@ -1042,7 +1042,7 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 	if len(nested) > 0 {
 		removed := j.nestedRemoved(res, cwd)
 		for _, n := range nested {
-			if slices.ContainsFunc(removed, func(r string) bool { return n == r || strings.HasPrefix(n, r+"/") }) {
+			if slices.ContainsFunc(removed, func(r string) bool { return n == r || r == n+"/.git" || strings.HasPrefix(n, r+"/") }) {
 				left[n+"/.git"] = "rm removes the nested repository whole"
 				continue
 			}
