@@ -30,19 +30,7 @@ func TestLeftBehindLaterSecret(t *testing.T) {
 			name = "fast launcher"
 		}
 		t.Run(name, func(t *testing.T) {
-			root := workRoot(t)
-			proj, home, state := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "state")
-			mustMkdir(t, proj)
-			mustMkdir(t, home)
-			env := []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
-				"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + state, "TMPDIR=/tmp"}
-			if fast {
-				dst := filepath.Join(state, "safezone", "launcher", confine.FastKey(), "safezone-launch")
-				mustMkdir(t, filepath.Dir(dst))
-				if out, err := exec.Command(bin, "__build-launcher", dst).CombinedOutput(); err != nil {
-					t.Skipf("no fast launcher here: %v: %s", err, out)
-				}
-			}
+			proj, home, env := overtimeProject(t, bin, fast)
 			h := &hookRunner{t: t, bin: bin}
 			thief := `for i in $(seq 1 100); do cat ~/.aws/credentials >>stolen 2>>errors; cat ~/.aws/credentials.new >>stolen 2>>errors; [ -e stop ] && break; sleep 0.05; done; touch done`
 			if err := os.WriteFile(filepath.Join(proj, "thief.sh"), []byte(thief), 0o644); err != nil {
@@ -77,6 +65,87 @@ func TestLeftBehindLaterSecret(t *testing.T) {
 			// The same read by the user, unconfined, works: the test's own check.
 			if b, err := os.ReadFile(filepath.Join(home, ".aws", "credentials")); err != nil || !strings.Contains(string(b), "S3CRET") {
 				t.Errorf("unconfined: %q, %v", b, err)
+			}
+		})
+	}
+}
+
+// overtimeProject makes a project and a home directory in a fresh work
+// root, and the hook's environment for them; with fast, the fast launcher
+// is built into the state directory first, so that the hook uses it
+// (skipped where it cannot be built).
+func overtimeProject(t *testing.T, bin string, fast bool) (proj, home string, env []string) {
+	t.Helper()
+	root := workRoot(t)
+	proj, home, state := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "state")
+	mustMkdir(t, proj)
+	mustMkdir(t, home)
+	env = []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
+		"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + state, "TMPDIR=/tmp",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+	if fast {
+		dst := filepath.Join(state, "safezone", "launcher", confine.FastKey(), "safezone-launch")
+		mustMkdir(t, filepath.Dir(dst))
+		if out, err := exec.Command(bin, "__build-launcher", dst).CombinedOutput(); err != nil {
+			t.Skipf("no fast launcher here: %v: %s", err, out)
+		}
+	}
+	return proj, home, env
+}
+
+// TestNestedRepoPlantedLater is issue 27's code left for a later
+// unconfined git (item 5), in a repository a confined command made: call 1
+// runs git init below the project (ordinary work); call 2, from a script
+// the analysis cannot see into, adds a core.fsmonitor command and a hook
+// to that repository; the user's git status there would run them
+// unconfined. The search of the project finds the nested repository, and
+// its configuration and hooks are read-only to call 2: the writes fail and
+// the user's git runs nothing. Run with the Go launcher and with the fast
+// one.
+func TestNestedRepoPlantedLater(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs confined commands")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	if st := confine.Available(); !st.Confine() || st.ReadOnly != nil {
+		t.Skip("no confinement with read-only paths here")
+	}
+	bin := confinedBuild(t)
+	for _, fast := range []bool{false, true} {
+		name := "go launcher"
+		if fast {
+			name = "fast launcher"
+		}
+		t.Run(name, func(t *testing.T) {
+			proj, _, env := overtimeProject(t, bin, fast)
+			mark := filepath.Join(filepath.Dir(proj), "planted")
+			h := &hookRunner{t: t, bin: bin}
+			h.confined(proj, env, 0, "git init -q sub && git -C sub commit -q --allow-empty -m one")
+			attack := "printf '[core]\\n\\tfsmonitor = \"touch " + mark + "; false\"\\n' >> sub/.git/config\n" +
+				"printf '#!/bin/sh\\ntouch " + mark + "\\n' > sub/.git/hooks/post-checkout\nchmod +x sub/.git/hooks/post-checkout\nexit 0\n"
+			must(t, os.WriteFile(filepath.Join(proj, "plant.sh"), []byte(attack), 0o644))
+			before, err := os.ReadFile(filepath.Join(proj, "sub", ".git", "config"))
+			must(t, err)
+			out := h.confined(proj, env, 0, "sh plant.sh")
+			if !strings.Contains(out, "Read-only file system") {
+				t.Errorf("the writes to the nested repository did not fail as read-only: %s", out)
+			}
+			after, _ := os.ReadFile(filepath.Join(proj, "sub", ".git", "config"))
+			if string(after) != string(before) {
+				t.Errorf("a confined command changed the nested repository's configuration:\n%s", after)
+			}
+			// The user's git, unconfined, later.
+			for _, args := range [][]string{{"status"}, {"checkout", "-q", "-b", "x"}} {
+				g := exec.Command("git", append([]string{"-C", filepath.Join(proj, "sub")}, args...)...)
+				g.Env = env
+				if out, err := g.CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v: %s", args, err, out)
+				}
+			}
+			if _, err := os.Stat(mark); err == nil {
+				t.Errorf("the user's git ran what a confined command planted in the nested repository")
 			}
 		})
 	}
