@@ -150,3 +150,86 @@ func TestNestedRepoPlantedLater(t *testing.T) {
 		})
 	}
 }
+
+// TestLaterMaskMissesOpenFile measures the design README's time row
+// rejects for a secret made later inside the project (issue 27, item 3):
+// binding a stand-in over the new name in a left process's mount
+// namespace once the name appears (what a hook or the index daemon
+// entering the live sandboxes, or a propagation from a peer group made at
+// launch, would do). A process left by a confined call polls for
+// .env.production and opens it as soon as it exists; the user then
+// creates it, the mask is bound over it in that process's namespace
+// (nsenter into its user and mount namespaces, which the user owns), and
+// only then does the user write the secret. The path is hidden from then
+// on, but the descriptor opened at creation reads the secret: a mask that
+// follows the creation cannot hold, whichever way it reaches the
+// namespace. The test holds README's claim; it fails if the kernel ever
+// revokes such a descriptor (then the design would be worth building).
+func TestLaterMaskMissesOpenFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs confined commands")
+	}
+	nsenter, err := exec.LookPath("nsenter")
+	if err != nil {
+		t.Skip("no nsenter")
+	}
+	if st := confine.Available(); !st.Confine() || st.ReadOnly != nil {
+		t.Skip("no confinement with a mount namespace here")
+	}
+	bin := confinedBuild(t)
+	for _, fast := range []bool{false, true} {
+		name := "go launcher"
+		if fast {
+			name = "fast launcher"
+		}
+		t.Run(name, func(t *testing.T) {
+			proj, _, env := overtimeProject(t, bin, fast)
+			at := func(f string) string { return filepath.Join(proj, f) }
+			thief := "echo $$ > pid\n" +
+				"until exec 3<.env.production; do sleep 0.001; done 2>/dev/null\n" +
+				": > opened\n" +
+				"n=0; while [ ! -e written ] && [ $n -lt 1000 ]; do sleep 0.01; n=$((n+1)); done\n" +
+				"cat <&3 > stolen\ncat .env.production > viapath 2>&1\n: > done\n"
+			must(t, os.WriteFile(at("thief.sh"), []byte(thief), 0o644))
+			standin := filepath.Join(filepath.Dir(proj), "standin")
+			must(t, os.WriteFile(standin, nil, 0o000))
+			h := &hookRunner{t: t, bin: bin}
+			h.confined(proj, env, 0, "nohup bash thief.sh </dev/null >/dev/null 2>&1 &")
+			waitFor := func(f string) {
+				t.Helper()
+				for i := 0; i < 1000; i++ {
+					if _, err := os.Stat(at(f)); err == nil {
+						return
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				t.Fatalf("%s did not appear: the left process did not run", f)
+			}
+			waitFor("pid")
+			pid, _ := os.ReadFile(at("pid"))
+			// The user's editor creates the file, then writes it.
+			f, err := os.OpenFile(at(".env.production"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+			must(t, err)
+			waitFor("opened")
+			out, err := exec.Command(nsenter, "-t", strings.TrimSpace(string(pid)), "-U", "-m", "--preserve-credentials",
+				"mount", "--bind", standin, at(".env.production")).CombinedOutput()
+			if err != nil {
+				f.Close()
+				t.Fatalf("the mask cannot be bound in the left process's namespace: %v: %s", err, out)
+			}
+			_, err = f.WriteString("API_KEY=LATER-S3CRET\n")
+			must(t, err)
+			must(t, f.Close())
+			must(t, os.WriteFile(at("written"), nil, 0o644))
+			waitFor("done")
+			viaPath, _ := os.ReadFile(at("viapath"))
+			stolen, _ := os.ReadFile(at("stolen"))
+			if !strings.Contains(string(viaPath), "Permission denied") {
+				t.Errorf("the mask did not hide the name in the left process's namespace: %q", viaPath)
+			}
+			if !strings.Contains(string(stolen), "S3CRET") {
+				t.Errorf("the descriptor opened before the mask no longer reads the file (%q): a mask bound into live sandboxes may now hold; README's time row says it cannot", stolen)
+			}
+		})
+	}
+}
