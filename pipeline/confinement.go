@@ -1196,8 +1196,9 @@ func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
 
 // readOnly lists the existing files inside the write roots that stay
 // read-only (resolved): readOnlyInRoot in each writable sandbox root, what
-// git reads as configuration or runs for the repositories of those roots
-// and of cwd (gitconfig.Derive: config, config.worktree, commondir, hooks,
+// git reads as configuration or runs for the repositories of those roots,
+// of cwd and of nested (the nested repositories the search of the roots
+// found, index.Found.Repos) (gitconfig.Derive: config, config.worktree, commondir, hooks,
 // the .git file, include.path and includeIf files, core.hooksPath, the
 // submodules' and linked worktrees' repositories), and the literal
 // absolute self-protection patterns (those derived from the hosts'
