@@ -1141,7 +1141,9 @@ func gitOnly(res *classify.Result, sub string, actions ...string) bool {
 		return false
 	}
 	argv := res.Shell.Commands[0].Argv
-	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || argv[1] != sub {
+	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || res.Shell.Commands[0].Untrusted || argv[1] != sub {
+		// Runs: ./git, or a git $PATH finds where the agent may write,
+		// could be any program the agent wrote.
 		return false
 	}
 	for _, w := range argv[2:] {
@@ -1157,13 +1159,16 @@ func gitOnly(res *classify.Result, sub string, actions ...string) bool {
 // resolved against cwd: the nested repositories at or below them are
 // not kept read-only for it (their configuration and hooks would be
 // mount points, which rm cannot remove: rm -rf vendor/lib of a checkout
-// an earlier call cloned would fail). Otherwise nil.
+// an earlier call cloned would fail). Otherwise nil. rm must be the
+// program the command table knows (not Command.Untrusted): not ./rm, nor an
+// rm $PATH finds in a directory the agent may write, which could be any
+// program the agent wrote.
 func (j *Judger) nestedRemoved(res *classify.Result, cwd string) []string {
 	if res.Shell == nil || !res.Shell.Known() || len(res.Shell.Commands) != 1 || !filepath.IsAbs(cwd) {
 		return nil
 	}
 	argv := res.Shell.Commands[0].Argv
-	if len(argv) < 2 || filepath.Base(argv[0]) != "rm" {
+	if len(argv) < 2 || filepath.Base(argv[0]) != "rm" || res.Shell.Commands[0].Untrusted {
 		return nil
 	}
 	var out []string
