@@ -185,7 +185,7 @@ func TestLaterMaskMissesOpenFile(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			proj, _, env := overtimeProject(t, bin, fast)
 			at := func(f string) string { return filepath.Join(proj, f) }
-			thief := "echo $$ > pid\n" +
+			thief := "echo $$ > pid.new && mv pid.new pid\n" +
 				"until exec 3<.env.production; do sleep 0.001; done 2>/dev/null\n" +
 				": > opened\n" +
 				"n=0; while [ ! -e written ] && [ $n -lt 1000 ]; do sleep 0.01; n=$((n+1)); done\n" +
