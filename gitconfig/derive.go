@@ -72,7 +72,9 @@ type Env func(name string) string
 // followed to git's depth of 10, whatever the includeIf condition (a
 // superset of what git reads: the conditions depend on the command);
 // the directory core.hooksPath names (relative to the work tree, or to
-// the repository for a bare one, "~/" the home directory); for each
+// the repository for a bare one, "~/" the home directory), and its parent
+// when it is named "_" (husky 9's .husky/_, whose hooks run the scripts
+// in .husky); for each
 // submodule the .git file of its work tree (from its core.worktree) and
 // for each linked worktree its .git file (from worktrees/NAME/gitdir). The
 // global and system configuration files are read too (their core.hooksPath
@@ -379,6 +381,12 @@ func (d *deriver) gitdir(g, wt string) {
 		}
 		if hp := d.expand(hooksPath, base); hp != "" {
 			d.add(Path{Path: hp, Dir: true, Why: "core.hooksPath in " + hooksFrom + ": git runs the hooks there", Missing: Make, Worktree: d.linked[g]})
+			if path.Base(hp) == "_" && path.Dir(hp) != "/" {
+				// husky 9 sets core.hooksPath to .husky/_, whose
+				// wrappers (each sourcing _/h) run the script of the
+				// same name one level up: .husky/pre-commit.
+				d.add(Path{Path: path.Dir(hp), Dir: true, Why: "the scripts husky's hooks in " + hp + " run (core.hooksPath in " + hooksFrom + ")", Missing: Ignore, Worktree: d.linked[g]})
+			}
 		}
 	}
 	d.modules(common, path.Join(common, "modules"), 0)

@@ -83,6 +83,13 @@ func TestDaemon(t *testing.T) {
 		{"a secret in a read-only directory", func() { os.WriteFile(root+"/migrations/.env", []byte("x"), 0o644) }},
 		{"a directory named like a secret", func() { os.MkdirAll(root+"/keys.pem/inner", 0o755) }},
 		{"a file in the skipped tree", func() { os.WriteFile(root+"/node_modules/x/b.pem", []byte("x"), 0o644) }},
+		{"a nested repository made", func() {
+			os.MkdirAll(root+"/sub/.git/hooks", 0o755)
+			os.WriteFile(root+"/sub/.git/config", []byte("[core]\n"), 0o644)
+		}},
+		{"a linked worktree's .git file", func() { os.MkdirAll(root+"/wt", 0o755); os.WriteFile(root+"/wt/.git", []byte("gitdir: x\n"), 0o644) }},
+		{"a nested repository's .git removed", func() { os.RemoveAll(root + "/sub/.git") }},
+		{"a directory holding a repository moved", func() { os.Rename(root+"/wt", root+"/wt2") }},
 		{"removals", func() {
 			os.RemoveAll(root + "/back")
 			os.Remove(root + "/src/.env.local")

@@ -42,6 +42,10 @@ type Limits struct {
 	Deadline time.Time
 }
 
+// maxRepos bounds the nested repositories a search reports (each costs
+// the hook a reading of its configuration, gitconfig.Derive).
+const maxRepos = 64
+
 // DefaultLimits: two million entries, 2,048 paths.
 var DefaultLimits = Limits{Entries: 2_000_000, Found: 2048}
 
@@ -61,6 +65,13 @@ type Found struct {
 	// NoRead are the targets outside every root of symlinks a Read deny
 	// rule matches: Landlock can deny reading them.
 	NoRead []string `json:"noread,omitempty"`
+	// Repos are the directories below the roots (the roots themselves
+	// excluded) that hold an entry named .git, a directory or a file:
+	// nested repositories (a vendored checkout, one an earlier command
+	// made with git init or git clone), whose configuration and hooks a
+	// later unconfined git reads (see pipeline's readOnly). Those inside
+	// a skipped tree (node_modules) are not found.
+	Repos []string `json:"repos,omitempty"`
 	// Entries is how many directory entries the search looked at.
 	Entries int `json:"entries"`
 	// Incomplete says why the search did not finish ("" when it did): a
@@ -95,6 +106,8 @@ type tree struct {
 	// for the other names of a hidden file whose links are not all found
 	// elsewhere (otherNames).
 	skipped map[string]bool
+	// repos are the directories seen holding a .git entry (Found.Repos).
+	repos map[string]bool
 	// stamps are, after result, what it saw of each hidden regular file
 	// and of each other name found in a skipped tree: while each still
 	// holds, the answer holds (see daemon.answer), unless unsettled: a
@@ -122,7 +135,7 @@ func newTree(c Classifier, roots []string, limits Limits) *tree {
 	}
 	return &tree{c: c, roots: outermost(roots), limits: limits, hide: map[string]bool{}, ro: map[string]bool{},
 		links: map[string]classify.PathClass{}, files: map[string]uint64{}, inodes: map[uint64][]string{},
-		skipped: map[string]bool{}}
+		skipped: map[string]bool{}, repos: map[string]bool{}}
 }
 
 // Walk searches each root (absolute, clean, resolved directories) for the
@@ -209,6 +222,9 @@ func (t *tree) entry(d string, e entry, roOnly bool) error {
 	if d == "/" {
 		p = "/" + e.name
 	}
+	if e.name == ".git" && (e.typ == typeDir || e.typ == typeFile) && !slices.Contains(t.roots, d) && len(t.repos) < maxRepos {
+		t.repos[d] = true
+	}
 	class := t.c.Class(p)
 	if class == classify.PathSkip {
 		// Not searched; its directories are remembered, its files known
@@ -276,6 +292,12 @@ func (t *tree) forget(p string) {
 			delete(t.skipped, q)
 		}
 	}
+	for q := range t.repos {
+		// p is the repository's .git, or a directory above it.
+		if below(q) || q+"/.git" == p {
+			delete(t.repos, q)
+		}
+	}
 	for q, ino := range t.files {
 		if below(q) {
 			delete(t.files, q)
@@ -312,6 +334,7 @@ func (t *tree) result() Found {
 	other, f.Links = t.otherNames(sortedSet(hide))
 	hide = append(hide, other...)
 	f.Hide, f.ReadOnly, f.NoRead = sortedSet(hide), sortedSet(ro), sortedSet(f.NoRead)
+	f.Repos = sortedSet(maps(t.repos))
 	// A path both hidden and read-only is hidden.
 	f.ReadOnly = slices.DeleteFunc(f.ReadOnly, func(p string) bool { _, ok := slices.BinarySearch(f.Hide, p); return ok })
 	if f.Incomplete == "" && len(f.Hide)+len(f.ReadOnly)+len(f.NoRead) > t.limits.Found {

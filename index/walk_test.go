@@ -106,7 +106,10 @@ func TestWalk(t *testing.T) {
 		".env.out -> "+outside+"/prod.env.txt", // ... outside: unreadable by Landlock
 		"plain -> .env",                        // a symlink to a hidden file: nothing more
 		".env.dangling -> nowhere",
-		"copy -> =.env", // a hard link of .env under another name
+		"copy -> =.env",                                    // a hard link of .env under another name
+		"vendor/lib/.git/config", "vendor/lib/.git/hooks/", // a nested repository
+		"wt/.git",                    // a linked worktree's (or submodule's) .git file
+		"node_modules/dep/.git/HEAD", // skipped: not searched
 	)
 	f := Walk(matcher(t, root), []string{root}, Limits{})
 	if f.Incomplete != "" {
@@ -121,6 +124,9 @@ func TestWalk(t *testing.T) {
 	}
 	if got, want := rel(root, f.NoRead), []string{"OUT:prod.env.txt"}; !slices.Equal(got, want) {
 		t.Errorf("NoRead = %q, want %q", got, want)
+	}
+	if got, want := rel(root, f.Repos), []string{"vendor/lib", "wt"}; !slices.Equal(got, want) {
+		t.Errorf("Repos = %q, want %q", got, want)
 	}
 }
 

@@ -500,7 +500,7 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	rs.NoRead = found.NoRead
 	var missing []string
 	c.GitWritable = map[string]string{}
-	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, rs.Write, c.Why, c.GitWritable)
+	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, found.Repos, rs.Write, c.Why, c.GitWritable)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
 	for _, root := range res.Roots {
 		// sandbox.read_dirs below a directory the command may write (a
@@ -1014,7 +1014,9 @@ func (j *Judger) matches(dir, rest string) []string {
 
 // readOnlyCandidates lists readOnly's candidates: readOnlyInRoot in each
 // writable root, what git reads as configuration or runs for the
-// repositories of the writable roots and of cwd (gitPaths), the literal
+// repositories of the writable roots, of cwd and of nested (the nested
+// repositories the search of the roots found, index.Found.Repos, less
+// those the line is an rm of: nestedRemoved) (gitPaths), the literal
 // absolute self-protection patterns (those derived from the hosts'
 // settings, policy.HostCodeFiles, less the ones below
 // confine.program_writable) and the files a later unconfined shell runs
@@ -1023,7 +1025,7 @@ func (j *Judger) matches(dir, rest string) []string {
 // off the live path, the directories the hook would have made (made). why
 // gets each candidate's reason, by its clean path, for explain; left those
 // git paths left writable to this line (gitOnly), with why.
-func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, why, left map[string]string) (cands, optional, made []string) {
+func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cwd string, nested []string, why, left map[string]string) (cands, optional, made []string) {
 	var dirs []string
 	for _, root := range res.Roots {
 		if root.ReadOnly {
@@ -1041,6 +1043,16 @@ func (j *Judger) readOnlyCandidates(res *classify.Result, pol *policy.Policy, cw
 	}
 	if filepath.IsAbs(cwd) {
 		dirs = append(dirs, filepath.Clean(cwd))
+	}
+	if len(nested) > 0 {
+		removed := j.nestedRemoved(res, cwd)
+		for _, n := range nested {
+			if slices.ContainsFunc(removed, func(r string) bool { return n == r || r == n+"/.git" || strings.HasPrefix(n, r+"/") }) {
+				left[n+"/.git"] = "rm removes the nested repository whole"
+				continue
+			}
+			dirs = append(dirs, n)
+		}
 	}
 	subUpdate := gitOnly(res, "submodule", "update")
 	wtRemove := gitOnly(res, "worktree", "remove", "prune")
@@ -1134,7 +1146,9 @@ func gitOnly(res *classify.Result, sub string, actions ...string) bool {
 		return false
 	}
 	argv := res.Shell.Commands[0].Argv
-	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || argv[1] != sub {
+	if len(argv) < 3 || filepath.Base(argv[0]) != "git" || res.Shell.Commands[0].Untrusted || argv[1] != sub {
+		// Runs: ./git, or a git $PATH finds where the agent may write,
+		// could be any program the agent wrote.
 		return false
 	}
 	for _, w := range argv[2:] {
@@ -1143,6 +1157,44 @@ func gitOnly(res *classify.Result, sub string, actions ...string) bool {
 		}
 	}
 	return false
+}
+
+// nestedRemoved returns, when the line is one rm command alone (rm
+// creates nothing, so it can plant nothing), the directories it names,
+// resolved against cwd: the nested repositories at or below them are
+// not kept read-only for it (their configuration and hooks would be
+// mount points, which rm cannot remove: rm -rf vendor/lib of a checkout
+// an earlier call cloned would fail). Otherwise nil. rm must be the
+// program the command table knows (not Command.Untrusted): not ./rm, nor an
+// rm $PATH finds in a directory the agent may write, which could be any
+// program the agent wrote.
+func (j *Judger) nestedRemoved(res *classify.Result, cwd string) []string {
+	if res.Shell == nil || !res.Shell.Known() || len(res.Shell.Commands) != 1 || !filepath.IsAbs(cwd) {
+		return nil
+	}
+	argv := res.Shell.Commands[0].Argv
+	if len(argv) < 2 || filepath.Base(argv[0]) != "rm" || res.Shell.Commands[0].Untrusted {
+		return nil
+	}
+	var out []string
+	opts := true
+	for _, w := range argv[1:] {
+		if opts && w == "--" {
+			opts = false
+			continue
+		}
+		if opts && strings.HasPrefix(w, "-") && w != "-" {
+			continue
+		}
+		p := w
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		if r, ok := j.resolvedDir(filepath.Clean(p)); ok {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // gitPaths returns what git reads as configuration or runs as code for
@@ -1154,8 +1206,9 @@ func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
 
 // readOnly lists the existing files inside the write roots that stay
 // read-only (resolved): readOnlyInRoot in each writable sandbox root, what
-// git reads as configuration or runs for the repositories of those roots
-// and of cwd (gitconfig.Derive: config, config.worktree, commondir, hooks,
+// git reads as configuration or runs for the repositories of those roots,
+// of cwd and of nested (the nested repositories the search of the roots
+// found, index.Found.Repos) (gitconfig.Derive: config, config.worktree, commondir, hooks,
 // the .git file, include.path and includeIf files, core.hooksPath, the
 // submodules' and linked worktrees' repositories), and the literal
 // absolute self-protection patterns (those derived from the hosts'
@@ -1170,9 +1223,9 @@ func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
 // paths this line may write (gitOnly), with why. In a root that
 // is no git repository nothing of git's is listed: a confined program can
 // make a repository with hooks there (README, "What the kernel enforces").
-func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, writable []string, why, left map[string]string) (existing, missing []string) {
+func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, nested, writable []string, why, left map[string]string) (existing, missing []string) {
 	cand := map[string]string{}
-	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, cand, left)
+	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, nested, cand, left)
 	inWritable := func(r string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return r != w && (w == "/" || strings.HasPrefix(r, w+"/")) })
 	}

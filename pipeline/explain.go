@@ -533,6 +533,8 @@ func (e Explanation) writeConfine(w *trace) {
 			w.p("  refusals %s", c.Refusals)
 		}
 		w.p("  later    a process it leaves running is not ended with the call and keeps this view: the noread paths stay unreadable once made; a secret made later in the project, or a socket made later outside, is not hidden from it (README, \"What the kernel enforces\")")
+		w.p("  later    nor can it be: a mask bound into its namespace once the secret appears does not take back a file it opened when it appeared, and ending it with the call ends the servers started with &; it can swap a symlink in between a Write or Edit's check and the host's write")
+		w.p("  later    a repository it creates (git init, git clone) keeps what it writes there; that repository's configuration and hooks are read-only from the next call on")
 	case c.Note != "":
 		w.p("confine    no: %s", c.Note)
 	case c.Unavailable != "":

@@ -150,6 +150,10 @@ type Command struct {
 	Unknown string
 	// ReadOnly is true for a known command that only reads.
 	ReadOnly bool
+	// Untrusted says the program is not the one the table knows by its
+	// name: a path outside the system's bin directories (./git), or a
+	// name $PATH finds in a directory the agent may write; Runs names it.
+	Untrusted bool
 	// Runs names the program or script whose own file accesses safezone
 	// cannot see: a program not in the tables (npm, go, ./build.sh), make,
 	// or a script given to an interpreter (sh x.sh, python3 x.py, perl

@@ -414,3 +414,30 @@ func TestHiddenCode(t *testing.T) {
 		}
 	}
 }
+
+// TestUntrusted: a command whose program is not the one the table knows by
+// its name (a path outside the system's bin directories, also after a
+// wrapper; a name $PATH finds where the agent may write) is Untrusted;
+// the table's programs, by name or by their system path, are not.
+func TestUntrusted(t *testing.T) {
+	env := testEnv
+	env.LookPath = func(name string) string {
+		if name == "ls2" {
+			return "/p/bin/ls2"
+		}
+		return ""
+	}
+	for in, want := range map[string]bool{
+		"git submodule update":          false,
+		"/usr/bin/git submodule update": false,
+		"rm -rf x":                      false,
+		"./git submodule update":        true,
+		"bin/rm -rf x":                  true,
+		"env ./rm x":                    true,
+		"ls2 -l":                        true,
+	} {
+		if got := Analyze(in, env).Commands[0].Untrusted; got != want {
+			t.Errorf("%q: Untrusted %v, want %v", in, got, want)
+		}
+	}
+}

@@ -178,6 +178,7 @@ func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 	var runner []sword
 	if len(words) > 0 && words[0].unknown == "" {
 		if runs := a.untrustedProgram(words[0].lit); runs != "" {
+			cmd.Untrusted = true
 			cmd.Argv = texts(words)
 			a.program(cmd, words, runs)
 			return
@@ -214,12 +215,14 @@ func (a *analyzer) simple(cmd *Command, words []sword, depth int) {
 		// A wrapper (env, sudo, nice, command, exec…) runs the word left
 		// as a program too: ./cat after env is not cat.
 		if runs := a.untrustedProgram(words[0].lit); runs != "" {
+			cmd.Untrusted = true
 			a.program(cmd, words, runs)
 			return
 		}
 	}
 	if runner != nil && runner[0].unknown == "" {
 		if runs := a.untrustedProgram(runner[0].lit); runs != "" {
+			cmd.Untrusted = true
 			cmd.Argv = texts(runner)
 			a.program(cmd, runner, runs)
 			return
