@@ -89,6 +89,10 @@ func TestReplayFixture(t *testing.T) {
 // independently of replay's scanner; repeated calls exercise the memo.
 func TestReplayMatchesHook(t *testing.T) {
 	sys, dir := testSystem(t)
+	// One look at the machine's Unix sockets for replay and the hook: the
+	// reason counts them, and other tests bind and close theirs meanwhile.
+	list, err := confine.BoundSockets()
+	sys.UnixSockets = func() (confine.BoundList, error) { return list, err }
 	// The code caches a used home has: the live hook makes the missing
 	// ones at its first confined call (and then lists them among what a
 	// command reads in the home), which replay, judging without side

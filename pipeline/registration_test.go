@@ -106,6 +106,9 @@ func TestDeadlineFromRegistration(t *testing.T) {
 func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
 	sys, dir := testSystem(t)
 	sys.Getenv = pipelinetest.Isolated(dir, map[string]string{"HOME": dir + "/home", "CLAUDE_PROJECT_DIR": dir + "/proj", "SHELL": "/bin/bash"})
+	// One look at the machine's Unix sockets for every judgement: the
+	// reason counts them, and other tests bind and close theirs meanwhile.
+	sys.UnixSockets = snapshotSockets()
 	known := pipelinetest.Input("Bash", dir+"/proj", map[string]any{"command": "grep -rn TODO src > notes.txt"})
 	opaque := pipelinetest.Input("Bash", dir+"/proj", map[string]any{"command": "python3 -c 'print(1)'"})
 	for _, kernel := range []bool{true, false} {
@@ -154,4 +157,12 @@ func TestKernelAskedOnlyWhenItMatters(t *testing.T) {
 			}
 		}
 	}
+}
+
+// snapshotSockets returns a System.UnixSockets that answers what
+// confine.BoundSockets found once, for tests that compare two judgements
+// made at different times.
+func snapshotSockets() func() (confine.BoundList, error) {
+	list, err := confine.BoundSockets()
+	return func() (confine.BoundList, error) { return list, err }
 }
