@@ -28,6 +28,12 @@ func buildBinary(dir string) (string, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", errors.New(string(out))
 	}
+	// The network proxy beside it, as the install line puts it (the
+	// default policy isolates confined commands).
+	cmd = exec.Command(goTool, "build", "-o", filepath.Join(dir, "safezone-proxy"), "./cmd/safezone-proxy")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", errors.New(string(out))
+	}
 	return bin, nil
 }
 

@@ -113,6 +113,8 @@ func TestNetworkConfined(t *testing.T) {
 	}
 }
 
+func init() { stopProxies = stopDaemons }
+
 // stopDaemons ends the proxy daemons whose sockets are in the state
 // directory sd: each the peer of a connection to its socket.
 func stopDaemons(sd string) {

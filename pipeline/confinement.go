@@ -276,10 +276,10 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		rewrite = confine.RewriteBash
 	}
 	// The fast launcher, where it is built, for a ruleset that takes the
-	// mount namespace: one process instead of the Go launcher's two. It
-	// makes no network namespace: a ruleset with Net takes the Go one.
+	// mount namespace: one process instead of the Go launcher's two,
+	// network namespace included.
 	launcher := j.Sys.Executable
-	if roErr == nil && c.Ruleset.NeedsNamespace() && c.Ruleset.HostSandbox == "" && c.Ruleset.Net == nil {
+	if roErr == nil && c.Ruleset.NeedsNamespace() && c.Ruleset.HostSandbox == "" {
 		if fast := j.Sys.FastLauncher(j.live); fast != "" {
 			launcher, c.Launcher = fast, fast
 		}
@@ -1368,7 +1368,7 @@ func (c *confinement) describe(home string) string {
 	if c.HostFallback != "" {
 		s += "; " + c.HostFallback
 	}
-	if c.Ruleset.Net != nil {
+	if c.Ruleset.Net != nil && c.Ruleset.Net.Proxy != "" {
 		allow := c.NetAllow
 		if len(allow) > maxNamed {
 			allow = append(slices.Clone(allow[:maxNamed]), fmt.Sprintf("%d more", len(c.NetAllow)-maxNamed))

@@ -34,8 +34,13 @@ import (
 // safezone binary.
 const ProxyName = "safezone-proxy"
 
+// InstallLine is the one command that installs safezone and its network
+// proxy together (README, "Install"): go install takes several packages of
+// one module at one version.
+const InstallLine = "go install github.com/safezonehq/safezone@latest github.com/safezonehq/safezone/cmd/safezone-proxy@latest"
+
 // proxyInstall says how to install the proxy.
-const proxyInstall = "install it beside safezone: go install github.com/safezonehq/safezone/cmd/safezone-proxy@latest"
+const proxyInstall = "install it beside safezone: " + InstallLine
 
 // proxyProgram returns the proxy beside the safezone binary exe, or why
 // there is none that may be used: it must be a regular file, executable,
@@ -75,11 +80,9 @@ func (s *System) proxySocket(proxy string) (string, error) {
 	if fi, err := os.Stat(proxy); err == nil {
 		fmt.Fprintf(h, "\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
 	}
-	p := filepath.Join(sd, "net", hex.EncodeToString(h.Sum(nil))+".sock")
-	if len(p) >= 108 {
-		return "", fmt.Errorf("the network proxy's socket %s is too long a path for a Unix socket", p)
-	}
-	return p, nil
+	// A path too long for a socket's address is reached through a
+	// descriptor of its directory (confine.SocketAddr).
+	return filepath.Join(sd, "net", hex.EncodeToString(h.Sum(nil))+".sock"), nil
 }
 
 // registry is one package ecosystem's registries: the variables and
@@ -295,6 +298,12 @@ func (j *Judger) netAllow(pol *policy.Policy, project string, res *classify.Resu
 			why[h] = "the remote of the call's git grant"
 		}
 	}
+	for _, h := range sshGrantHosts(res) {
+		if !slices.Contains(allow, h) {
+			allow = append(allow, h)
+			why[h] = "the host of the call's ssh grant"
+		}
+	}
 	for _, s := range pol.Network.Allow {
 		if !slices.Contains(allow, s.Value) {
 			allow = append(allow, s.Value)
@@ -318,7 +327,15 @@ func (j *Judger) network(c *confinement, res *classify.Result, call *hookio.Call
 	}
 	proxy, err := j.Sys.NetworkProxy()
 	if err != nil {
-		return fmt.Errorf("network.isolate is on, but the network proxy cannot run: %w", err)
+		// Fail closed without stopping the work: the command runs in a
+		// network namespace with no way out at all (the launcher says so
+		// on its standard error, the model's note says why), rather than
+		// every confined command being asked, or run with the network
+		// open. Most commands need no network; one that does fails at
+		// its first connection, and the line says what to install.
+		c.Ruleset.Net = &confine.Net{Note: "this command has no network: " + err.Error()}
+		c.NetOff = "it has no network at all (network.isolate is on and " + err.Error() + "): a download or any connection fails; ask the user to install safezone-proxy rather than working around it"
+		return nil
 	}
 	allow, why := j.netAllow(pol, project, res, call)
 	cfg := netrule.Config{Protocol: netrule.Protocol, Allow: allow, Deny: policy.Values(pol.Network.Deny),
@@ -343,5 +360,200 @@ func (j *Judger) network(c *confinement, res *classify.Result, call *hookio.Call
 	}
 	c.Why[sock] = "leads to safezone's network proxy"
 	c.NetAllow, c.NetWhy = allow, why
+	if len(res.Grants) > 0 {
+		j.sshThroughProxy(c, proxy)
+	}
 	return nil
+}
+
+// sshThroughProxy gives the confined command of a call with a grant
+// (ssh, scp, rsync, git over ssh) a system-wide ssh configuration whose
+// first line sends every connection through the namespace's proxy
+// (ProxyCommand PROXY connect %h %p, see netproxy.Connect), then the
+// system's own: a copy in the state directory's sshconfig/, bound over
+// /etc/ssh/ssh_config (Replace). ssh takes the first value it finds of
+// each option, command line, then ~/.ssh/config, then this file: a
+// ProxyCommand or ProxyJump of the user's own configuration comes first
+// (a ProxyJump host is then reached through this one), and ssh -F skips
+// this file (git's GIT_SSH_COMMAND gets the option on its command line
+// from the launcher instead). Nothing is done where the file is missing
+// or cannot be copied: ssh then has no way out.
+func (j *Judger) sshThroughProxy(c *confinement, proxy string) {
+	sys, err := filepath.EvalSymlinks(confine.SSHSystemConfig)
+	if err != nil {
+		return
+	}
+	data, err := os.ReadFile(sys)
+	if err != nil || len(data) > 1<<20 {
+		return
+	}
+	sd := j.Sys.StateDir()
+	if sd == "" {
+		return
+	}
+	content := append([]byte("# safezone: every connection of a confined command goes through its network proxy\nProxyCommand "+confine.SSHProxyCommand(proxy)+"\n\n"), data...)
+	h := fnv.New64a()
+	h.Write(content)
+	copyPath := filepath.Join(sd, "sshconfig", hex.EncodeToString(h.Sum(nil)))
+	if j.live {
+		if _, err := os.Stat(copyPath); err != nil {
+			if err := os.MkdirAll(filepath.Dir(copyPath), 0o700); err != nil {
+				return
+			}
+			tmp := fmt.Sprintf("%s.%d", copyPath, os.Getpid())
+			if os.WriteFile(tmp, content, 0o600) != nil || os.Rename(tmp, copyPath) != nil {
+				os.Remove(tmp)
+				return
+			}
+		}
+		if r, err := filepath.EvalSymlinks(copyPath); err == nil {
+			copyPath = r
+		}
+	}
+	if c.Ruleset.Replace == nil {
+		c.Ruleset.Replace = map[string]string{}
+	}
+	c.Ruleset.Replace[sys] = copyPath
+	if c.Why == nil {
+		c.Why = map[string]string{}
+	}
+	c.Why[sys] = "ssh's connections go through safezone's network proxy"
+}
+
+// sshTools are the programs that reach a host over ssh whose destinations
+// sshGrantHosts reads (classify's sshTools, and rsync to a host): the
+// options that take an argument (OpenSSH 9's ssh(1), scp(1), sftp(1);
+// rsync's -e, -f, -T...; sshfs's -o, -p), the one that names the port,
+// and whether the first operand is the destination (ssh, sftp) or every
+// operand that names a host is one (scp, rsync, sshfs).
+var sshTools = map[string]struct {
+	optArg string
+	port   byte
+	first  bool
+}{
+	"ssh":         {"BbcDEeFIiJLlmOoPpQRSWw", 'p', true},
+	"ssh-copy-id": {"FfiJOop", 'p', true},
+	"sftp":        {"BbcDFiJlOoPRSsX", 'P', true},
+	"scp":         {"cDFiJlOoPSX", 'P', false},
+	"sshfs":       {"op", 'p', false},
+	"rsync":       {"efBTM", 0, false},
+}
+
+// sshGrantHosts returns the destinations (host:port) of the ssh tools of
+// a call that a grant applies to (classify asked every ssh tool no grant
+// covers): the first operand of ssh, ssh-copy-id and sftp ([user@]host,
+// or ssh:// and sftp:// URLs), the operands of scp, sshfs and rsync that
+// name a host ([user@]host:path, or an scp:// URL; rsync's host::path and
+// rsync:// reach an rsync daemon, not ssh, and are left out), at the port
+// the tool's option names, else 22. A host the user's ssh configuration
+// renames (HostName) or gives a Port is not followed: ssh connects there,
+// which network.allow must then name.
+func sshGrantHosts(res *classify.Result) []string {
+	if res == nil || res.Shell == nil || len(res.Grants) == 0 {
+		return nil
+	}
+	var out []string
+	for _, c := range res.Shell.Commands {
+		if len(c.Argv) == 0 {
+			continue
+		}
+		tool, ok := sshTools[filepath.Base(c.Argv[0])]
+		if !ok {
+			continue
+		}
+		port := "22"
+		var operands []string
+		args := c.Argv[1:]
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "--" {
+				operands = append(operands, args[i+1:]...)
+				break
+			}
+			if !strings.HasPrefix(a, "-") || a == "-" || strings.HasPrefix(a, "--") {
+				if !strings.HasPrefix(a, "--") {
+					operands = append(operands, a)
+				}
+				continue
+			}
+			for k := 1; k < len(a); k++ {
+				if strings.IndexByte(tool.optArg, a[k]) < 0 {
+					continue
+				}
+				v := a[k+1:]
+				if v == "" && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				if a[k] == tool.port {
+					port = v
+				}
+				break
+			}
+		}
+		for n, a := range operands {
+			if tool.first && n > 0 {
+				break
+			}
+			var hp string
+			switch {
+			case strings.HasPrefix(a, "ssh://"), strings.HasPrefix(a, "scp://"), strings.HasPrefix(a, "sftp://"):
+				_, u, _ := strings.Cut(a, "://")
+				hp = sshDest("ssh://"+u, port)
+			case strings.Contains(a, "://"), strings.Contains(a, "::"):
+			case tool.first:
+				host, _, _ := strings.Cut(a, ":")
+				hp = sshDest(host, port)
+			default:
+				if host, _, ok := strings.Cut(a, ":"); ok && !strings.Contains(host, "/") {
+					hp = sshDest(host, port)
+				}
+			}
+			if hp != "" && !slices.Contains(out, hp) {
+				out = append(out, hp)
+			}
+		}
+	}
+	return out
+}
+
+// sshDest returns host:port of an ssh destination ([user@]host, or
+// ssh://[user@]host[:port][/path]) at port unless it names one; "" when
+// it names no host netrule accepts.
+func sshDest(d, port string) string {
+	if rest, ok := strings.CutPrefix(d, "ssh://"); ok {
+		rest, _, _ = strings.Cut(rest, "/")
+		if _, h, ok := strings.Cut(rest, "@"); ok {
+			rest = h
+		}
+		h, p := rest, ""
+		if strings.HasPrefix(rest, "[") {
+			if i := strings.IndexByte(rest, ']'); i > 0 {
+				h, p = rest[1:i], strings.TrimPrefix(rest[i+1:], ":")
+			}
+		} else if a, b, ok := strings.Cut(rest, ":"); ok {
+			h, p = a, b
+		}
+		if p != "" {
+			port = p
+		}
+		d = h
+	} else if i := strings.LastIndexByte(d, '@'); i >= 0 {
+		d = d[i+1:]
+	}
+	d = strings.Trim(d, "[]")
+	n := 0
+	for _, c := range port {
+		if c < '0' || c > '9' {
+			return ""
+		}
+		n = n*10 + int(c-'0')
+	}
+	if d == "" || n < 1 || n > 65535 {
+		return ""
+	}
+	if _, err := netrule.Parse(d); err != nil || strings.HasPrefix(d, "*") {
+		return ""
+	}
+	return strings.ToLower(netrule.JoinHostPort(d, n))
 }
