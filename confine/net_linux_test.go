@@ -229,6 +229,27 @@ func TestNetworkProxyMissing(t *testing.T) {
 	}
 }
 
+// TestNetworkNone: a Net without a proxy (safezone-proxy is not
+// installed) is a network namespace with no way out at all: the command
+// runs, its own loopback works, nothing outside is reached, and the note
+// is the first line of its standard error.
+func TestNetworkNone(t *testing.T) {
+	needNamespaces(t)
+	f := newFixture(t)
+	_, hits, port := server(t)
+	rs := f.rules(false)
+	rs.Net = &Net{Note: "this command has no network: no safezone-proxy beside safezone"}
+	if err := rs.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r := sh(t, f.proj, rs, "echo RAN; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:"+port+"/; "+
+		`python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); c=socket.create_connection(s.getsockname()); print("LOOPBACK")'`)
+	if !strings.Contains(r.stdout, "RAN") || !strings.Contains(r.stdout, "LOOPBACK") || hits.Load() != 0 ||
+		!strings.HasPrefix(r.stderr, "safezone: this command has no network: no safezone-proxy beside safezone\n") || !strings.Contains(r.stderr, "Couldn't connect") {
+		t.Errorf("exit %d, hits %d, stdout %q, stderr %q", r.code, hits.Load(), r.stdout, r.stderr)
+	}
+}
+
 // hostAddr is an IPv4 address of this machine's other than loopback.
 func hostAddr(t *testing.T) string {
 	t.Helper()

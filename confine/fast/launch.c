@@ -41,6 +41,7 @@
 #include <strings.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -75,6 +76,9 @@ extern char **environ;
 #endif
 #ifndef SYS_openat2
 #define SYS_openat2 437
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
 #endif
 #ifndef SYS_close_range
 #define SYS_close_range 436
@@ -1144,6 +1148,8 @@ static int dial_proxy(const struct ruleset *rs)
 	int fd = dial_unix(rs->net_socket);
 	if (fd >= 0)
 		return fd;
+	if (access(rs->net_proxy, X_OK) < 0)
+		die("cannot start the network proxy %s: %s", rs->net_proxy, strerror(errno));
 	int pp[2];
 	if (pipe2(pp, O_CLOEXEC) < 0)
 		die("pipe: %s", strerror(errno));
@@ -1275,26 +1281,16 @@ static int connect_loopback(int v6, int port)
 	return fd;
 }
 
-/* The helper's copy of the write end of the launcher's pipe (ask_proxy's
- * alive), closed when the launcher's process (the command, once it has
- * exec'd) ends: the daemon then stops writing on the command's standard
- * error, as it does when the Go launcher's supervisor stops waiting. */
-static volatile int helper_alive = -1;
-
-static void on_parent_death(int sig)
-{
-	(void)sig;
-	if (helper_alive >= 0)
-		close(helper_alive);
-	helper_alive = -1;
-}
-
 /* helper is confine's netHelper, forked in the namespace before the mounts
  * and Landlock: on each request from the daemon on fd ("C4:PORT",
  * "C6:PORT": connect to 127.0.0.1 or ::1 at PORT; "L4:PORT": listen on
  * 127.0.0.1:PORT) it sends the socket back ("F" with it, or "E" and why).
  * It keeps fd and alive only, drops every capability, and ends when the
- * daemon closes its end. */
+ * daemon closes its end. alive is its copy of the write end of the
+ * launcher's pipe (ask_proxy's), which it closes when the launcher's
+ * process (the command, once exec'd) ends, as a pidfd of it says: the
+ * daemon then stops writing on the command's standard error, as it does
+ * when the Go launcher's supervisor stops waiting. */
 static void helper(int fd, int alive, pid_t parent)
 {
 	int null = open("/dev/null", O_RDWR);
@@ -1309,17 +1305,12 @@ static void helper(int fd, int alive, pid_t parent)
 		_exit(1);
 	syscall(SYS_close_range, 5, ~0U, 0);
 	fd = 3;
-	helper_alive = 4;
-	struct sigaction sa = {.sa_handler = on_parent_death, .sa_flags = SA_RESTART};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
-	if (getppid() != parent)
-		on_parent_death(SIGUSR1);
+	alive = 4;
+	int pidfd = (int)syscall(SYS_pidfd_open, parent, 0);
+	if (pidfd < 0 || getppid() != parent) {
+		close(alive);
+		alive = -1;
+	}
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 	struct {
 		uint32_t version;
@@ -1331,6 +1322,16 @@ static void helper(int fd, int alive, pid_t parent)
 	int n = snprintf(b2, sizeof b2, "H%d", (int)getpid());
 	(void)!write(fd, b2, (size_t)n);
 	for (;;) {
+		struct pollfd pf[2] = {{fd, POLLIN, 0}, {alive >= 0 ? pidfd : -1, POLLIN, 0}};
+		if (poll(pf, 2, -1) < 0)
+			continue;
+		if (pf[1].revents) {
+			close(alive);
+			close(pidfd);
+			alive = -1;
+		}
+		if (!pf[0].revents)
+			continue;
 		ssize_t r = read_retry(fd, b2, sizeof b2 - 1);
 		if (r <= 0)
 			_exit(0);
