@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/safezonehq/safezone/confine"
 )
 
 // TestNetworkConfined runs, through the hook in bypassPermissions with
@@ -120,7 +122,12 @@ func init() { stopProxies = stopDaemons }
 func stopDaemons(sd string) {
 	socks, _ := filepath.Glob(filepath.Join(sd, "safezone/net/*.sock"))
 	for _, s := range socks {
-		c, err := net.Dial("unixpacket", s)
+		addr, done, err := confine.SocketAddr(s)
+		if err != nil {
+			continue
+		}
+		c, err := net.Dial("unixpacket", addr)
+		done()
 		if err != nil {
 			continue
 		}

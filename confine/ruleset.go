@@ -368,4 +368,3 @@ func readLayers(noread, read, write []string) (outNoRead, outRead []string) {
 func SSHProxyCommand(proxy string) string {
 	return strings.ReplaceAll(shellQuote(proxy), "%", "%%") + " connect %h %p"
 }
-
