@@ -10,6 +10,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify"
@@ -191,16 +193,63 @@ func (j *Judger) grantRemotes(res *classify.Result, call *hookio.Call) []string 
 	if err != nil {
 		return nil
 	}
+	// An ssh remote's host is where ssh connects for it: its
+	// configuration's HostName and Port (GIT_SSH_COMMAND's -F file, else
+	// ~/.ssh/config and the system's).
+	home := j.Sys.Getenv("HOME")
+	files := confine.SSHConfigFiles(home)
+	if f := strings.Fields(j.Sys.Getenv("GIT_SSH_COMMAND")); len(f) > 1 {
+		for i := 1; i < len(f)-1; i++ {
+			if f[i] == "-F" && filepath.IsAbs(f[i+1]) {
+				files = []string{filepath.Clean(f[i+1])}
+			}
+		}
+	}
 	var out []string
 	for _, e := range entries {
 		if e.Section != "remote" || (e.Key != "url" && e.Key != "pushurl") {
 			continue
 		}
-		if h := remoteHost(e.Value); h != "" && !slices.Contains(out, h) {
+		h := remoteHost(e.Value)
+		if h == "" {
+			continue
+		}
+		if host, port, ok := sshRemote(e.Value); ok {
+			hostname, cport := confine.SSHDestination(files, home, host)
+			if port == 0 {
+				port = cmp.Or(cport, 22)
+			}
+			h = sshDest(hostname, strconv.Itoa(port))
+		}
+		if h != "" && !slices.Contains(out, h) {
 			out = append(out, h)
 		}
 	}
 	return out
+}
+
+// sshRemote returns the host of a git remote over ssh (ssh://,
+// git+ssh://, ssh+git:// or scp's [user@]host:path) and the port it names
+// (0 for none); ok is false for any other remote.
+func sshRemote(u string) (host string, port int, ok bool) {
+	if scheme, _, found := strings.Cut(u, "://"); found {
+		if scheme != "ssh" && scheme != "git+ssh" && scheme != "ssh+git" {
+			return "", 0, false
+		}
+		pu, err := url.Parse(u)
+		if err != nil || pu.Hostname() == "" {
+			return "", 0, false
+		}
+		return pu.Hostname(), atoi(pu.Port()), true
+	}
+	if remoteHost(u) == "" {
+		return "", 0, false
+	}
+	host, _, _ = strings.Cut(u, ":")
+	if _, h, found := strings.Cut(host, "@"); found {
+		host = h
+	}
+	return host, 0, true
 }
 
 // remoteHost returns host:port of a git URL that reaches another machine,
@@ -298,7 +347,8 @@ func (j *Judger) netAllow(pol *policy.Policy, project string, res *classify.Resu
 			why[h] = "the remote of the call's git grant"
 		}
 	}
-	for _, h := range sshGrantHosts(res) {
+	sshHosts, _ := sshGrantHosts(res, call.Cwd, j.Sys.Getenv("HOME"))
+	for _, h := range sshHosts {
 		if !slices.Contains(allow, h) {
 			allow = append(allow, h)
 			why[h] = "the host of the call's ssh grant"
@@ -361,25 +411,29 @@ func (j *Judger) network(c *confinement, res *classify.Result, call *hookio.Call
 	c.Why[sock] = "leads to safezone's network proxy"
 	c.NetAllow, c.NetWhy = allow, why
 	if len(res.Grants) > 0 {
-		j.sshThroughProxy(c, proxy)
+		_, cfgs := sshGrantHosts(res, call.Cwd, j.Sys.Getenv("HOME"))
+		for _, f := range append([]string{confine.SSHSystemConfig}, cfgs...) {
+			j.sshThroughProxy(c, proxy, f)
+		}
 	}
 	return nil
 }
 
 // sshThroughProxy gives the confined command of a call with a grant
-// (ssh, scp, rsync, git over ssh) a system-wide ssh configuration whose
-// first line sends every connection through the namespace's proxy
-// (ProxyCommand PROXY connect %h %p, see netproxy.Connect), then the
-// system's own: a copy in the state directory's sshconfig/, bound over
-// /etc/ssh/ssh_config (Replace). ssh takes the first value it finds of
-// each option, command line, then ~/.ssh/config, then this file: a
-// ProxyCommand or ProxyJump of the user's own configuration comes first
-// (a ProxyJump host is then reached through this one), and ssh -F skips
-// this file (git's GIT_SSH_COMMAND gets the option on its command line
-// from the launcher instead). Nothing is done where the file is missing
-// or cannot be copied: ssh then has no way out.
-func (j *Judger) sshThroughProxy(c *confinement, proxy string) {
-	sys, err := filepath.EvalSymlinks(confine.SSHSystemConfig)
+// (ssh, scp, rsync, git over ssh) the ssh configuration file file (the
+// system-wide one, or one an ssh tool's -F names) with a first line that
+// sends every connection through the namespace's proxy (ProxyCommand
+// PROXY connect %h %p, see netproxy.Connect), then the file's own
+// contents: a copy in the state directory's sshconfig/, bound over the
+// file (Replace). ssh takes the first value it finds of each option,
+// command line, then ~/.ssh/config, then the system's file: a
+// ProxyCommand or ProxyJump of the user's own configuration comes before
+// the system's (a ProxyJump host is then reached through this one), and
+// one in a -F file after this line; git's GIT_SSH_COMMAND gets the option
+// on its command line from the launcher. Nothing is done where the file
+// is missing or cannot be copied: ssh then has no way out.
+func (j *Judger) sshThroughProxy(c *confinement, proxy, file string) {
+	sys, err := filepath.EvalSymlinks(file)
 	if err != nil {
 		return
 	}
@@ -417,7 +471,7 @@ func (j *Judger) sshThroughProxy(c *confinement, proxy string) {
 	if c.Why == nil {
 		c.Why = map[string]string{}
 	}
-	c.Why[sys] = "ssh's connections go through safezone's network proxy"
+	c.Why[sys] = "a copy whose first line sends ssh's connections through safezone's network proxy"
 }
 
 // sshTools are the programs that reach a host over ssh whose destinations
@@ -426,11 +480,13 @@ func (j *Judger) sshThroughProxy(c *confinement, proxy string) {
 // rsync's -e, -f, -T...; sshfs's -o, -p), the one that names the port,
 // and whether the first operand is the destination (ssh, sftp) or every
 // operand that names a host is one (scp, rsync, sshfs).
-var sshTools = map[string]struct {
+type sshTool struct {
 	optArg string
 	port   byte
 	first  bool
-}{
+}
+
+var sshTools = map[string]sshTool{
 	"ssh":         {"BbcDEeFIiJLlmOoPpQRSWw", 'p', true},
 	"ssh-copy-id": {"FfiJOop", 'p', true},
 	"sftp":        {"BbcDFiJlOoPRSsX", 'P', true},
@@ -441,119 +497,153 @@ var sshTools = map[string]struct {
 
 // sshGrantHosts returns the destinations (host:port) of the ssh tools of
 // a call that a grant applies to (classify asked every ssh tool no grant
-// covers): the first operand of ssh, ssh-copy-id and sftp ([user@]host,
+// covers), and the configuration files their -F options name (absolute,
+// from cwd): the first operand of ssh, ssh-copy-id and sftp ([user@]host,
 // or ssh:// and sftp:// URLs), the operands of scp, sshfs and rsync that
 // name a host ([user@]host:path, or an scp:// URL; rsync's host::path and
-// rsync:// reach an rsync daemon, not ssh, and are left out), at the port
-// the tool's option names, else 22. A host the user's ssh configuration
-// renames (HostName) or gives a Port is not followed: ssh connects there,
-// which network.allow must then name.
-func sshGrantHosts(res *classify.Result) []string {
+// rsync:// reach an rsync daemon, not ssh, and are left out). A host
+// is where ssh connects for it (confine.SSHDestination: the HostName and
+// Port of its configuration, -F's file or ~/.ssh/config and the
+// system's); the port the command line names wins, else 22.
+func sshGrantHosts(res *classify.Result, cwd, home string) (hosts, configs []string) {
 	if res == nil || res.Shell == nil || len(res.Grants) == 0 {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	for _, c := range res.Shell.Commands {
 		if len(c.Argv) == 0 {
 			continue
 		}
-		tool, ok := sshTools[filepath.Base(c.Argv[0])]
+		name := filepath.Base(c.Argv[0])
+		tool, ok := sshTools[name]
 		if !ok {
 			continue
 		}
-		port := "22"
-		var operands []string
-		args := c.Argv[1:]
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			if a == "--" {
-				operands = append(operands, args[i+1:]...)
-				break
-			}
-			if !strings.HasPrefix(a, "-") || a == "-" || strings.HasPrefix(a, "--") {
-				if !strings.HasPrefix(a, "--") {
-					operands = append(operands, a)
+		port, cfg := "", ""
+		// opts reads the options of args as tool's; the operands.
+		var opts func(tool sshTool, args []string) (operands []string)
+		opts = func(tool sshTool, args []string) (operands []string) {
+			for i := 0; i < len(args); i++ {
+				a := args[i]
+				if a == "--" {
+					return append(operands, args[i+1:]...)
 				}
-				continue
-			}
-			for k := 1; k < len(a); k++ {
-				if strings.IndexByte(tool.optArg, a[k]) < 0 {
+				if v, ok := strings.CutPrefix(a, "--rsh="); ok && name == "rsync" {
+					f := strings.Fields(v)
+					if len(f) > 0 {
+						opts(sshTools["ssh"], f[1:])
+					}
 					continue
 				}
-				v := a[k+1:]
-				if v == "" && i+1 < len(args) {
-					i++
-					v = args[i]
+				if !strings.HasPrefix(a, "-") || a == "-" {
+					operands = append(operands, a)
+					continue
 				}
-				if a[k] == tool.port {
-					port = v
+				if strings.HasPrefix(a, "--") {
+					continue
 				}
-				break
+				for k := 1; k < len(a); k++ {
+					if strings.IndexByte(tool.optArg, a[k]) < 0 {
+						continue
+					}
+					v := a[k+1:]
+					if v == "" && i+1 < len(args) {
+						i++
+						v = args[i]
+					}
+					switch {
+					case a[k] == tool.port:
+						port = v
+					case a[k] == 'F':
+						cfg = v
+					case a[k] == 'e' && name == "rsync":
+						if f := strings.Fields(v); len(f) > 0 {
+							opts(sshTools["ssh"], f[1:])
+						}
+					}
+					break
+				}
+			}
+			return operands
+		}
+		operands := opts(tool, c.Argv[1:])
+		files := confine.SSHConfigFiles(home)
+		if cfg != "" {
+			if !filepath.IsAbs(cfg) {
+				cfg = filepath.Join(cwd, cfg)
+			}
+			files = []string{filepath.Clean(cfg)}
+			if !slices.Contains(configs, files[0]) {
+				configs = append(configs, files[0])
+			}
+		}
+		add := func(host, explicit string) {
+			host = strings.Trim(host, "[]")
+			if host == "" {
+				return
+			}
+			hostname, cport := confine.SSHDestination(files, home, host)
+			p := "22"
+			switch {
+			case explicit != "":
+				p = explicit
+			case port != "":
+				p = port
+			case cport > 0:
+				p = strconv.Itoa(cport)
+			}
+			if hp := sshDest(hostname, p); hp != "" && !slices.Contains(hosts, hp) {
+				hosts = append(hosts, hp)
 			}
 		}
 		for n, a := range operands {
 			if tool.first && n > 0 {
 				break
 			}
-			var hp string
 			switch {
 			case strings.HasPrefix(a, "ssh://"), strings.HasPrefix(a, "scp://"), strings.HasPrefix(a, "sftp://"):
 				_, u, _ := strings.Cut(a, "://")
-				hp = sshDest("ssh://"+u, port)
+				u, _, _ = strings.Cut(u, "/")
+				if _, h, ok := strings.Cut(u, "@"); ok {
+					u = h
+				}
+				h, p := u, ""
+				if strings.HasPrefix(u, "[") {
+					if i := strings.IndexByte(u, ']'); i > 0 {
+						h, p = u[1:i], strings.TrimPrefix(u[i+1:], ":")
+					}
+				} else if x, y, ok := strings.Cut(u, ":"); ok {
+					h, p = x, y
+				}
+				add(h, p)
 			case strings.Contains(a, "://"), strings.Contains(a, "::"):
 			case tool.first:
 				host, _, _ := strings.Cut(a, ":")
-				hp = sshDest(host, port)
+				if i := strings.LastIndexByte(host, '@'); i >= 0 {
+					host = host[i+1:]
+				}
+				add(host, "")
 			default:
 				if host, _, ok := strings.Cut(a, ":"); ok && !strings.Contains(host, "/") {
-					hp = sshDest(host, port)
+					if i := strings.LastIndexByte(host, '@'); i >= 0 {
+						host = host[i+1:]
+					}
+					add(host, "")
 				}
 			}
-			if hp != "" && !slices.Contains(out, hp) {
-				out = append(out, hp)
-			}
 		}
 	}
-	return out
+	return hosts, configs
 }
 
-// sshDest returns host:port of an ssh destination ([user@]host, or
-// ssh://[user@]host[:port][/path]) at port unless it names one; "" when
-// it names no host netrule accepts.
-func sshDest(d, port string) string {
-	if rest, ok := strings.CutPrefix(d, "ssh://"); ok {
-		rest, _, _ = strings.Cut(rest, "/")
-		if _, h, ok := strings.Cut(rest, "@"); ok {
-			rest = h
-		}
-		h, p := rest, ""
-		if strings.HasPrefix(rest, "[") {
-			if i := strings.IndexByte(rest, ']'); i > 0 {
-				h, p = rest[1:i], strings.TrimPrefix(rest[i+1:], ":")
-			}
-		} else if a, b, ok := strings.Cut(rest, ":"); ok {
-			h, p = a, b
-		}
-		if p != "" {
-			port = p
-		}
-		d = h
-	} else if i := strings.LastIndexByte(d, '@'); i >= 0 {
-		d = d[i+1:]
-	}
-	d = strings.Trim(d, "[]")
-	n := 0
-	for _, c := range port {
-		if c < '0' || c > '9' {
-			return ""
-		}
-		n = n*10 + int(c-'0')
-	}
-	if d == "" || n < 1 || n > 65535 {
+// sshDest returns host:port of an ssh destination host at port; "" when
+// it is not a host netrule accepts or the port is not a number in range.
+func sshDest(host, port string) string {
+	n, err := strconv.Atoi(port)
+	if host == "" || err != nil || n < 1 || n > 65535 {
 		return ""
 	}
-	if _, err := netrule.Parse(d); err != nil || strings.HasPrefix(d, "*") {
+	if _, err := netrule.Parse(host); err != nil || strings.HasPrefix(host, "*") {
 		return ""
 	}
-	return strings.ToLower(netrule.JoinHostPort(d, n))
+	return strings.ToLower(netrule.JoinHostPort(host, n))
 }

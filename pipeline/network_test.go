@@ -175,7 +175,8 @@ func TestSSHGrantHosts(t *testing.T) {
 		"ssh -v":                               "",
 	} {
 		argv := strings.Fields(in)
-		got := strings.Join(sshGrantHosts(&classify.Result{Grants: []policy.Grant{{}}, Shell: &shell.Analysis{Commands: []shell.Command{{Argv: argv}}}}), " ")
+		hosts, _ := sshGrantHosts(&classify.Result{Grants: []policy.Grant{{}}, Shell: &shell.Analysis{Commands: []shell.Command{{Argv: argv}}}}, "/", "/nonexistent")
+		got := strings.Join(hosts, " ")
 		if got != want {
 			t.Errorf("%s: got %q, want %q", in, got, want)
 		}
