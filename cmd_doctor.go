@@ -142,7 +142,7 @@ func pluginInstalled(claudeDir string) bool {
 func (d *doctor) binary(sys *pipeline.System) {
 	p, err := exec.LookPath("safezone")
 	if err != nil {
-		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with go install github.com/safezonehq/safezone@latest (or go install . in a clone)")
+		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with " + pipeline.InstallLine + " (or go install . ./cmd/safezone-proxy in a clone)")
 		return
 	}
 	real, err := filepath.EvalSymlinks(p)
