@@ -182,3 +182,27 @@ func TestSSHGrantHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestSSHGrantHostsConfig: an alias is allowed where ssh connects for it
+// (HostName and Port of -F's file, rsync's -e included), the port of the
+// command line winning; the -F files are returned for their ProxyCommand.
+func TestSSHGrantHostsConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg")
+	os.WriteFile(cfg, []byte("Host box\n\tHostName 127.0.0.1\n\tPort 2200\n"), 0o600)
+	for _, tc := range []struct {
+		argv      []string
+		want, cfg string
+	}{
+		{[]string{"ssh", "-F", cfg, "box", "uptime"}, "127.0.0.1:2200", cfg},
+		{[]string{"ssh", "-Fcfg", "-p", "2022", "box"}, "127.0.0.1:2022", cfg},
+		{[]string{"rsync", "-a", "-e", "ssh -F " + cfg, "src/", "box:/srv/"}, "127.0.0.1:2200", cfg},
+		{[]string{"scp", "-F", cfg, "a.txt", "me@box:/tmp/"}, "127.0.0.1:2200", cfg},
+		{[]string{"ssh", "box"}, "box:22", ""},
+	} {
+		hosts, cfgs := sshGrantHosts(&classify.Result{Grants: []policy.Grant{{}}, Shell: &shell.Analysis{Commands: []shell.Command{{Argv: tc.argv}}}}, dir, "/nonexistent")
+		if strings.Join(hosts, " ") != tc.want || strings.Join(cfgs, " ") != tc.cfg {
+			t.Errorf("%q: hosts %q, configs %q; want %q, %q", tc.argv, hosts, cfgs, tc.want, tc.cfg)
+		}
+	}
+}
