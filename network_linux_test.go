@@ -134,9 +134,17 @@ func stopDaemons(sd string) {
 		raw, _ := c.(*net.UnixConn).SyscallConn()
 		raw.Control(func(fd uintptr) {
 			if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil && cred.Pid > 0 {
+				// Wait for its end: a launcher that connects to a daemon
+				// still dying loses its request with it.
+				pidfd, err := unix.PidfdOpen(int(cred.Pid), 0)
 				unix.Kill(int(cred.Pid), unix.SIGKILL)
+				if err == nil {
+					unix.Poll([]unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}, 10000)
+					unix.Close(pidfd)
+				}
 			}
 		})
 		c.Close()
+		os.Remove(s)
 	}
 }

@@ -3,7 +3,9 @@
 package confine
 
 import (
+	"cmp"
 	"errors"
+	"io"
 	"fmt"
 	"os"
 	"os/exec"
@@ -165,7 +167,7 @@ func netUp(netFD int) error {
 	var b [4096]byte
 	n, err := readRetry(netFD, b[:])
 	if err != nil || n == 0 || b[0] != 'P' {
-		return fmt.Errorf("the network proxy did not answer (%v): its error is above", err)
+		return fmt.Errorf("the network proxy did not answer (%v): it ended while asked, or refused the request (its error, if any, is above)", cmp.Or(err, io.EOF))
 	}
 	var fds []int
 	defer func() {

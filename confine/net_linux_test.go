@@ -61,19 +61,13 @@ func netRules(t *testing.T, f *fixture, allow, deny []string, auditLog string) R
 }
 
 // stopDaemon ends the proxy daemon listening on sock, if any: the peer of
-// a connection to it.
+// a connection to it. It waits until the daemon has ended and removes
+// its socket: a launcher that connected to a daemon still dying would
+// have its request dropped with the daemon ("the network proxy did not
+// answer"), the flake TestNetworkRegistries/go showed under load, when
+// the next subtest's first command came within that window.
 func stopDaemon(sock string) {
-	c, err := net.Dial("unixpacket", sock)
-	if err != nil {
-		return
-	}
-	defer c.Close()
-	raw, _ := c.(*net.UnixConn).SyscallConn()
-	raw.Control(func(fd uintptr) {
-		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil && cred.Pid > 0 {
-			unix.Kill(int(cred.Pid), unix.SIGKILL)
-		}
-	})
+	StopProxyDaemon(sock)
 }
 
 // server is an HTTP server on the machine's own loopback, outside every

@@ -1367,7 +1367,8 @@ static void net_up(int nsfd, int alive)
 	char b[4096];
 	ssize_t n = read_retry(nsfd, b, sizeof b - 1);
 	if (n <= 0 || b[0] != 'P')
-		die("the network proxy did not answer (%s): its error is above", n < 0 ? strerror(errno) : "end of file");
+		die("the network proxy did not answer (%s): it ended while asked, or refused the request (its error, if any, is above)",
+		    n < 0 ? strerror(errno) : "EOF");
 	b[n] = 0;
 	int fds[64], nf = 0;
 	int ports[2] = {NET_HTTP_PORT, NET_SOCKS_PORT};
