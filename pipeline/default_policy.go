@@ -28,11 +28,11 @@ func EmbeddedDefault() *policy.Layer {
 			Pos: policy.Pos{File: policy.EmbeddedName, Line: 55, Col: 18},
 		},
 		OnError: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 276, Col: 11},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 267, Col: 11},
 		},
 		HostSettings: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 281, Col: 16},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 272, Col: 16},
 		},
 		Protected: []policy.Pattern{
 			policy.Pattern{
@@ -821,27 +821,27 @@ func EmbeddedDefault() *policy.Layer {
 		},
 		Audit: policy.AuditLayer{
 			Path: &policy.Setting[string]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 314, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 305, Col: 9},
 			},
 			All: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 316, Col: 8},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 307, Col: 8},
 			},
 			MaxBytes: &policy.Setting[int64]{
 				Value: 10485760,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 319, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 310, Col: 14},
 			},
 			Keep: &policy.Setting[int]{
 				Value: 5,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 320, Col: 9},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 311, Col: 9},
 			},
 			Required: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 323, Col: 13},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 314, Col: 13},
 			},
 			Syslog: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 326, Col: 11},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 317, Col: 11},
 			},
 			DryRun: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 330, Col: 12},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 321, Col: 12},
 			},
 		},
 		Guards: policy.GuardsLayer{
@@ -1329,7 +1329,7 @@ func EmbeddedDefault() *policy.Layer {
 		Network: policy.NetworkLayer{
 			Isolate: &policy.Setting[bool]{
 				Value: true,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 273, Col: 12},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 330, Col: 12},
 			},
 		},
 	}
