@@ -114,7 +114,7 @@ func parseLaunch(args []string) (*launch, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &launch{rs: rs, stateFD: -1}
+	l := &launch{rs: rs, stateFD: -1, netFD: -1}
 	switch args[0] {
 	case "bash":
 		if len(args) != 6 {

@@ -110,7 +110,7 @@ func (l *launch) run() (int, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	if l.netFD >= 0 {
+	if l.netFD >= 0 && l.rs.Net != nil {
 		env = withProxyVars(env, l.rs.Net.Proxy)
 	}
 	err = syscall.Exec(l.path, l.argv, env)
@@ -230,6 +230,14 @@ func (l *launch) supervise() (int, error) {
 		var alive *os.File
 		var err error
 		netEnd, alive, err = askProxy(l.rs.Net)
+		if err != nil && l.rs.HostSandbox != "" {
+			// Inside the host's sandbox the proxy's daemon may not
+			// start (its state directory read-only there), and no
+			// namespace can be made: the caller falls back to Landlock
+			// alone, without Net, where it may (inside a sandbox's
+			// user namespace), and fails otherwise.
+			return 0, fmt.Errorf("%w: %w", errNamespaceRefused, err)
+		}
 		if err != nil {
 			return 0, err
 		}
