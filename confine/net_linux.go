@@ -5,8 +5,8 @@ package confine
 import (
 	"cmp"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
