@@ -49,6 +49,9 @@ var attackSecrets = []string{"ENV-S3CRET", "LOCAL-S3CRET", "PEM-S3CRET", "SSH-S3
 func attackFixture(t *testing.T) string {
 	t.Helper()
 	root := workRoot(t)
+	// The proxy daemons its confined commands started (hookCall's
+	// XDG_STATE_HOME) end with the test.
+	t.Cleanup(func() { stopDaemons(filepath.Join(root, "state")) })
 	for name, content := range map[string]string{
 		"proj/.env": "API_KEY=ENV-S3CRET\n", "proj/services/api/.env.local": "DB=LOCAL-S3CRET\n",
 		"proj/certs/server.pem": "PEM-S3CRET\n", "proj/README.md": "API readme\n", "proj/src/a.go": "package a\n",
