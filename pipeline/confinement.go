@@ -1374,7 +1374,7 @@ func (c *confinement) describe(home string) string {
 			allow = append(slices.Clone(allow[:maxNamed]), fmt.Sprintf("%d more", len(c.NetAllow)-maxNamed))
 		}
 		s += "; it has a network of its own and connects only through safezone's proxy ($HTTPS_PROXY, $ALL_PROXY) to " + strings.Join(allow, ", ") +
-			": other hosts, services on the machine's localhost and the instance metadata address are refused (the proxy answers 403 and says why); a server it starts is reachable within the same command only; ask the user to add a host to network.allow rather than working around a refusal"
+			": other hosts, services on the machine's localhost and the instance metadata address are refused (the proxy answers 403 and says why); a server it leaves running answers at the same port of the machine's 127.0.0.1 (where that port is free), for the user's browser and later commands; ask the user to add a host to network.allow rather than working around a refusal"
 	} else if c.NetOff != "" {
 		s += "; " + c.NetOff
 	}
