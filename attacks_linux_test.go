@@ -28,6 +28,12 @@ func buildBinary(dir string) (string, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", errors.New(string(out))
 	}
+	// The network proxy beside it, as the install line puts it (the
+	// default policy isolates confined commands).
+	cmd = exec.Command(goTool, "build", "-o", filepath.Join(dir, "safezone-proxy"), "./cmd/safezone-proxy")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", errors.New(string(out))
+	}
 	return bin, nil
 }
 
@@ -43,6 +49,9 @@ var attackSecrets = []string{"ENV-S3CRET", "LOCAL-S3CRET", "PEM-S3CRET", "SSH-S3
 func attackFixture(t *testing.T) string {
 	t.Helper()
 	root := workRoot(t)
+	// The proxy daemons its confined commands started (hookCall's
+	// XDG_STATE_HOME) end with the test.
+	t.Cleanup(func() { stopDaemons(filepath.Join(root, "state")) })
 	for name, content := range map[string]string{
 		"proj/.env": "API_KEY=ENV-S3CRET\n", "proj/services/api/.env.local": "DB=LOCAL-S3CRET\n",
 		"proj/certs/server.pem": "PEM-S3CRET\n", "proj/README.md": "API readme\n", "proj/src/a.go": "package a\n",

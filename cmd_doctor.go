@@ -146,7 +146,7 @@ func pluginInstalled(claudeDir string) bool {
 func (d *doctor) binary(sys *pipeline.System) {
 	p, err := exec.LookPath("safezone")
 	if err != nil {
-		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with go install github.com/safezonehq/safezone@latest (or go install . in a clone)")
+		d.fix("no safezone on PATH: hooks registered as \"safezone\" (hooks.json) and the plugin's launcher cannot find it; install it with " + pipeline.InstallLine + " (or go install . ./cmd/safezone-proxy in a clone)")
 		return
 	}
 	real, err := filepath.EvalSymlinks(p)
@@ -289,7 +289,7 @@ func (d *doctor) network(sys *pipeline.System, pol *policy.Policy) {
 	}
 	p, err := sys.NetworkProxy()
 	if err != nil {
-		d.fix("network.isolate is on, but %v: confined commands are not run (they are asked) until it is installed", err)
+		d.fix("network.isolate is on, but %v: until it is installed, confined commands run with no network at all (a line on their standard error says so)", err)
 		return
 	}
 	d.ok("network.isolate is on: each confined command has a network of its own and reaches out only through %s (the package registries your tools use, network.allow, less network.deny); localhost services, link-local and private addresses are closed unless named", p)

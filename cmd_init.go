@@ -400,7 +400,7 @@ func (p *initPlan) registration() error {
 		return errors.New("cannot tell where this safezone binary is; run it by its path")
 	}
 	if isGoRunBuild(p.sys.Executable) {
-		return fmt.Errorf("this safezone is go run's temporary build (%s), which go deletes: install it first (go install . in a clone) and run the installed safezone init", p.sys.Executable)
+		return fmt.Errorf("this safezone is go run's temporary build (%s), which go deletes: install it first (go install . ./cmd/safezone-proxy in a clone) and run the installed safezone init", p.sys.Executable)
 	}
 	if dir := policy.DefaultLocations(p.sys.Getenv, p.root, p.home).ClaudeConfig; p.host == "claude" && dir != "" && pluginInstalled(dir) {
 		p.notes = append(p.notes, "the safezone Claude Code plugin is installed too: with both, every tool call runs the hook twice (the same decision); remove one (claude plugin uninstall safezone, or this registration)")

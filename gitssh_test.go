@@ -51,6 +51,9 @@ func TestGitOverSSH(t *testing.T) {
 	if err != nil {
 		t.Skip("safezone is not on PATH:", err)
 	}
+	if err := proxyBesideInstalled(); err != nil {
+		t.Fatal(err)
+	}
 	sshd := lookSbin("sshd")
 	for _, p := range []string{"ssh", "ssh-keygen", "ssh-agent", "ssh-add", "git", "python3"} {
 		if _, err := exec.LookPath(p); err != nil {

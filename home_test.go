@@ -30,6 +30,9 @@ func TestRealHomeToolchains(t *testing.T) {
 	if err != nil {
 		t.Skip("safezone is not on PATH:", err)
 	}
+	if err := proxyBesideInstalled(); err != nil {
+		t.Fatal(err)
+	}
 	home, err := os.UserHomeDir()
 	if err != nil || home == "/" {
 		t.Skip("no home directory")

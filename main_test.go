@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,6 +89,26 @@ func workRoot(t *testing.T) string {
 
 // scriptParams are the testscript parameters of the scripts in dir, whose
 // work directories are made in root ("" for the temporary directory).
+// proxyBesideInstalled builds safezone-proxy beside the safezone that
+// testscript.Main put on PATH, once, as the install line puts it beside
+// safezone: the default policy gives a confined command a network of its
+// own, whose only way out is that proxy.
+var proxyBesideInstalled = sync.OnceValue(func() error {
+	bin, err := exec.LookPath("safezone")
+	if err != nil {
+		return err
+	}
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(bin), "safezone-proxy"), "./cmd/safezone-proxy").CombinedOutput(); err != nil {
+		return fmt.Errorf("building safezone-proxy: %v\n%s", err, out)
+	}
+	return nil
+})
+
+// stopProxies, where set, ends the proxy daemons a script's confined
+// commands started, whose sockets are in the state directory given
+// (XDG_STATE_HOME).
+var stopProxies func(xdgState string)
+
 func scriptParams(dir, root string) testscript.Params {
 	return testscript.Params{
 		WorkdirRoot:         root,
@@ -95,9 +116,16 @@ func scriptParams(dir, root string) testscript.Params {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
+			if err := proxyBesideInstalled(); err != nil {
+				return err
+			}
 			get := pipelinetest.Isolated(e.WorkDir, map[string]string{"HOME": e.WorkDir + "/home", "CLAUDE_PROJECT_DIR": e.WorkDir + "/proj"})
 			for _, k := range []string{"HOME", "CLAUDE_PROJECT_DIR", "SAFEZONE_MANAGED_POLICY", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "SAFEZONE_CLAUDE_MANAGED_SETTINGS"} {
 				e.Setenv(k, get(k))
+			}
+			if stopProxies != nil {
+				state := get("XDG_STATE_HOME")
+				e.Defer(func() { stopProxies(state) })
 			}
 			e.Setenv("OUTER_GOCACHE", outerGoCache())
 			if r := outerRustup(); r != "" {

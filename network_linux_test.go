@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/safezonehq/safezone/confine"
 )
 
 // TestNetworkConfined runs, through the hook in bypassPermissions with
@@ -113,21 +115,36 @@ func TestNetworkConfined(t *testing.T) {
 	}
 }
 
+func init() { stopProxies = stopDaemons }
+
 // stopDaemons ends the proxy daemons whose sockets are in the state
 // directory sd: each the peer of a connection to its socket.
 func stopDaemons(sd string) {
 	socks, _ := filepath.Glob(filepath.Join(sd, "safezone/net/*.sock"))
 	for _, s := range socks {
-		c, err := net.Dial("unixpacket", s)
+		addr, done, err := confine.SocketAddr(s)
+		if err != nil {
+			continue
+		}
+		c, err := net.Dial("unixpacket", addr)
+		done()
 		if err != nil {
 			continue
 		}
 		raw, _ := c.(*net.UnixConn).SyscallConn()
 		raw.Control(func(fd uintptr) {
 			if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil && cred.Pid > 0 {
+				// Wait for its end: a launcher that connects to a daemon
+				// still dying loses its request with it.
+				pidfd, err := unix.PidfdOpen(int(cred.Pid), 0)
 				unix.Kill(int(cred.Pid), unix.SIGKILL)
+				if err == nil {
+					unix.Poll([]unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}, 10000)
+					unix.Close(pidfd)
+				}
 			}
 		})
 		c.Close()
+		os.Remove(s)
 	}
 }

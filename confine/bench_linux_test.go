@@ -106,11 +106,11 @@ func BenchmarkBashTrue(b *testing.B) {
 }
 
 // BenchmarkNetwork compares a confined `bash -c true` with read-only
-// paths against the same with a network of its own (Net: a network
-// namespace, the loopback brought up, the helper started, the daemon
-// asked and waited for; the daemon itself, already running, is not
-// counted), both through the Go launcher, and with the fast launcher
-// (which a ruleset with Net does not take) without one.
+// paths, through the fast launcher and the Go launcher, without a network
+// of its own (no-net), with one (net: a network namespace, the loopback
+// brought up, the helper started, the daemon asked and waited for; the
+// daemon itself, already running, is not counted), and with one that has
+// no way out (none: safezone-proxy not installed).
 func BenchmarkNetwork(b *testing.B) {
 	if !Available().Confine() || namespaces() != nil {
 		b.Skip("namespaces are unavailable here")
@@ -119,40 +119,42 @@ func BenchmarkNetwork(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("fast-no-net", func(b *testing.B) {
-		dir, err := os.MkdirTemp("", "confine-fast-")
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer os.RemoveAll(dir)
-		os.Mkdir(filepath.Join(dir, "fast"), 0o755)
-		fast := filepath.Join(dir, "fast", "safezone-launch")
-		if err := BuildFast(fast); err != nil {
-			b.Skip(err)
-		}
-		rules, _ := typicalRuleset(b, true).MarshalText()
-		benchCommand(b, func() *exec.Cmd {
-			return exec.Command(fast, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
-		})
-	})
-	for _, withNet := range []bool{false, true} {
-		name := "no-net"
-		if withNet {
-			name = "net"
-		}
-		b.Run(name, func(b *testing.B) {
-			rs := typicalRuleset(b, true)
-			if withNet {
-				sock := filepath.Join(b.TempDir(), "proxy.sock")
-				b.Cleanup(func() { stopDaemon(sock) })
-				rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"protocol":2,"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
-				rs.Hide = append(rs.Hide, sock)
-			}
-			rules, _ := rs.MarshalText()
-			benchCommand(b, func() *exec.Cmd {
-				return exec.Command(launcherPath, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
+	dir, err := os.MkdirTemp("", "confine-fast-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Mkdir(filepath.Join(dir, "fast"), 0o755)
+	fast := filepath.Join(dir, "fast", "safezone-launch")
+	if err := BuildFast(fast); err != nil {
+		fast = ""
+	}
+	for _, launcher := range []string{"fast", "go"} {
+		for _, net := range []string{"no-net", "net", "none"} {
+			b.Run(launcher+"-"+net, func(b *testing.B) {
+				path := launcherPath
+				if launcher == "fast" {
+					if fast == "" {
+						b.Skip("no fast launcher here")
+					}
+					path = fast
+				}
+				rs := typicalRuleset(b, true)
+				switch net {
+				case "net":
+					sock := filepath.Join(b.TempDir(), "proxy.sock")
+					b.Cleanup(func() { stopDaemon(sock) })
+					rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"protocol":2,"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
+					rs.Hide = append(rs.Hide, sock)
+				case "none":
+					rs.Net = &Net{}
+				}
+				rules, _ := rs.MarshalText()
+				benchCommand(b, func() *exec.Cmd {
+					return exec.Command(path, Subcommand, "exec", string(rules), "/bin/bash", "-c", "true")
+				})
 			})
-		})
+		}
 	}
 }
 

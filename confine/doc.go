@@ -78,7 +78,14 @@
 // policy allowed them. A helper process (HelperMode) stays in the
 // namespace, without capabilities and outside Landlock's domain, to
 // connect inside for the daemon: the servers the command starts are
-// forwarded from the machine's 127.0.0.1. See net_linux.go.
+// forwarded from the machine's 127.0.0.1. See net_linux.go. The fast
+// launcher (fast/launch.c) does the same in its one process: it asks the
+// daemon before it unshares (with CLONE_NEWNET too), then makes the
+// listeners and forks the helper in the new namespace; its helper closes
+// the launcher's pipe when the command's first process ends (a pidfd),
+// where the Go launcher's supervisor closes it by ending. A Net without a
+// proxy (safezone-proxy not installed) is a namespace with its loopback
+// and no way out at all; the launcher prints its Note first.
 //
 // # What the kernel refused: Report
 //

@@ -84,6 +84,14 @@ func TestFastLauncher(t *testing.T) {
 		{"RewritePOSIXBehavesAlike", TestRewritePOSIXBehavesAlike},
 		{"RewritePOSIXConfines", TestRewritePOSIXConfines},
 		{"RewriteBashConfines", TestRewriteBashConfines},
+		// A network of the command's own, made by the fast launcher too.
+		{"NetworkRefused", TestNetworkRefused},
+		{"NetworkAddresses", TestNetworkAddresses},
+		{"NetworkProxyMissing", TestNetworkProxyMissing},
+		{"NetworkNone", TestNetworkNone},
+		{"NetworkLifetime", TestNetworkLifetime},
+		{"NetworkForward", TestNetworkForward},
+		{"NetworkRegistries", TestNetworkRegistries},
 	} {
 		t.Run(tc.name, tc.run)
 	}

@@ -98,6 +98,9 @@ type launch struct {
 	// netFD is, in the second stage of a ruleset with Net, the socket the
 	// listening sockets of the proxies are sent through; -1 otherwise.
 	netFD int
+	// netOff is set in the second stage of a ruleset whose Net has no
+	// proxy: a network namespace with its loopback and nothing else.
+	netOff bool
 }
 
 // errUsage says the launcher was called with arguments it does not know.
@@ -111,7 +114,7 @@ func parseLaunch(args []string) (*launch, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &launch{rs: rs, stateFD: -1}
+	l := &launch{rs: rs, stateFD: -1, netFD: -1}
 	switch args[0] {
 	case "bash":
 		if len(args) != 6 {
@@ -147,17 +150,20 @@ func parseLaunch(args []string) (*launch, error) {
 		l.argv = append([]string{args[2]}, args[3:]...)
 	case "ns":
 		// The second stage: ns RULESET NETFD PATH ARGV0 [ARG...]. NETFD is
-		// the socket the proxy's listening sockets go to, "-" for none.
+		// the socket the proxy's listening sockets go to, "-" for none,
+		// "off" for a network namespace without a proxy.
 		if len(args) < 5 {
 			return nil, errUsage
 		}
 		l.netFD = -1
-		if args[2] != "-" {
+		if args[2] == "off" {
+			l.netOff = true
+		} else if args[2] != "-" {
 			if l.netFD, err = strconv.Atoi(args[2]); err != nil || l.netFD < 3 {
 				return nil, fmt.Errorf("NETFD %q is not a descriptor number above 2", args[2])
 			}
 		}
-		if (l.netFD >= 0) != (rs.Net != nil) {
+		if (l.netFD >= 0 || l.netOff) != (rs.Net != nil) || l.netOff != (rs.Net != nil && rs.Net.Proxy == "") {
 			return nil, errors.New("NETFD does not match the ruleset's net")
 		}
 		l.path, l.argv, l.inNamespace = args[3], args[4:], true

@@ -51,6 +51,11 @@ func (l *launch) run() (int, error) {
 		return 0, err
 	}
 	if l.inNamespace {
+		if l.netOff {
+			if err := loopbackUp(); err != nil {
+				return 0, fmt.Errorf("bringing up the loopback interface of the command's network namespace: %w", err)
+			}
+		}
 		if l.netFD >= 0 {
 			if err := netUp(l.netFD); err != nil {
 				return 0, err
@@ -111,8 +116,8 @@ func (l *launch) run() (int, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	if l.netFD >= 0 {
-		env = withProxyVars(env)
+	if l.netFD >= 0 && l.rs.Net != nil {
+		env = withProxyVars(env, l.rs.Net.Proxy)
 	}
 	err = syscall.Exec(l.path, l.argv, env)
 	return 0, fmt.Errorf("exec %s: %w", l.path, err)
@@ -215,7 +220,15 @@ func (l *launch) supervise() (int, error) {
 	flags, caps, netArg := uintptr(unix.CLONE_NEWUSER|unix.CLONE_NEWNS), []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE}, "-"
 	withNet := l.rs.Net != nil
 	var netEnd *os.File
-	if withNet {
+	if withNet && l.rs.Net.Proxy == "" {
+		// A network namespace with no way out: the proxy is missing.
+		if l.rs.Net.Note != "" {
+			fmt.Fprintf(os.Stderr, "safezone: %s\n", l.rs.Net.Note)
+		}
+		flags |= unix.CLONE_NEWNET
+		caps = append(caps, unix.CAP_NET_ADMIN)
+		netArg = "off"
+	} else if withNet {
 		// A network namespace of the command's own, whose loopback the
 		// second stage brings up (CAP_NET_ADMIN), and the proxy daemon it
 		// hands its listening sockets to (net_linux.go). alive stays open,
@@ -223,6 +236,14 @@ func (l *launch) supervise() (int, error) {
 		var alive *os.File
 		var err error
 		netEnd, alive, err = askProxy(l.rs.Net)
+		if err != nil && l.rs.HostSandbox != "" {
+			// Inside the host's sandbox the proxy's daemon may not
+			// start (its state directory read-only there), and no
+			// namespace can be made: the caller falls back to Landlock
+			// alone, without Net, where it may (inside a sandbox's
+			// user namespace), and fails otherwise.
+			return 0, fmt.Errorf("%w: %w", errNamespaceRefused, err)
+		}
 		if err != nil {
 			return 0, err
 		}

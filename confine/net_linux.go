@@ -3,10 +3,14 @@
 package confine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,14 +76,19 @@ func askProxy(n *Net) (nsEnd, alive *os.File, err error) {
 }
 
 // dialProxy connects to the daemon's socket, starting the daemon when
-// nothing answers there and waiting up to 5 s for it.
+// nothing answers there and waiting up to 30 s for it.
 func dialProxy(n *Net) (int, error) {
 	dial := func() (int, error) {
+		addr, done, err := SocketAddr(n.Socket)
+		if err != nil {
+			return -1, err
+		}
+		defer done()
 		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 		if err != nil {
 			return -1, err
 		}
-		if err := unix.Connect(fd, &unix.SockaddrUnix{Name: n.Socket}); err != nil {
+		if err := unix.Connect(fd, &unix.SockaddrUnix{Name: addr}); err != nil {
 			unix.Close(fd)
 			return -1, err
 		}
@@ -110,10 +119,34 @@ func dialProxy(n *Net) (int, error) {
 			return -1, fmt.Errorf("the network proxy %s ended at its start (%v): run `%s daemon %s` to see why", n.Proxy, e, n.Proxy, n.Socket)
 		case <-time.After(wait):
 		}
-		if time.Since(began) > 5*time.Second {
+		// A daemon that is still starting is waited for up to 30 s (a
+		// loaded machine: the first start of the proxy's binary reads
+		// it from disk); one that ended is reported at once, above.
+		if time.Since(began) > 30*time.Second {
 			return -1, fmt.Errorf("the network proxy %s does not answer on %s: %w", n.Proxy, n.Socket, err)
 		}
 	}
+}
+
+// SocketAddr returns the address to bind or connect a Unix socket at
+// path by: path itself, or, where path is too long for a socket's address
+// (108 bytes with its NUL), /proc/self/fd/N/NAME through a descriptor N
+// of its directory (O_PATH), which done closes once the socket is bound
+// or connected.
+func SocketAddr(path string) (addr string, done func(), err error) {
+	if len(path) < len(unix.RawSockaddrUnix{}.Path) {
+		return path, func() {}, nil
+	}
+	dfd, err := unix.Open(filepath.Dir(path), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "", nil, err
+	}
+	addr = "/proc/self/fd/" + strconv.Itoa(dfd) + "/" + filepath.Base(path)
+	if len(addr) >= len(unix.RawSockaddrUnix{}.Path) {
+		unix.Close(dfd)
+		return "", nil, fmt.Errorf("the socket's name %s is too long", filepath.Base(path))
+	}
+	return addr, func() { unix.Close(dfd) }, nil
 }
 
 // netUp is the second stage's part: loopback up; the daemon's list of
@@ -134,7 +167,7 @@ func netUp(netFD int) error {
 	var b [4096]byte
 	n, err := readRetry(netFD, b[:])
 	if err != nil || n == 0 || b[0] != 'P' {
-		return fmt.Errorf("the network proxy did not answer (%v): its error is above", err)
+		return fmt.Errorf("the network proxy did not answer (%v): it ended while asked, or refused the request (its error, if any, is above)", cmp.Or(err, io.EOF))
 	}
 	var fds []int
 	defer func() {
@@ -366,8 +399,28 @@ func proxyVars() []string {
 	}
 }
 
-// withProxyVars returns env with proxyVars in place of any it had.
-func withProxyVars(env []string) []string {
+// withProxyVars returns env with proxyVars in place of any it had, and
+// git's ssh command (GIT_SSH_COMMAND: the one env names, else ssh) with
+// the option that sends its connection through the proxy program proxy
+// (ssh's command line comes before any configuration file, ssh -F's
+// too). Where env names GIT_SSH and no GIT_SSH_COMMAND, git's ssh is
+// left as it is.
+func withProxyVars(env []string, proxy string) []string {
+	gitSSH, hasGitSSH := "", false
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_SSH_COMMAND="); ok {
+			gitSSH = v
+		} else if strings.HasPrefix(kv, "GIT_SSH=") {
+			hasGitSSH = true
+		}
+	}
+	if gitSSH == "" && !hasGitSSH {
+		gitSSH = "ssh"
+	}
+	if gitSSH != "" {
+		env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "GIT_SSH_COMMAND=") }),
+			"GIT_SSH_COMMAND="+gitSSH+" -o "+shellQuote("ProxyCommand="+SSHProxyCommand(proxy)))
+	}
 	vars := proxyVars()
 	out := make([]string, 0, len(env)+len(vars))
 	for _, kv := range env {

@@ -61,19 +61,13 @@ func netRules(t *testing.T, f *fixture, allow, deny []string, auditLog string) R
 }
 
 // stopDaemon ends the proxy daemon listening on sock, if any: the peer of
-// a connection to it.
+// a connection to it. It waits until the daemon has ended and removes
+// its socket: a launcher that connected to a daemon still dying would
+// have its request dropped with the daemon ("the network proxy did not
+// answer"), the flake TestNetworkRegistries/go showed under load, when
+// the next subtest's first command came within that window.
 func stopDaemon(sock string) {
-	c, err := net.Dial("unixpacket", sock)
-	if err != nil {
-		return
-	}
-	defer c.Close()
-	raw, _ := c.(*net.UnixConn).SyscallConn()
-	raw.Control(func(fd uintptr) {
-		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil && cred.Pid > 0 {
-			unix.Kill(int(cred.Pid), unix.SIGKILL)
-		}
-	})
+	StopProxyDaemon(sock)
 }
 
 // server is an HTTP server on the machine's own loopback, outside every
@@ -226,6 +220,27 @@ func TestNetworkProxyMissing(t *testing.T) {
 	r = sh(t, f.proj, rs, "echo RAN")
 	if strings.Contains(r.stdout, "RAN") || r.code != ExitCannotRun || !strings.Contains(r.stderr, "bad network entry") || !strings.Contains(r.stderr, "the command was not run") {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestNetworkNone: a Net without a proxy (safezone-proxy is not
+// installed) is a network namespace with no way out at all: the command
+// runs, its own loopback works, nothing outside is reached, and the note
+// is the first line of its standard error.
+func TestNetworkNone(t *testing.T) {
+	needNamespaces(t)
+	f := newFixture(t)
+	_, hits, port := server(t)
+	rs := f.rules(false)
+	rs.Net = &Net{Note: "this command has no network: no safezone-proxy beside safezone"}
+	if err := rs.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r := sh(t, f.proj, rs, "echo RAN; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:"+port+"/; "+
+		`python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); c=socket.create_connection(s.getsockname()); print("LOOPBACK")'`)
+	if !strings.Contains(r.stdout, "RAN") || !strings.Contains(r.stdout, "LOOPBACK") || hits.Load() != 0 ||
+		!strings.HasPrefix(r.stderr, "safezone: this command has no network: no safezone-proxy beside safezone\n") || !strings.Contains(r.stderr, "Couldn't connect") {
+		t.Errorf("exit %d, hits %d, stdout %q, stderr %q", r.code, hits.Load(), r.stdout, r.stderr)
 	}
 }
 

@@ -150,8 +150,14 @@ type Net struct {
 	// `PROXY daemon SOCKET` when nothing answers there. Socket must be
 	// among the Hide paths: a confined command that reached the daemon
 	// could ask it for a network of its own choosing.
-	Proxy  string `json:"proxy"`
-	Socket string `json:"socket"`
+	//
+	// A Net without Proxy (and without Socket) is a network namespace with
+	// no way out at all: where the proxy is not installed, the command
+	// still runs, with no network, and the launcher prints Note on its
+	// standard error first (what is missing and how to install it).
+	Proxy  string `json:"proxy,omitempty"`
+	Socket string `json:"socket,omitempty"`
+	Note   string `json:"note,omitempty"`
 	// Policy is the proxy's argument: what it allows, and where it records
 	// what it refused (the JSON of netproxy.Config).
 	Policy json.RawMessage `json:"policy,omitempty"`
@@ -181,7 +187,10 @@ func (rs Ruleset) Validate() error {
 			}
 		}
 	}
-	if rs.Net != nil {
+	if rs.Net != nil && (rs.Net.Proxy == "") != (rs.Net.Socket == "") {
+		return fmt.Errorf("%w: net has a proxy without a socket, or a socket without a proxy", ErrBadRuleset)
+	}
+	if rs.Net != nil && rs.Net.Proxy != "" {
 		for _, p := range []string{rs.Net.Proxy, rs.Net.Socket} {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
 				return fmt.Errorf("%w: net's proxy or socket %q is not an absolute, clean path", ErrBadRuleset, p)
@@ -376,4 +385,12 @@ func readLayers(noread, read, write []string) (outNoRead, outRead []string) {
 		}
 	}
 	return outNoRead, outRead
+}
+
+// SSHProxyCommand is the value of ssh's ProxyCommand (ssh_config(5)) that
+// sends a connection through the network proxy program proxy inside a
+// command's network namespace: `PROXY connect %h %p` (netproxy.Connect),
+// the program's path quoted for the shell ssh runs it with.
+func SSHProxyCommand(proxy string) string {
+	return strings.ReplaceAll(shellQuote(proxy), "%", "%%") + " connect %h %p"
 }

@@ -222,3 +222,137 @@ func (r *sshConfigReader) agentPath(v string) string {
 	}
 	return b.String()
 }
+
+// SSHDestination returns where ssh connects for the destination host
+// (as given on its command line or in a git remote): the first HostName
+// and Port set for it, in the order ssh reads them, by the files given
+// (ssh -F's file; else ~/.ssh/config then [SSHSystemConfig]), with their
+// Include directives (at most 16 deep). A Host line applies when one of
+// its patterns (* and ? wildcards) matches host and none of its negated
+// ones (!pattern) does; a Match block is taken as matching nothing (its
+// criteria are not evaluated here: what it sets is missed, and the proxy
+// then refuses the connection, saying to which host). In HostName, %h is
+// host and %% a percent sign. hostname is host and port 0 where nothing
+// sets them.
+func SSHDestination(files []string, home, host string) (hostname string, port int) {
+	r := &sshDestReader{home: home, host: host, seen: map[string]bool{}}
+	for _, f := range files {
+		dir := filepath.Dir(f)
+		if filepath.IsAbs(home) && f != SSHSystemConfig {
+			dir = filepath.Join(home, ".ssh")
+		}
+		r.read(f, dir, 0, true)
+	}
+	if r.hostname == "" {
+		r.hostname = host
+	}
+	return r.hostname, r.port
+}
+
+// SSHConfigFiles are the files ssh reads its configuration from without
+// -F: ~/.ssh/config, then [SSHSystemConfig].
+func SSHConfigFiles(home string) []string {
+	var out []string
+	if filepath.IsAbs(home) {
+		out = append(out, filepath.Join(home, ".ssh", "config"))
+	}
+	return append(out, SSHSystemConfig)
+}
+
+type sshDestReader struct {
+	home, host string
+	seen       map[string]bool
+	hostname   string
+	port       int
+}
+
+// read reads the file p (relative Includes relative to dir) with the
+// Host block state applies (an Include inherits the block it is in).
+func (r *sshDestReader) read(p, dir string, depth int, applies bool) {
+	if depth > maxSSHInclude || r.seen[p] {
+		return
+	}
+	r.seen[p] = true
+	f, err := os.Open(p)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		key, args := sshConfigLine(sc.Text())
+		switch strings.ToLower(key) {
+		case "host":
+			applies = sshHostMatches(args, r.host)
+		case "match":
+			applies = len(args) == 1 && strings.EqualFold(args[0], "all")
+		case "hostname":
+			if applies && r.hostname == "" && len(args) > 0 {
+				r.hostname = strings.NewReplacer("%h", r.host, "%%", "%").Replace(args[0])
+			}
+		case "port":
+			if applies && r.port == 0 && len(args) > 0 {
+				if n, err := strconv.Atoi(args[0]); err == nil && n > 0 && n < 65536 {
+					r.port = n
+				}
+			}
+		case "include":
+			if !applies {
+				continue
+			}
+			for _, a := range args {
+				if r.home != "" && (a == "~" || strings.HasPrefix(a, "~/")) {
+					a = filepath.Join(r.home, strings.TrimPrefix(a[1:], "/"))
+				}
+				if !filepath.IsAbs(a) {
+					a = filepath.Join(dir, a)
+				}
+				ms, _ := filepath.Glob(a)
+				for _, m := range ms {
+					r.read(m, dir, depth+1, applies)
+				}
+			}
+		}
+	}
+}
+
+// sshHostMatches reports whether a Host line's patterns take host.
+func sshHostMatches(patterns []string, host string) bool {
+	ok := false
+	for _, p := range patterns {
+		if neg, found := strings.CutPrefix(p, "!"); found {
+			if sshGlob(strings.ToLower(neg), strings.ToLower(host)) {
+				return false
+			}
+		} else if sshGlob(strings.ToLower(p), strings.ToLower(host)) {
+			ok = true
+		}
+	}
+	return ok
+}
+
+// sshGlob is ssh's match_pattern: * any run, ? any one character.
+func sshGlob(p, s string) bool {
+	for len(p) > 0 {
+		switch p[0] {
+		case '*':
+			for i := len(s); i >= 0; i-- {
+				if sshGlob(p[1:], s[i:]) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if s == "" {
+				return false
+			}
+		default:
+			if s == "" || s[0] != p[0] {
+				return false
+			}
+		}
+		p, s = p[1:], s[1:]
+	}
+	return s == ""
+}

@@ -126,3 +126,38 @@ func systemHasAgents() bool {
 	r.read(SSHSystemConfig, filepath.Dir(SSHSystemConfig), 0)
 	return len(r.agents) > 0
 }
+
+// TestSSHDestination: where ssh connects for a destination, by the first
+// HostName and Port its configuration sets for it (Host patterns,
+// negations, Include, Match blocks taken as matching nothing).
+func TestSSHDestination(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(home+"/.ssh", 0o700)
+	os.WriteFile(home+"/.ssh/config", []byte(`Host work-*  !work-skip
+	HostName %h.corp.example
+	Port 2222
+Match host other exec "false"
+	HostName matched.example
+Host gh-alt
+	Include extra.conf
+Host *
+	Port 22
+	HostName ignored-for-set-ones
+`), 0o600)
+	os.WriteFile(home+"/.ssh/extra.conf", []byte("HostName=github.com\nPort 443\n"), 0o600)
+	files := []string{home + "/.ssh/config"}
+	for host, want := range map[string]string{
+		"work-a":    "work-a.corp.example:2222",
+		"work-skip": "ignored-for-set-ones:22",
+		"gh-alt":    "github.com:443",
+		"other":     "ignored-for-set-ones:22",
+	} {
+		h, p := SSHDestination(files, home, host)
+		if got := h + ":" + strconv.Itoa(p); got != want {
+			t.Errorf("%s: got %s, want %s", host, got, want)
+		}
+	}
+	if h, p := SSHDestination([]string{home + "/none"}, home, "plain"); h != "plain" || p != 0 {
+		t.Errorf("no configuration: %s %d", h, p)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/netrule"
 )
 
@@ -66,13 +67,21 @@ func Daemon(sock string) error {
 		return err
 	}
 	os.Remove(sock)
-	old := unix.Umask(0o077)
-	l, err := net.ListenUnix("unixpacket", &net.UnixAddr{Name: sock, Net: "unixpacket"})
-	unix.Umask(old)
+	addr, done, err := confine.SocketAddr(sock)
 	if err != nil {
 		return err
 	}
-	l.SetUnlinkOnClose(true)
+	old := unix.Umask(0o077)
+	l, err := net.ListenUnix("unixpacket", &net.UnixAddr{Name: addr, Net: "unixpacket"})
+	unix.Umask(old)
+	done()
+	if err != nil {
+		return err
+	}
+	// Unlinked by its own name (it may have been bound through a
+	// descriptor of its directory, which is closed now).
+	l.SetUnlinkOnClose(false)
+	defer os.Remove(sock)
 	defer l.Close()
 	d := &daemon{last: time.Now()}
 	go func() {
@@ -80,6 +89,7 @@ func Daemon(sock string) error {
 			if d.idle() {
 				// The socket goes first, so that a launcher connecting now
 				// starts a new daemon rather than talking to a closing one.
+				os.Remove(sock)
 				l.Close()
 				return
 			}
@@ -704,8 +714,13 @@ func receive(fd int) (*received, error) {
 }
 
 // Main is `safezone-proxy daemon SOCKET` (started by safezone's
-// launcher, detached). Errors go to stderr, with exit status 1.
+// launcher, detached), or `safezone-proxy connect HOST PORT` (ssh's
+// ProxyCommand in a command's namespace, see [Connect]). Errors go to
+// stderr, with exit status 1.
 func Main(args []string, stderr io.Writer) int {
+	if len(args) == 3 && args[0] == "connect" {
+		return Connect(args[1], args[2], os.Stdin, os.Stdout, stderr)
+	}
 	if len(args) != 2 || args[0] != "daemon" || !filepath.IsAbs(args[1]) {
 		fmt.Fprintln(stderr, "usage: safezone-proxy daemon SOCKET   (started by safezone's launcher)")
 		return 2

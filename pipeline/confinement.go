@@ -281,10 +281,10 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		rewrite = confine.RewriteBash
 	}
 	// The fast launcher, where it is built, for a ruleset that takes the
-	// mount namespace: one process instead of the Go launcher's two. It
-	// makes no network namespace: a ruleset with Net takes the Go one.
+	// mount namespace: one process instead of the Go launcher's two,
+	// network namespace included.
 	launcher := j.Sys.Executable
-	if roErr == nil && c.Ruleset.NeedsNamespace() && c.Ruleset.HostSandbox == "" && c.Ruleset.Net == nil {
+	if roErr == nil && c.Ruleset.NeedsNamespace() && c.Ruleset.HostSandbox == "" {
 		if fast := j.Sys.FastLauncher(j.live); fast != "" {
 			launcher, c.Launcher = fast, fast
 		}
@@ -1426,13 +1426,13 @@ func (c *confinement) describe(home string) string {
 	if c.HostFallback != "" {
 		s += "; " + c.HostFallback
 	}
-	if c.Ruleset.Net != nil {
+	if c.Ruleset.Net != nil && c.Ruleset.Net.Proxy != "" {
 		allow := c.NetAllow
 		if len(allow) > maxNamed {
 			allow = append(slices.Clone(allow[:maxNamed]), fmt.Sprintf("%d more", len(c.NetAllow)-maxNamed))
 		}
 		s += "; it has a network of its own and connects only through safezone's proxy ($HTTPS_PROXY, $ALL_PROXY) to " + strings.Join(allow, ", ") +
-			": other hosts, services on the machine's localhost and the instance metadata address are refused (the proxy answers 403 and says why); a server it starts is reachable within the same command only; ask the user to add a host to network.allow rather than working around a refusal"
+			": other hosts, services on the machine's localhost and the instance metadata address are refused (the proxy answers 403 and says why); a server it leaves running answers at the same port of the machine's 127.0.0.1 (where that port is free), for the user's browser and later commands; ask the user to add a host to network.allow rather than working around a refusal"
 	} else if c.NetOff != "" {
 		s += "; " + c.NetOff
 	}

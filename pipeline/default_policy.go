@@ -1326,5 +1326,11 @@ func EmbeddedDefault() *policy.Layer {
 				},
 			},
 		},
+		Network: policy.NetworkLayer{
+			Isolate: &policy.Setting[bool]{
+				Value: true,
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 330, Col: 12},
+			},
+		},
 	}
 }

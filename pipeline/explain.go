@@ -83,8 +83,10 @@ type ExplainConfine struct {
 	GrantRefused string `json:"grant_refused,omitempty"`
 	// Network says what the command may connect to: "open" (the network
 	// is not the kernel's to restrict here), or "proxy" with NetAllow and
-	// NetDeny (the namespace's only way out is safezone-proxy); NetOff says
-	// why network.isolate is on and the network open all the same.
+	// NetDeny (the namespace's only way out is safezone-proxy), or "none"
+	// (a namespace with no way out: the proxy is not installed); NetOff
+	// says why there is no proxy, or why network.isolate is on and the
+	// network open all the same.
 	Network  string            `json:"network,omitempty"`
 	NetAllow []string          `json:"net_allow,omitempty"`
 	NetWhy   map[string]string `json:"net_why,omitempty"`
@@ -192,7 +194,9 @@ func ExplanationOf(v Verdict) Explanation {
 			c.GitWritable = v.conf.GitWritable
 			c.Refusals = v.conf.Refusals
 			c.Network, c.NetOff = "open", v.conf.NetOff
-			if v.conf.Ruleset.Net != nil {
+			if n := v.conf.Ruleset.Net; n != nil && n.Proxy == "" {
+				c.Network = "none"
+			} else if n != nil {
 				c.Network, c.NetAllow, c.NetWhy = "proxy", v.conf.NetAllow, v.conf.NetWhy
 				c.NetDeny = policy.Values(v.pol.Network.Deny)
 			}
@@ -524,6 +528,8 @@ func (e Explanation) writeConfine(w *trace) {
 			for _, h := range c.NetDeny {
 				w.p("  deny     %s: network.deny", h)
 			}
+		case c.Network == "none":
+			w.p("  network  none: a namespace of its own with no way out: %s", c.NetOff)
 		case c.NetOff != "":
 			w.p("  network  open: %s", c.NetOff)
 		default:

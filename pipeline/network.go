@@ -10,6 +10,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/safezonehq/safezone/classify"
@@ -34,8 +36,13 @@ import (
 // safezone binary.
 const ProxyName = "safezone-proxy"
 
+// InstallLine is the one command that installs safezone and its network
+// proxy together (README, "Install"): go install takes several packages of
+// one module at one version.
+const InstallLine = "go install github.com/safezonehq/safezone@latest github.com/safezonehq/safezone/cmd/safezone-proxy@latest"
+
 // proxyInstall says how to install the proxy.
-const proxyInstall = "install it beside safezone: go install github.com/safezonehq/safezone/cmd/safezone-proxy@latest"
+const proxyInstall = "install it beside safezone: " + InstallLine
 
 // proxyProgram returns the proxy beside the safezone binary exe, or why
 // there is none that may be used: it must be a regular file, executable,
@@ -75,11 +82,9 @@ func (s *System) proxySocket(proxy string) (string, error) {
 	if fi, err := os.Stat(proxy); err == nil {
 		fmt.Fprintf(h, "\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
 	}
-	p := filepath.Join(sd, "net", hex.EncodeToString(h.Sum(nil))+".sock")
-	if len(p) >= 108 {
-		return "", fmt.Errorf("the network proxy's socket %s is too long a path for a Unix socket", p)
-	}
-	return p, nil
+	// A path too long for a socket's address is reached through a
+	// descriptor of its directory (confine.SocketAddr).
+	return filepath.Join(sd, "net", hex.EncodeToString(h.Sum(nil))+".sock"), nil
 }
 
 // registry is one package ecosystem's registries: the variables and
@@ -188,16 +193,63 @@ func (j *Judger) grantRemotes(res *classify.Result, call *hookio.Call) []string 
 	if err != nil {
 		return nil
 	}
+	// An ssh remote's host is where ssh connects for it: its
+	// configuration's HostName and Port (GIT_SSH_COMMAND's -F file, else
+	// ~/.ssh/config and the system's).
+	home := j.Sys.Getenv("HOME")
+	files := confine.SSHConfigFiles(home)
+	if f := strings.Fields(j.Sys.Getenv("GIT_SSH_COMMAND")); len(f) > 1 {
+		for i := 1; i < len(f)-1; i++ {
+			if f[i] == "-F" && filepath.IsAbs(f[i+1]) {
+				files = []string{filepath.Clean(f[i+1])}
+			}
+		}
+	}
 	var out []string
 	for _, e := range entries {
 		if e.Section != "remote" || (e.Key != "url" && e.Key != "pushurl") {
 			continue
 		}
-		if h := remoteHost(e.Value); h != "" && !slices.Contains(out, h) {
+		h := remoteHost(e.Value)
+		if h == "" {
+			continue
+		}
+		if host, port, ok := sshRemote(e.Value); ok {
+			hostname, cport := confine.SSHDestination(files, home, host)
+			if port == 0 {
+				port = cmp.Or(cport, 22)
+			}
+			h = sshDest(hostname, strconv.Itoa(port))
+		}
+		if h != "" && !slices.Contains(out, h) {
 			out = append(out, h)
 		}
 	}
 	return out
+}
+
+// sshRemote returns the host of a git remote over ssh (ssh://,
+// git+ssh://, ssh+git:// or scp's [user@]host:path) and the port it names
+// (0 for none); ok is false for any other remote.
+func sshRemote(u string) (host string, port int, ok bool) {
+	if scheme, _, found := strings.Cut(u, "://"); found {
+		if scheme != "ssh" && scheme != "git+ssh" && scheme != "ssh+git" {
+			return "", 0, false
+		}
+		pu, err := url.Parse(u)
+		if err != nil || pu.Hostname() == "" {
+			return "", 0, false
+		}
+		return pu.Hostname(), atoi(pu.Port()), true
+	}
+	if remoteHost(u) == "" {
+		return "", 0, false
+	}
+	host, _, _ = strings.Cut(u, ":")
+	if _, h, found := strings.Cut(host, "@"); found {
+		host = h
+	}
+	return host, 0, true
 }
 
 // remoteHost returns host:port of a git URL that reaches another machine,
@@ -295,6 +347,13 @@ func (j *Judger) netAllow(pol *policy.Policy, project string, res *classify.Resu
 			why[h] = "the remote of the call's git grant"
 		}
 	}
+	sshHosts, _ := sshGrantHosts(res, call.Cwd, j.Sys.Getenv("HOME"))
+	for _, h := range sshHosts {
+		if !slices.Contains(allow, h) {
+			allow = append(allow, h)
+			why[h] = "the host of the call's ssh grant"
+		}
+	}
 	for _, s := range pol.Network.Allow {
 		if !slices.Contains(allow, s.Value) {
 			allow = append(allow, s.Value)
@@ -318,7 +377,15 @@ func (j *Judger) network(c *confinement, res *classify.Result, call *hookio.Call
 	}
 	proxy, err := j.Sys.NetworkProxy()
 	if err != nil {
-		return fmt.Errorf("network.isolate is on, but the network proxy cannot run: %w", err)
+		// Fail closed without stopping the work: the command runs in a
+		// network namespace with no way out at all (the launcher says so
+		// on its standard error, the model's note says why), rather than
+		// every confined command being asked, or run with the network
+		// open. Most commands need no network; one that does fails at
+		// its first connection, and the line says what to install.
+		c.Ruleset.Net = &confine.Net{Note: "this command has no network: " + err.Error()}
+		c.NetOff = "it has no network at all (network.isolate is on and " + err.Error() + "): a download or any connection fails; ask the user to install safezone-proxy rather than working around it"
+		return nil
 	}
 	allow, why := j.netAllow(pol, project, res, call)
 	cfg := netrule.Config{Protocol: netrule.Protocol, Allow: allow, Deny: policy.Values(pol.Network.Deny),
@@ -343,5 +410,240 @@ func (j *Judger) network(c *confinement, res *classify.Result, call *hookio.Call
 	}
 	c.Why[sock] = "leads to safezone's network proxy"
 	c.NetAllow, c.NetWhy = allow, why
+	if len(res.Grants) > 0 {
+		_, cfgs := sshGrantHosts(res, call.Cwd, j.Sys.Getenv("HOME"))
+		for _, f := range append([]string{confine.SSHSystemConfig}, cfgs...) {
+			j.sshThroughProxy(c, proxy, f)
+		}
+	}
 	return nil
+}
+
+// sshThroughProxy gives the confined command of a call with a grant
+// (ssh, scp, rsync, git over ssh) the ssh configuration file file (the
+// system-wide one, or one an ssh tool's -F names) with a first line that
+// sends every connection through the namespace's proxy (ProxyCommand
+// PROXY connect %h %p, see netproxy.Connect), then the file's own
+// contents: a copy in the state directory's sshconfig/, bound over the
+// file (Replace). ssh takes the first value it finds of each option,
+// command line, then ~/.ssh/config, then the system's file: a
+// ProxyCommand or ProxyJump of the user's own configuration comes before
+// the system's (a ProxyJump host is then reached through this one), and
+// one in a -F file after this line; git's GIT_SSH_COMMAND gets the option
+// on its command line from the launcher. Nothing is done where the file
+// is missing or cannot be copied: ssh then has no way out.
+func (j *Judger) sshThroughProxy(c *confinement, proxy, file string) {
+	sys, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return
+	}
+	data, err := os.ReadFile(sys)
+	if err != nil || len(data) > 1<<20 {
+		return
+	}
+	sd := j.Sys.StateDir()
+	if sd == "" {
+		return
+	}
+	content := append([]byte("# safezone: every connection of a confined command goes through its network proxy\nProxyCommand "+confine.SSHProxyCommand(proxy)+"\n\n"), data...)
+	h := fnv.New64a()
+	h.Write(content)
+	copyPath := filepath.Join(sd, "sshconfig", hex.EncodeToString(h.Sum(nil)))
+	if j.live {
+		if _, err := os.Stat(copyPath); err != nil {
+			if err := os.MkdirAll(filepath.Dir(copyPath), 0o700); err != nil {
+				return
+			}
+			tmp := fmt.Sprintf("%s.%d", copyPath, os.Getpid())
+			if os.WriteFile(tmp, content, 0o600) != nil || os.Rename(tmp, copyPath) != nil {
+				os.Remove(tmp)
+				return
+			}
+		}
+		if r, err := filepath.EvalSymlinks(copyPath); err == nil {
+			copyPath = r
+		}
+	}
+	if c.Ruleset.Replace == nil {
+		c.Ruleset.Replace = map[string]string{}
+	}
+	c.Ruleset.Replace[sys] = copyPath
+	if c.Why == nil {
+		c.Why = map[string]string{}
+	}
+	c.Why[sys] = "a copy whose first line sends ssh's connections through safezone's network proxy"
+}
+
+// sshTools are the programs that reach a host over ssh whose destinations
+// sshGrantHosts reads (classify's sshTools, and rsync to a host): the
+// options that take an argument (OpenSSH 9's ssh(1), scp(1), sftp(1);
+// rsync's -e, -f, -T...; sshfs's -o, -p), the one that names the port,
+// and whether the first operand is the destination (ssh, sftp) or every
+// operand that names a host is one (scp, rsync, sshfs).
+type sshTool struct {
+	optArg string
+	port   byte
+	first  bool
+}
+
+var sshTools = map[string]sshTool{
+	"ssh":         {"BbcDEeFIiJLlmOoPpQRSWw", 'p', true},
+	"ssh-copy-id": {"FfiJOop", 'p', true},
+	"sftp":        {"BbcDFiJlOoPRSsX", 'P', true},
+	"scp":         {"cDFiJlOoPSX", 'P', false},
+	"sshfs":       {"op", 'p', false},
+	"rsync":       {"efBTM", 0, false},
+}
+
+// sshGrantHosts returns the destinations (host:port) of the ssh tools of
+// a call that a grant applies to (classify asked every ssh tool no grant
+// covers), and the configuration files their -F options name (absolute,
+// from cwd): the first operand of ssh, ssh-copy-id and sftp ([user@]host,
+// or ssh:// and sftp:// URLs), the operands of scp, sshfs and rsync that
+// name a host ([user@]host:path, or an scp:// URL; rsync's host::path and
+// rsync:// reach an rsync daemon, not ssh, and are left out). A host
+// is where ssh connects for it (confine.SSHDestination: the HostName and
+// Port of its configuration, -F's file or ~/.ssh/config and the
+// system's); the port the command line names wins, else 22.
+func sshGrantHosts(res *classify.Result, cwd, home string) (hosts, configs []string) {
+	if res == nil || res.Shell == nil || len(res.Grants) == 0 {
+		return nil, nil
+	}
+	for _, c := range res.Shell.Commands {
+		if len(c.Argv) == 0 {
+			continue
+		}
+		name := filepath.Base(c.Argv[0])
+		tool, ok := sshTools[name]
+		if !ok {
+			continue
+		}
+		port, cfg := "", ""
+		// opts reads the options of args as tool's; the operands.
+		var opts func(tool sshTool, args []string) (operands []string)
+		opts = func(tool sshTool, args []string) (operands []string) {
+			for i := 0; i < len(args); i++ {
+				a := args[i]
+				if a == "--" {
+					return append(operands, args[i+1:]...)
+				}
+				if v, ok := strings.CutPrefix(a, "--rsh="); ok && name == "rsync" {
+					f := strings.Fields(v)
+					if len(f) > 0 {
+						opts(sshTools["ssh"], f[1:])
+					}
+					continue
+				}
+				if !strings.HasPrefix(a, "-") || a == "-" {
+					operands = append(operands, a)
+					continue
+				}
+				if strings.HasPrefix(a, "--") {
+					continue
+				}
+				for k := 1; k < len(a); k++ {
+					if strings.IndexByte(tool.optArg, a[k]) < 0 {
+						continue
+					}
+					v := a[k+1:]
+					if v == "" && i+1 < len(args) {
+						i++
+						v = args[i]
+					}
+					switch {
+					case a[k] == tool.port:
+						port = v
+					case a[k] == 'F':
+						cfg = v
+					case a[k] == 'e' && name == "rsync":
+						if f := strings.Fields(v); len(f) > 0 {
+							opts(sshTools["ssh"], f[1:])
+						}
+					}
+					break
+				}
+			}
+			return operands
+		}
+		operands := opts(tool, c.Argv[1:])
+		files := confine.SSHConfigFiles(home)
+		if cfg != "" {
+			if !filepath.IsAbs(cfg) {
+				cfg = filepath.Join(cwd, cfg)
+			}
+			files = []string{filepath.Clean(cfg)}
+			if !slices.Contains(configs, files[0]) {
+				configs = append(configs, files[0])
+			}
+		}
+		add := func(host, explicit string) {
+			host = strings.Trim(host, "[]")
+			if host == "" {
+				return
+			}
+			hostname, cport := confine.SSHDestination(files, home, host)
+			p := "22"
+			switch {
+			case explicit != "":
+				p = explicit
+			case port != "":
+				p = port
+			case cport > 0:
+				p = strconv.Itoa(cport)
+			}
+			if hp := sshDest(hostname, p); hp != "" && !slices.Contains(hosts, hp) {
+				hosts = append(hosts, hp)
+			}
+		}
+		for n, a := range operands {
+			if tool.first && n > 0 {
+				break
+			}
+			switch {
+			case strings.HasPrefix(a, "ssh://"), strings.HasPrefix(a, "scp://"), strings.HasPrefix(a, "sftp://"):
+				_, u, _ := strings.Cut(a, "://")
+				u, _, _ = strings.Cut(u, "/")
+				if _, h, ok := strings.Cut(u, "@"); ok {
+					u = h
+				}
+				h, p := u, ""
+				if strings.HasPrefix(u, "[") {
+					if i := strings.IndexByte(u, ']'); i > 0 {
+						h, p = u[1:i], strings.TrimPrefix(u[i+1:], ":")
+					}
+				} else if x, y, ok := strings.Cut(u, ":"); ok {
+					h, p = x, y
+				}
+				add(h, p)
+			case strings.Contains(a, "://"), strings.Contains(a, "::"):
+			case tool.first:
+				host, _, _ := strings.Cut(a, ":")
+				if i := strings.LastIndexByte(host, '@'); i >= 0 {
+					host = host[i+1:]
+				}
+				add(host, "")
+			default:
+				if host, _, ok := strings.Cut(a, ":"); ok && !strings.Contains(host, "/") {
+					if i := strings.LastIndexByte(host, '@'); i >= 0 {
+						host = host[i+1:]
+					}
+					add(host, "")
+				}
+			}
+		}
+	}
+	return hosts, configs
+}
+
+// sshDest returns host:port of an ssh destination host at port; "" when
+// it is not a host netrule accepts or the port is not a number in range.
+func sshDest(host, port string) string {
+	n, err := strconv.Atoi(port)
+	if host == "" || err != nil || n < 1 || n > 65535 {
+		return ""
+	}
+	if _, err := netrule.Parse(host); err != nil || strings.HasPrefix(host, "*") {
+		return ""
+	}
+	return strings.ToLower(netrule.JoinHostPort(host, n))
 }

@@ -8,9 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/classify/shell"
 	"github.com/safezonehq/safezone/confine"
 	"github.com/safezonehq/safezone/netrule"
 	"github.com/safezonehq/safezone/pipeline/pipelinetest"
+	"github.com/safezonehq/safezone/policy"
 )
 
 // TestNetworkIsolate: with network.isolate on, a confined command's
@@ -87,12 +90,18 @@ func TestNetworkIsolate(t *testing.T) {
 		t.Errorf("explain: %s", out.String())
 	}
 
-	// The proxy gone: the command is not confined (it is asked, with why).
+	// The proxy gone: the command still runs confined, in a network
+	// namespace with no way out (fail closed without asking every
+	// command); the launcher's line and the model's note say what to
+	// install, and explain says "none".
 	os.Remove(proxy)
 	v = judge()
-	if v.conf != nil || !strings.Contains(v.confineOff+v.Res.ConfineNote+v.Res.Reason, ProxyName) {
-		d, r := Outcome(v)
+	d, r := Outcome(v)
+	if v.conf == nil || v.conf.Ruleset.Net == nil || v.conf.Ruleset.Net.Proxy != "" || d.String() != "allow" ||
+		!strings.Contains(v.conf.Ruleset.Net.Note, InstallLine) || !strings.Contains(r, "no network at all") || !strings.Contains(r, ProxyName) {
 		t.Errorf("without the proxy: confined %v, %s %q, off %q", v.conf != nil, d, r, v.confineOff)
+	} else if e := ExplanationOf(v); e.Confine == nil || e.Confine.Network != "none" {
+		t.Errorf("explain without the proxy: %+v", e.Confine)
 	}
 	_ = confine.NetHTTPPort
 	_ = filepath.Join
@@ -139,6 +148,61 @@ func TestNetworkGrantRemote(t *testing.T) {
 	for _, h := range []string{"git.example.com:443", "ssh.example.com:2222"} {
 		if !slices.Contains(v.conf.NetAllow, h) || v.conf.NetWhy[h] != "the remote of the call's git grant" {
 			t.Errorf("allow %v lacks %s", v.conf.NetAllow, h)
+		}
+	}
+}
+
+// TestSSHGrantHosts: the destinations of the ssh tools of a granted call,
+// as host:port, for the network's allowlist.
+func TestSSHGrantHosts(t *testing.T) {
+	for in, want := range map[string]string{
+		"ssh":                                  "",
+		"ssh -p 2222 git@h.example uptime":     "h.example:2222",
+		"ssh -p2222 -i key h.example":          "h.example:2222",
+		"ssh -o BatchMode=yes -l me h.example": "h.example:22",
+		"ssh ssh://me@h.example:2200 ls":       "h.example:2200",
+		"ssh -- h.example":                     "h.example:22",
+		"ssh 127.0.0.1":                        "127.0.0.1:22",
+		"scp -P 22 a.txt me@h.example:/srv/":   "h.example:22",
+		"scp scp://me@h.example:2022/x .":      "h.example:2022",
+		"rsync -a src/ h.example:/srv/":        "h.example:22",
+		"rsync -a src/ h.example::module/":     "",
+		"rsync -a src/ rsync://h.example/m/":   "",
+		"rsync -a src/ ./dst/":                 "",
+		"sftp me@H.Example":                    "h.example:22",
+		"sftp -P 2022 h.example:dir":           "h.example:2022",
+		"scp -P 2222 a.txt h.example:/srv/":    "h.example:2222",
+		"ssh -v":                               "",
+	} {
+		argv := strings.Fields(in)
+		hosts, _ := sshGrantHosts(&classify.Result{Grants: []policy.Grant{{}}, Shell: &shell.Analysis{Commands: []shell.Command{{Argv: argv}}}}, "/", "/nonexistent")
+		got := strings.Join(hosts, " ")
+		if got != want {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSSHGrantHostsConfig: an alias is allowed where ssh connects for it
+// (HostName and Port of -F's file, rsync's -e included), the port of the
+// command line winning; the -F files are returned for their ProxyCommand.
+func TestSSHGrantHostsConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg")
+	os.WriteFile(cfg, []byte("Host box\n\tHostName 127.0.0.1\n\tPort 2200\n"), 0o600)
+	for _, tc := range []struct {
+		argv      []string
+		want, cfg string
+	}{
+		{[]string{"ssh", "-F", cfg, "box", "uptime"}, "127.0.0.1:2200", cfg},
+		{[]string{"ssh", "-Fcfg", "-p", "2022", "box"}, "127.0.0.1:2022", cfg},
+		{[]string{"rsync", "-a", "-e", "ssh -F " + cfg, "src/", "box:/srv/"}, "127.0.0.1:2200", cfg},
+		{[]string{"scp", "-F", cfg, "a.txt", "me@box:/tmp/"}, "127.0.0.1:2200", cfg},
+		{[]string{"ssh", "box"}, "box:22", ""},
+	} {
+		hosts, cfgs := sshGrantHosts(&classify.Result{Grants: []policy.Grant{{}}, Shell: &shell.Analysis{Commands: []shell.Command{{Argv: tc.argv}}}}, dir, "/nonexistent")
+		if strings.Join(hosts, " ") != tc.want || strings.Join(cfgs, " ") != tc.cfg {
+			t.Errorf("%q: hosts %q, configs %q; want %q, %q", tc.argv, hosts, cfgs, tc.want, tc.cfg)
 		}
 	}
 }

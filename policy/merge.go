@@ -111,7 +111,7 @@ func Defaults() *Policy {
 		},
 		Confine:     Confine{Mode: Setting[ConfineMode]{ConfineAuto, builtin}},
 		HostSandbox: hostSandboxDefaults(),
-		Network:     Network{Isolate: Setting[bool]{false, builtin}},
+		Network:     Network{Isolate: Setting[bool]{true, builtin}},
 	}
 }
 

@@ -38,7 +38,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -66,6 +76,12 @@ extern char **environ;
 #endif
 #ifndef SYS_openat2
 #define SYS_openat2 437
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
 #endif
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
@@ -176,6 +192,10 @@ struct ruleset {
 	struct list replace_from, replace_to; /* Replace: key, value */
 	struct list readl; /* the Read and Write paths beneath a NoRead path */
 	char *report_dir, *report_call; /* Report: NULL for none */
+	/* Net: has_net set for a network namespace of the command's own;
+	 * net_proxy NULL for one with no way out (net_note says why). */
+	int has_net;
+	char *net_proxy, *net_socket, *net_policy, *net_note;
 };
 
 static void push(struct list *l, char *s)
@@ -299,6 +319,30 @@ static char *str(struct json *j)
 	return out;
 }
 
+/* raw reads a JSON object and returns its text as written (Net's Policy,
+ * which the launcher passes to the proxy daemon unread). */
+static char *raw(struct json *j)
+{
+	ws(j);
+	size_t start = j->i;
+	int depth = 0;
+	if (j->i >= j->n || j->s[j->i] != '{')
+		die("bad ruleset: want an object at byte %zu", j->i);
+	do {
+		if (j->i >= j->n)
+			die("bad ruleset: an unterminated object");
+		char c = j->s[j->i];
+		if (c == '"') {
+			free(str(j));
+			continue;
+		}
+		depth += c == '{' || c == '[';
+		depth -= c == '}' || c == ']';
+		j->i++;
+	} while (depth > 0);
+	return strndup(j->s + start, j->i - start);
+}
+
 static void strlist(struct json *j, struct list *l)
 {
 	if (!want(j, '['))
@@ -413,6 +457,30 @@ static void parse(const char *text, struct ruleset *rs)
 					die("bad ruleset: report's directory is not an absolute, clean path");
 				if (!rs->report_call)
 					rs->report_call = "";
+			} else if (!strcmp(key, "net")) {
+				rs->has_net = 1;
+				if (!want(&j, '{'))
+					die("bad ruleset: net wants an object");
+				if (!want(&j, '}')) {
+					do {
+						char *k = str(&j);
+						if (!want(&j, ':'))
+							die("bad ruleset: want ':'");
+						if (!strcmp(k, "proxy"))
+							rs->net_proxy = str(&j);
+						else if (!strcmp(k, "socket"))
+							rs->net_socket = str(&j);
+						else if (!strcmp(k, "note"))
+							rs->net_note = str(&j);
+						else if (!strcmp(k, "policy"))
+							rs->net_policy = raw(&j);
+						else
+							die("bad ruleset: unknown field \"net.%s\"", k);
+						free(k);
+					} while (want(&j, ','));
+					if (!want(&j, '}'))
+						die("bad ruleset: an unterminated object");
+				}
 			} else
 				die("bad ruleset: unknown field \"%s\"", key);
 			free(key);
@@ -429,6 +497,20 @@ static void parse(const char *text, struct ruleset *rs)
 		for (int i = 0; i < all[a]->n; i++)
 			if (!valid(all[a]->v[i]))
 				die("bad ruleset: \"%s\" is not an absolute, clean path", all[a]->v[i]);
+	if (rs->net_proxy && *rs->net_proxy) {
+		if (!rs->net_socket || !valid(rs->net_proxy) || !valid(rs->net_socket))
+			die("bad ruleset: net's proxy or socket is not an absolute, clean path");
+		int hidden = 0;
+		for (int i = 0; i < rs->hide.n; i++)
+			hidden |= within(rs->net_socket, rs->hide.v[i]);
+		if (!hidden)
+			die("bad ruleset: net's socket %s is not hidden", rs->net_socket);
+		if (!rs->net_policy)
+			rs->net_policy = "null";
+	} else if (rs->net_socket && *rs->net_socket)
+		die("bad ruleset: net has a socket without a proxy");
+	else
+		rs->net_proxy = NULL;
 	/* The NoRead paths that exist are hidden too: a stand-in no one may
 	 * open. They lie outside the Write paths (confine's Ruleset), so
 	 * nothing could write them anyway. All stay NoRead: Landlock's read
@@ -996,6 +1078,455 @@ static int ruleset_fd(struct ruleset *rs, int abi)
 	return rfd;
 }
 
+/* ---- the network (confine's net_linux.go) ---- */
+
+/* The ports of the proxies inside the namespace (confine.NetHTTPPort,
+ * NetSOCKSPort) and the lowest descriptor of the lifetime pipe's write end
+ * in the command (confine's lifetimeFD). */
+#define NET_HTTP_PORT 3128
+#define NET_SOCKS_PORT 1080
+#define LIFETIME_FD 100
+
+static ssize_t read_retry(int fd, void *b, size_t n)
+{
+	ssize_t r;
+	do
+		r = read(fd, b, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/* send_fds sends msg with the descriptors fds (SCM_RIGHTS) on the socket s. */
+static int send_fds(int s, const char *msg, size_t len, const int *fds, int n)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * 64)];
+	if (n > 64)
+		n = 64;
+	struct iovec iov = {(void *)msg, len};
+	struct msghdr mh = {0};
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	if (n > 0) {
+		memset(cbuf, 0, sizeof cbuf);
+		mh.msg_control = cbuf;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+	}
+	ssize_t r;
+	do
+		r = sendmsg(s, &mh, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -1 : 0;
+}
+
+/* dial_unix connects to the socket at path; one too long for a socket's
+ * address through a descriptor of its directory, as
+ * /proc/self/fd/N/NAME (confine.SocketAddr). */
+static int dial_unix(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int dfd = -1;
+	if (strlen(path) < sizeof sa.sun_path)
+		strcpy(sa.sun_path, path);
+	else {
+		char *dir = strdup(path), *slash = strrchr(dir, '/');
+		*slash = 0;
+		dfd = open(*dir ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		free(dir);
+		if (dfd < 0)
+			return -1;
+		if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/%s", dfd, strrchr(path, '/') + 1) >=
+		    sizeof sa.sun_path) {
+			close(dfd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+	}
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), r = -1;
+	if (fd >= 0)
+		do
+			r = connect(fd, (struct sockaddr *)&sa, sizeof sa);
+		while (r < 0 && errno == EINTR);
+	int e = errno;
+	if (dfd >= 0)
+		close(dfd);
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* dial_proxy connects to the daemon's socket, starting the daemon (PROXY
+ * daemon SOCKET, detached: its own session, reparented to init) when
+ * nothing answers there, and waiting up to 30 s for it (confine's
+ * dialProxy). */
+static int dial_proxy(const struct ruleset *rs)
+{
+	int fd = dial_unix(rs->net_socket);
+	if (fd >= 0)
+		return fd;
+	if (access(rs->net_proxy, X_OK) < 0)
+		die("cannot start the network proxy %s: %s", rs->net_proxy, strerror(errno));
+	int pp[2];
+	if (pipe2(pp, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
+	pid_t child = fork();
+	if (child < 0)
+		die("fork: %s", strerror(errno));
+	if (child == 0) {
+		setsid();
+		pid_t d = fork();
+		if (d == 0) {
+			int null = open("/dev/null", O_RDWR);
+			if (null >= 0) {
+				dup2(null, 0);
+				dup2(null, 1);
+				dup2(null, 2);
+			}
+			if (chdir("/") == 0)
+				execl(rs->net_proxy, rs->net_proxy, "daemon", rs->net_socket, (char *)NULL);
+			_exit(127);
+		}
+		(void)!write(pp[1], &d, sizeof d);
+		_exit(d < 0);
+	}
+	close(pp[1]);
+	pid_t daemon = -1;
+	if (read_retry(pp[0], &daemon, sizeof daemon) != sizeof daemon || daemon <= 0)
+		die("cannot start the network proxy %s", rs->net_proxy);
+	close(pp[0]);
+	waitpid(child, NULL, 0);
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	long wait_us = 1000;
+	for (;;) {
+		if ((fd = dial_unix(rs->net_socket)) >= 0)
+			return fd;
+		if (kill(daemon, 0) < 0 && errno == ESRCH)
+			die("the network proxy %s ended at its start: run `%s daemon %s` to see why", rs->net_proxy,
+			    rs->net_proxy, rs->net_socket);
+		usleep((useconds_t)wait_us);
+		wait_us = wait_us * 2 > 50000 ? 50000 : wait_us * 2;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec > 30)
+			die("the network proxy %s does not answer on %s: %s", rs->net_proxy, rs->net_socket, strerror(errno));
+	}
+}
+
+/* ask_proxy asks the daemon to serve the command (confine's askProxy): it
+ * sends the policy with the launcher's standard error, the read end of the
+ * pipe whose write end it returns in *alive, and one end of a socket pair,
+ * whose other end it returns. */
+static int ask_proxy(const struct ruleset *rs, int *alive)
+{
+	int conn = dial_proxy(rs);
+	int sp[2], p[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0 || pipe2(p, O_CLOEXEC) < 0)
+		die("socketpair: %s", strerror(errno));
+	int fds[3] = {2, p[0], sp[0]};
+	if (send_fds(conn, rs->net_policy, strlen(rs->net_policy), fds, 3) < 0)
+		die("asking the network proxy %s to serve the command: %s", rs->net_socket, strerror(errno));
+	close(conn);
+	close(sp[0]);
+	close(p[0]);
+	*alive = p[1];
+	return sp[1];
+}
+
+static int loopback_up(void)
+{
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof ifr);
+	strcpy(ifr.ifr_name, "lo");
+	int r = ioctl(s, SIOCGIFFLAGS, &ifr);
+	if (r == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		r = ioctl(s, SIOCSIFFLAGS, &ifr);
+	}
+	int e = errno;
+	close(s);
+	errno = e;
+	return r;
+}
+
+static int listen_loopback(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	int one = 1;
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 512) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static int connect_loopback(int v6, int port)
+{
+	int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	int r;
+	if (v6) {
+		struct sockaddr_in6 sa = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
+		sa.sin6_addr = in6addr_loopback;
+		do
+			r = connect(fd, (struct sockaddr *)&sa, sizeof sa);
+		while (r < 0 && errno == EINTR);
+	} else {
+		struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+		sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		do
+			r = connect(fd, (struct sockaddr *)&sa, sizeof sa);
+		while (r < 0 && errno == EINTR);
+	}
+	if (r < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* helper is confine's netHelper, forked in the namespace before the mounts
+ * and Landlock: on each request from the daemon on fd ("C4:PORT",
+ * "C6:PORT": connect to 127.0.0.1 or ::1 at PORT; "L4:PORT": listen on
+ * 127.0.0.1:PORT) it sends the socket back ("F" with it, or "E" and why).
+ * It keeps fd and alive only, drops every capability, and ends when the
+ * daemon closes its end. alive is its copy of the write end of the
+ * launcher's pipe (ask_proxy's), which it closes when the launcher's
+ * process (the command, once exec'd) ends, as a pidfd of it says: the
+ * daemon then stops writing on the command's standard error, as it does
+ * when the Go launcher's supervisor stops waiting. */
+static void helper(int fd, int alive, pid_t parent)
+{
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
+	/* fd and alive to 3 and 4, everything else above closed. */
+	int a = fcntl(fd, F_DUPFD_CLOEXEC, 10), b = fcntl(alive, F_DUPFD_CLOEXEC, 10);
+	if (a < 0 || b < 0 || dup2(a, 3) < 0 || dup2(b, 4) < 0)
+		_exit(1);
+	syscall(SYS_close_range, 5, ~0U, 0);
+	fd = 3;
+	alive = 4;
+	int pidfd = (int)syscall(SYS_pidfd_open, parent, 0);
+	if (pidfd < 0 || getppid() != parent) {
+		close(alive);
+		alive = -1;
+	}
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = {0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0};
+	uint32_t none[6] = {0};
+	syscall(SYS_capset, &hdr, none);
+	char b2[64];
+	int n = snprintf(b2, sizeof b2, "H%d", (int)getpid());
+	(void)!write(fd, b2, (size_t)n);
+	for (;;) {
+		struct pollfd pf[2] = {{fd, POLLIN, 0}, {alive >= 0 ? pidfd : -1, POLLIN, 0}};
+		if (poll(pf, 2, -1) < 0)
+			continue;
+		if (pf[1].revents) {
+			close(alive);
+			close(pidfd);
+			alive = -1;
+		}
+		if (!pf[0].revents)
+			continue;
+		ssize_t r = read_retry(fd, b2, sizeof b2 - 1);
+		if (r <= 0)
+			_exit(0);
+		b2[r] = 0;
+		char op, fam;
+		int port, c;
+		if (sscanf(b2, "%c%c:%d", &op, &fam, &port) != 3 || port < 1 || port > 65535 || (op != 'C' && op != 'L')) {
+			(void)!write(fd, "Ebad request", 12);
+			continue;
+		}
+		c = op == 'L' ? listen_loopback(port) : connect_loopback(fam == '6', port);
+		if (c < 0) {
+			char e[128];
+			int m = snprintf(e, sizeof e, "E%s", strerror(errno));
+			(void)!write(fd, e, (size_t)m);
+			continue;
+		}
+		send_fds(fd, "F", 1, &c, 1);
+		close(c);
+	}
+}
+
+/* net_up is confine's netUp, in the new network namespace: loopback up;
+ * the daemon's list of ports read and a listener made on 127.0.0.1 for
+ * each; the proxies' listening sockets; the helper; all of them sent to
+ * the daemon through nsfd with the read end of the lifetime pipe (whose
+ * write end stays open at LIFETIME_FD or above for the command to
+ * inherit), and the daemon's 'R' awaited. */
+static void net_up(int nsfd, int alive)
+{
+	if (loopback_up() < 0)
+		die("bringing up the loopback interface of the command's network namespace: %s", strerror(errno));
+	char b[4096];
+	ssize_t n = read_retry(nsfd, b, sizeof b - 1);
+	if (n <= 0 || b[0] != 'P')
+		die("the network proxy did not answer (%s): it ended while asked, or refused the request (its error, if any, is above)",
+		    n < 0 ? strerror(errno) : "EOF");
+	b[n] = 0;
+	int fds[64], nf = 0;
+	int ports[2] = {NET_HTTP_PORT, NET_SOCKS_PORT};
+	for (int i = 0; i < 2; i++)
+		if ((fds[nf++] = listen_loopback(ports[i])) < 0)
+			die("listening on 127.0.0.1:%d in the command's network namespace: %s", ports[i], strerror(errno));
+	int hp[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hp) < 0)
+		die("socketpair: %s", strerror(errno));
+	pid_t parent = getpid();
+	pid_t h = fork();
+	if (h < 0)
+		die("starting the network helper: %s", strerror(errno));
+	if (h == 0)
+		helper(hp[1], alive, parent);
+	close(hp[1]);
+	close(alive);
+	fds[nf++] = hp[0];
+	int lp[2];
+	if (pipe2(lp, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
+	fds[nf++] = lp[0];
+	char fwd[4096] = "L";
+	size_t fl = 1;
+	for (char *save = NULL, *f = strtok_r(b + 1, ",", &save); f && nf < 64; f = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long port = strtol(f, &end, 10);
+		if (*end || port < 1 || port > 65535 || port == NET_HTTP_PORT || port == NET_SOCKS_PORT)
+			continue;
+		int fd = listen_loopback((int)port);
+		if (fd < 0)
+			continue;
+		fds[nf++] = fd;
+		fl += (size_t)snprintf(fwd + fl, sizeof fwd - fl, "%s%ld", fl > 1 ? "," : "", port);
+		if (fl >= sizeof fwd - 8)
+			break;
+	}
+	int w = fcntl(lp[1], F_DUPFD, LIFETIME_FD);
+	close(lp[1]);
+	if (w < 0)
+		die("the lifetime pipe: %s", strerror(errno));
+	if (send_fds(nsfd, fwd, fl, fds, nf) < 0)
+		die("handing the listening sockets to the network proxy: %s", strerror(errno));
+	for (int i = 0; i < nf; i++)
+		close(fds[i]);
+	n = read_retry(nsfd, b, sizeof b - 1);
+	if (n < 0)
+		die("waiting for the network proxy: %s", strerror(errno));
+	if (n == 0)
+		die("the network proxy did not serve the command (its error is above)");
+	if (b[0] != 'R')
+		die("the network proxy answered \"%.*s\"", (int)n, b);
+	close(nsfd);
+}
+
+/* proxy_env is confine's withProxyVars: the proxies inside the namespace
+ * in the variables programs read, in place of any the environment had,
+ * and git's ssh command through the proxy. */
+static void proxy_env(const char *proxy)
+{
+	static const char *names[] = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "npm_config_proxy",
+				      "npm_config_https_proxy", "npm_config_noproxy"};
+	/* Remove every case variant: environ is scanned for each. */
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		size_t ln = strlen(names[k]);
+		for (int again = 1; again;) {
+			again = 0;
+			for (char **e = environ; *e; e++)
+				if (!strncasecmp(*e, names[k], ln) && (*e)[ln] == '=') {
+					char name[64];
+					snprintf(name, sizeof name, "%.*s", (int)ln, *e);
+					unsetenv(name);
+					again = 1;
+					break;
+				}
+		}
+	}
+	char h[64], s[64];
+	snprintf(h, sizeof h, "http://127.0.0.1:%d", NET_HTTP_PORT);
+	snprintf(s, sizeof s, "socks5h://127.0.0.1:%d", NET_SOCKS_PORT);
+	const char *local = "localhost,127.0.0.1,::1";
+	setenv("HTTP_PROXY", h, 1);
+	setenv("http_proxy", h, 1);
+	setenv("HTTPS_PROXY", h, 1);
+	setenv("https_proxy", h, 1);
+	setenv("ALL_PROXY", s, 1);
+	setenv("all_proxy", s, 1);
+	setenv("NO_PROXY", local, 1);
+	setenv("no_proxy", local, 1);
+	setenv("npm_config_proxy", h, 1);
+	setenv("npm_config_https_proxy", h, 1);
+	setenv("npm_config_noproxy", local, 1);
+	setenv("NODE_USE_ENV_PROXY", "1", 1);
+	/* GIT_SSH_COMMAND: the one set (else ssh, unless GIT_SSH names git's
+	 * ssh) with -o 'ProxyCommand=PROXY connect %h %p' (confine's
+	 * SSHProxyCommand: the path single-quoted, % doubled; then the whole
+	 * option single-quoted again for the shell git runs it with). */
+	const char *git = getenv("GIT_SSH_COMMAND");
+	if ((!git || !*git) && getenv("GIT_SSH"))
+		return;
+	if (!git || !*git)
+		git = "ssh";
+	size_t n = strlen(proxy);
+	char *pq = malloc(n * 4 + 3), *k = pq;
+	*k++ = '\'';
+	for (const char *c = proxy; *c; c++) {
+		if (*c == '\'')
+			k = stpcpy(k, "'\\''");
+		else if (*c == '%')
+			k = stpcpy(k, "%%");
+		else
+			*k++ = *c;
+	}
+	*k++ = '\'';
+	*k = 0;
+	char *opt;
+	if (asprintf(&opt, "ProxyCommand=%s connect %%h %%p", pq) < 0)
+		die("out of memory");
+	char *oq = malloc(strlen(opt) * 4 + 3);
+	k = oq;
+	*k++ = '\'';
+	for (const char *c = opt; *c; c++)
+		if (*c == '\'')
+			k = stpcpy(k, "'\\''");
+		else
+			*k++ = *c;
+	*k++ = '\'';
+	*k = 0;
+	char *v;
+	if (asprintf(&v, "%s -o %s", git, oq) < 0)
+		die("out of memory");
+	setenv("GIT_SSH_COMMAND", v, 1);
+}
+
 /* ---- the namespace ---- */
 
 static void write_file(const char *p, const char *s)
@@ -1007,13 +1538,13 @@ static void write_file(const char *p, const char *s)
 	close(fd);
 }
 
-static void enter_namespace(void)
+static void enter_namespace(int net)
 {
 	uid_t uid = getuid();
 	gid_t gid = getgid();
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-		die("cannot create a user and mount namespace to keep the read-only paths read-only: unshare: %s",
-		    strerror(errno));
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | (net ? CLONE_NEWNET : 0)) < 0)
+		die("cannot create a user, mount%s namespace%s: unshare: %s", net ? " and network" : " and",
+		    net ? "" : " to keep the read-only paths read-only", strerror(errno));
 	char map[64];
 	write_file("/proc/self/setgroups", "deny");
 	snprintf(map, sizeof map, "%u %u 1", (unsigned)uid, (unsigned)uid);
@@ -1214,7 +1745,21 @@ int main(int argc, char **argv)
 	 * read-only. */
 	if (rs.report_dir)
 		reg(rs.report_dir, rs.report_call);
-	enter_namespace();
+	/* The network (confine's supervise and netUp): the daemon asked before
+	 * the namespace exists (its socket and the program are outside), the
+	 * namespace's loopback, listeners and helper after. */
+	int nsfd = -1, alive = -1;
+	if (rs.has_net && !rs.net_proxy && rs.net_note)
+		fprintf(stderr, "safezone: %s\n", rs.net_note);
+	if (rs.has_net && rs.net_proxy)
+		nsfd = ask_proxy(&rs, &alive);
+	enter_namespace(rs.has_net);
+	if (rs.has_net && !rs.net_proxy && loopback_up() < 0)
+		die("bringing up the loopback interface of the command's network namespace: %s", strerror(errno));
+	if (nsfd >= 0) {
+		net_up(nsfd, alive);
+		proxy_env(rs.net_proxy);
+	}
 	mount_all(&rs);
 	/* The working directory still points into the mounts as they were:
 	 * enter it again by its path, through the new mounts. */
