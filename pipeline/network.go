@@ -106,11 +106,18 @@ var registries = []registry{
 
 // registryHosts returns the hosts of the package registries the user's
 // tools are configured for, by ecosystem, with where each came from: npm's
-// registry from npm_config_registry or registry= of the project's and the
-// user's .npmrc; GOPROXY's and GOSUMDB's hosts; pip's index-url and
-// extra-index-url from PIP_INDEX_URL, PIP_EXTRA_INDEX_URL or pip.conf;
-// each ecosystem's default when nothing names one.
-func (j *Judger) registryHosts(project string) map[string][]string {
+// registry from npm_config_registry or registry= of the user's .npmrc;
+// GOPROXY's and GOSUMDB's hosts; pip's index-url and extra-index-url from
+// PIP_INDEX_URL, PIP_EXTRA_INDEX_URL or the user's and the system's
+// pip.conf; each ecosystem's default when nothing names one. Only the
+// user's own settings count: the hook's environment and files in the home
+// directory or /etc, which a confined command cannot write. A project's
+// files (its .npmrc, a virtualenv's pip.conf, .cargo/config.toml) are the
+// agent's to write, so a registry they name is reached only once the user
+// names it in network.allow (a red team's break: a confined command wrote
+// registry=http://127.0.0.1:9999/ into the project's .npmrc and the next
+// command sent the project out to a listener there).
+func (j *Judger) registryHosts() map[string][]string {
 	home := j.Sys.Getenv("HOME")
 	out := map[string][]string{}
 	add := func(tool, raw string) {
@@ -118,16 +125,11 @@ func (j *Judger) registryHosts(project string) map[string][]string {
 			out[tool] = append(out[tool], h)
 		}
 	}
-	// npm: the environment, then the project's .npmrc, then the user's.
+	// npm: the environment, then the user's .npmrc.
 	if v := firstEnv(j.Sys.Getenv, "npm_config_registry", "NPM_CONFIG_REGISTRY"); v != "" {
 		add("npm", v)
-	} else {
-		for _, f := range []string{filepath.Join(project, ".npmrc"), filepath.Join(home, ".npmrc")} {
-			if v := iniValue(f, "registry"); v != "" {
-				add("npm", v)
-				break
-			}
-		}
+	} else if v := iniValue(filepath.Join(home, ".npmrc"), "registry"); v != "" {
+		add("npm", v)
 	}
 	// go: GOPROXY's entries (off and direct name no host), GOSUMDB's.
 	for _, e := range strings.FieldsFunc(j.Sys.Getenv("GOPROXY"), func(r rune) bool { return r == ',' || r == '|' }) {
@@ -332,7 +334,7 @@ func iniValue(f, key string) string {
 // is there.
 func (j *Judger) netAllow(pol *policy.Policy, project string, res *classify.Result, call *hookio.Call) (allow []string, why map[string]string) {
 	why = map[string]string{}
-	regs := j.registryHosts(project)
+	regs := j.registryHosts()
 	for _, r := range registries {
 		for _, h := range regs[r.tool] {
 			if !slices.Contains(allow, h) {
