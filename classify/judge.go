@@ -633,19 +633,53 @@ func (d *decider) readResolveDirs() {
 	if !ok {
 		return
 	}
-	names := map[string][]string{} // directory (as given) -> names on the patterns' paths
+	names := make(map[string][]string, 16) // directory (as given) -> names on the patterns' paths
+	add := func(dir, base string) {
+		if ns := names[dir]; !slices.Contains(ns, base) {
+			names[dir] = append(ns, base)
+		}
+	}
+	// climb adds each component of c (absolute and clean) to the names of
+	// its directory, from the last up to the one in top ("/" for all).
+	climb := func(c, top string) {
+		for c != top && c != "/" {
+			i := strings.LastIndexByte(c, '/')
+			dir := c[:i]
+			if i == 0 {
+				dir = "/"
+			}
+			add(dir, c[i+1:])
+			c = dir
+		}
+	}
+	var climbed []string // the anchor spellings whose own components are added
 	for i := range d.pol.Protected {
 		p := &d.pol.Protected[i]
 		if !p.Resolve {
 			continue
 		}
 		prefix, _ := glob.LiteralPrefix(p.Glob)
-		for _, c := range d.placesOf(p, prefix) {
-			for c = path.Clean(c); c != "/" && path.IsAbs(c); c = path.Dir(c) {
-				dir, base := path.Dir(c), path.Base(c)
-				if !slices.Contains(names[dir], base) {
-					names[dir] = append(names[dir], base)
+		bases := d.anchorBases(p)
+		if bases == nil || !cleanRel(prefix) {
+			for _, c := range d.placesOf(p, prefix) {
+				if c = path.Clean(c); path.IsAbs(c) {
+					climb(c, "/")
 				}
+			}
+			continue
+		}
+		// Each place is a base (clean and absolute) and prefix below it:
+		// the components above the base are the same for every pattern
+		// of that anchor, added once per base.
+		for _, b := range bases {
+			top := b
+			if b == "/" {
+				b = ""
+			}
+			climb(b+"/"+prefix, top)
+			if !slices.Contains(climbed, top) {
+				climbed = append(climbed, top)
+				climb(top, "/")
 			}
 		}
 	}
