@@ -236,8 +236,9 @@ type decider struct {
 	hostRoots []string
 	anchors   anchors
 	globs     glob.Cache
-	// resolved caches resolvedPattern.
-	resolved map[*policy.Pattern][]string
+	// resolving holds resolvedPattern's places and results for each
+	// Resolve pattern; nil until the first is needed.
+	resolving map[*policy.Pattern]*resolveEntry
 	// gitignore caches the directory names of the project's .gitignore
 	// (see ignored); nil until read.
 	gitignore []string

@@ -597,47 +597,124 @@ func (d *decider) placesOf(p *policy.Pattern, rel string) []string {
 // memoised file-system view; a path that cannot be resolved adds nothing
 // (the pattern still matches the path as written).
 func (d *decider) resolvedPattern(p *policy.Pattern) []string {
-	if out, ok := d.resolved[p]; ok {
-		return out
+	if d.resolving == nil {
+		d.prepareResolve()
 	}
-	if d.resolved == nil {
-		d.readResolveDirs()
+	e, ok := d.resolving[p]
+	if !ok {
+		// Not one of the policy's protected patterns: its places alone.
+		prefix, rest := glob.LiteralPrefix(p.Glob)
+		e = &resolveEntry{rest: rest}
+		d.eachPlace(p, prefix, func(c string) { e.places = append(e.places, c) })
+		d.resolving[p] = e
 	}
-	var out []string
-	prefix, rest := glob.LiteralPrefix(p.Glob)
-	d.eachPlace(p, prefix, func(c string) {
+	if e.done {
+		return e.out
+	}
+	for _, c := range e.places {
 		// res.Path is clean: when it is c, c is clean too.
 		if res, err := Resolve(d.fsys, c); err == nil && res.Path != c && res.Path != path.Clean(c) {
 			g := glob.Escape(res.Path)
-			if rest != "" {
-				g = strings.TrimSuffix(g, "/") + "/" + rest
+			if e.rest != "" {
+				g = strings.TrimSuffix(g, "/") + "/" + e.rest
 			}
-			out = append(out, fold(g))
+			e.out = append(e.out, fold(g))
 		}
-	})
-	if d.resolved == nil {
-		d.resolved = make(map[*policy.Pattern][]string, len(d.pol.Protected))
 	}
-	d.resolved[p] = out
-	return out
+	e.done = true
+	return e.out
 }
 
-// readResolveDirs prepares the resolution of every Resolve pattern (the
+// resolveEntry is a Resolve pattern's part of resolvedPattern: the places
+// its literal part names (eachPlace), the rest of the pattern after it, and
+// once done, the result.
+type resolveEntry struct {
+	places []string
+	rest   string
+	out    []string
+	done   bool
+}
+
+// prepareResolve lists the places of every Resolve pattern of the policy's
+// protected paths (d.resolving), all in one string, and reads the
+// directories that hold many of the names on their paths (readResolveDirs).
+func (d *decider) prepareResolve() {
+	var pats []*policy.Pattern
+	for i := range d.pol.Protected {
+		if d.pol.Protected[i].Resolve {
+			pats = append(pats, &d.pol.Protected[i])
+		}
+	}
+	entries := make([]resolveEntry, len(pats))
+	d.resolving = make(map[*policy.Pattern]*resolveEntry, len(pats))
+	// The places under an anchor (base + "/" + prefix, as eachPlace makes
+	// them) are written into one buffer and sliced from it once it is
+	// complete; the others (placesOf) are kept as made.
+	var buf strings.Builder
+	type span struct{ entry, start, end int }
+	var spans []span
+	for i, p := range pats {
+		e := &entries[i]
+		d.resolving[p] = e
+		prefix, rest := glob.LiteralPrefix(p.Glob)
+		e.rest = rest
+		bases := d.anchorBases(p)
+		if bases == nil || !cleanRel(prefix) {
+			e.places = d.placesOf(p, prefix)
+			continue
+		}
+		for _, b := range bases {
+			start := buf.Len()
+			if b != "/" {
+				buf.WriteString(b)
+			}
+			buf.WriteByte('/')
+			buf.WriteString(prefix)
+			spans = append(spans, span{i, start, buf.Len()})
+		}
+	}
+	all := buf.String()
+	for _, sp := range spans {
+		e := &entries[sp.entry]
+		if e.places == nil {
+			e.places = make([]string, 0, len(d.anchorBases(pats[sp.entry])))
+		}
+		e.places = append(e.places, all[sp.start:sp.end])
+	}
+	d.readResolveDirs(pats, entries)
+}
+
+// readResolveDirs prepares the resolution of the Resolve patterns pats (the
 // self-protection layer's: a dozen names in the project root, as many in
-// the home directory, most of them missing): a directory that holds
-// listDirMin or more of the names on their paths is read once instead of
-// looked up name by name (memoFS.absentFrom), which answers for the
-// missing ones.
-func (d *decider) readResolveDirs() {
+// the home directory, most of them missing), whose places are in entries:
+// a directory that holds listDirMin or more of the names on their paths is
+// read once instead of looked up name by name (memoFS.absentFrom), which
+// answers for the missing ones.
+func (d *decider) readResolveDirs(pats []*policy.Pattern, entries []resolveEntry) {
 	m, ok := d.fsys.(*memoFS)
 	if !ok {
 		return
 	}
-	names := make(map[string][]string, 16) // directory (as given) -> names on the patterns' paths
+	// The names of each directory (as given), as lists in one slice.
+	type dirName struct {
+		name string
+		next int // the directory's previous name, or -1
+	}
+	type dirNames struct{ last, n int }
+	names := make([]dirName, 0, 64)
+	dirs := make(map[string]dirNames, 16)
 	add := func(dir, base string) {
-		if ns := names[dir]; !slices.Contains(ns, base) {
-			names[dir] = append(ns, base)
+		dn, ok := dirs[dir]
+		if !ok {
+			dn.last = -1
 		}
+		for k := dn.last; k >= 0; k = names[k].next {
+			if names[k].name == base {
+				return
+			}
+		}
+		names = append(names, dirName{base, dn.last})
+		dirs[dir] = dirNames{len(names) - 1, dn.n + 1}
 	}
 	// climb adds each component of c (absolute and clean) to the names of
 	// its directory, from the last up to the one in top ("/" for all).
@@ -653,15 +730,11 @@ func (d *decider) readResolveDirs() {
 		}
 	}
 	var climbed []string // the anchor spellings whose own components are added
-	for i := range d.pol.Protected {
-		p := &d.pol.Protected[i]
-		if !p.Resolve {
-			continue
-		}
+	for i, p := range pats {
 		prefix, _ := glob.LiteralPrefix(p.Glob)
 		bases := d.anchorBases(p)
 		if bases == nil || !cleanRel(prefix) {
-			for _, c := range d.placesOf(p, prefix) {
+			for _, c := range entries[i].places {
 				if c = path.Clean(c); path.IsAbs(c) {
 					climb(c, "/")
 				}
@@ -671,23 +744,23 @@ func (d *decider) readResolveDirs() {
 		// Each place is a base (clean and absolute) and prefix below it:
 		// the components above the base are the same for every pattern
 		// of that anchor, added once per base.
-		for _, b := range bases {
-			top := b
-			if b == "/" {
-				b = ""
-			}
-			climb(b+"/"+prefix, top)
-			if !slices.Contains(climbed, top) {
-				climbed = append(climbed, top)
-				climb(top, "/")
+		for k, b := range bases {
+			climb(entries[i].places[k], b)
+			if !slices.Contains(climbed, b) {
+				climbed = append(climbed, b)
+				climb(b, "/")
 			}
 		}
 	}
-	for dir, ns := range names {
-		if len(ns) < listDirMin {
+	for dir, dn := range dirs {
+		if dn.n < listDirMin {
 			continue
 		}
 		if r, err := Resolve(d.fsys, dir); err == nil && r.Exists && r.Dir {
+			ns := make([]string, 0, dn.n)
+			for k := dn.last; k >= 0; k = names[k].next {
+				ns = append(ns, names[k].name)
+			}
 			m.absentFrom(strings.TrimPrefix(r.Path, "/"), ns)
 		}
 	}
