@@ -639,20 +639,28 @@ type resolveEntry struct {
 // protected paths (d.resolving), all in one string, and reads the
 // directories that hold many of the names on their paths (readResolveDirs).
 func (d *decider) prepareResolve() {
-	var pats []*policy.Pattern
+	n := 0
+	for i := range d.pol.Protected {
+		if d.pol.Protected[i].Resolve {
+			n++
+		}
+	}
+	pats := make([]*policy.Pattern, 0, n)
 	for i := range d.pol.Protected {
 		if d.pol.Protected[i].Resolve {
 			pats = append(pats, &d.pol.Protected[i])
 		}
 	}
-	entries := make([]resolveEntry, len(pats))
-	d.resolving = make(map[*policy.Pattern]*resolveEntry, len(pats))
+	entries := make([]resolveEntry, n)
+	d.resolving = make(map[*policy.Pattern]*resolveEntry, n)
 	// The places under an anchor (base + "/" + prefix, as eachPlace makes
 	// them) are written into one buffer and sliced from it once it is
-	// complete; the others (placesOf) are kept as made.
+	// complete, in one slice of places; the others (placesOf) are kept as
+	// made.
 	var buf strings.Builder
+	buf.Grow(n * 64)
 	type span struct{ entry, start, end int }
-	var spans []span
+	spans := make([]span, 0, 2*n)
 	for i, p := range pats {
 		e := &entries[i]
 		d.resolving[p] = e
@@ -673,13 +681,18 @@ func (d *decider) prepareResolve() {
 			spans = append(spans, span{i, start, buf.Len()})
 		}
 	}
-	all := buf.String()
-	for _, sp := range spans {
-		e := &entries[sp.entry]
-		if e.places == nil {
-			e.places = make([]string, 0, len(d.anchorBases(pats[sp.entry])))
+	all, places := buf.String(), make([]string, len(spans))
+	for k, sp := range spans {
+		places[k] = all[sp.start:sp.end]
+	}
+	// Each entry's spans are consecutive.
+	for first := 0; first < len(spans); {
+		end := first + 1
+		for end < len(spans) && spans[end].entry == spans[first].entry {
+			end++
 		}
-		e.places = append(e.places, all[sp.start:sp.end])
+		entries[spans[first].entry].places = places[first:end:end]
+		first = end
 	}
 	d.readResolveDirs(pats, entries)
 }
