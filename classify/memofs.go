@@ -2,6 +2,7 @@ package classify
 
 import (
 	"io/fs"
+	"slices"
 	"strings"
 )
 
@@ -25,6 +26,9 @@ type memoFS struct {
 type lstatResult struct {
 	fi  fs.FileInfo
 	err error
+	// absent: a directory read found no such name (absentFrom); Lstat
+	// answers with a "does not exist" error naming it.
+	absent bool
 }
 
 type linkResult struct {
@@ -54,10 +58,13 @@ func newMemoFS(fsys fs.ReadLinkFS) *memoFS {
 
 func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
 	if r, ok := m.lstat[name]; ok {
+		if r.absent {
+			return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+		}
 		return r.fi, r.err
 	}
 	fi, err := m.ReadLinkFS.Lstat(name)
-	m.lstat[name] = lstatResult{fi, err}
+	m.lstat[name] = lstatResult{fi: fi, err: err}
 	return fi, err
 }
 
@@ -68,6 +75,14 @@ func (m *memoFS) ReadLink(name string) (string, error) {
 	t, err := m.ReadLinkFS.ReadLink(name)
 	m.link[name] = linkResult{t, err}
 	return t, err
+}
+
+// knownAbsent reports whether a directory read found no such name
+// (absentFrom): what Lstat would answer with a "does not exist" error,
+// without making one.
+func (m *memoFS) knownAbsent(name string) bool {
+	r, ok := m.lstat[name]
+	return ok && r.absent
 }
 
 // listDirMin is how many names of one directory a decision must be about to
@@ -97,26 +112,25 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 	if err != nil {
 		return
 	}
+	// The names' paths, made in one string.
+	var buf strings.Builder
+	buf.Grow(len(names) * (len(dir) + 16))
 	for _, n := range names {
 		if !plainASCII(n) {
 			continue
 		}
-		full := n
+		start := buf.Len()
 		if dir != "" {
-			full = dir + "/" + n
+			buf.WriteString(dir)
+			buf.WriteByte('/')
 		}
+		buf.WriteString(n)
+		full := buf.String()[start:]
 		if _, known := m.lstat[full]; known {
 			continue
 		}
-		held := false
-		for _, e := range entries {
-			if strings.EqualFold(e.Name(), n) {
-				held = true
-				break
-			}
-		}
-		if !held {
-			m.lstat[full] = lstatResult{err: &fs.PathError{Op: "lstat", Path: full, Err: fs.ErrNotExist}}
+		if !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return strings.EqualFold(e.Name(), n) }) {
+			m.lstat[full] = lstatResult{absent: true}
 		}
 	}
 }

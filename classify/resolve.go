@@ -259,6 +259,10 @@ func (w *walk) step(c, tail string, last bool) error {
 		return nil
 	}
 	name := next[1:]
+	if w.memo != nil && w.memo.knownAbsent(name) {
+		w.missing(next)
+		return nil
+	}
 	fi, err := w.fsys.Lstat(name)
 	switch {
 	case err != nil && notExist(err):
