@@ -2,7 +2,7 @@ package classify
 
 import (
 	"io/fs"
-	"slices"
+	"os"
 	"strings"
 )
 
@@ -21,6 +21,8 @@ type memoFS struct {
 	// resolution can start at the deepest one its path begins with
 	// (walk.skipKnown).
 	dirs map[string]struct{}
+	// dirent is eachName's buffer, made at its first read.
+	dirent []byte
 }
 
 type lstatResult struct {
@@ -108,13 +110,10 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 	if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
 		return
 	}
-	entries, err := fs.ReadDir(m.ReadLinkFS, dirOrRoot(dir))
-	if err != nil {
-		return
-	}
-	// The names' paths, made in one string.
+	// The names to learn about, and their paths, made in one string.
 	var buf strings.Builder
 	buf.Grow(len(names) * (len(dir) + 16))
+	want, paths := make([]string, 0, len(names)), make([]string, 0, len(names))
 	for _, n := range names {
 		if !plainASCII(n) {
 			continue
@@ -129,10 +128,50 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 		if _, known := m.lstat[full]; known {
 			continue
 		}
-		if !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return strings.EqualFold(e.Name(), n) }) {
-			m.lstat[full] = lstatResult{absent: true}
+		want, paths = append(want, n), append(paths, full)
+	}
+	if len(want) == 0 {
+		return
+	}
+	held := make([]bool, len(want))
+	if err := m.eachName(dir, func(e string) {
+		for i, n := range want {
+			held[i] = held[i] || strings.EqualFold(e, n)
+		}
+	}); err != nil {
+		return
+	}
+	for i, p := range paths {
+		if !held[i] {
+			m.lstat[p] = lstatResult{absent: true}
 		}
 	}
+}
+
+// osRoot is the file system production decides on.
+var osRoot fs.FS = os.DirFS("/")
+
+// eachName calls f with the name of each entry of the directory dir (as
+// absentFrom takes it); f's argument is valid only during the call. On
+// os.DirFS("/") the directory is read with the system calls themselves
+// where the platform allows (eachRootName), else with fs.ReadDir.
+func (m *memoFS) eachName(dir string, f func(string)) error {
+	if fs.FS(m.ReadLinkFS) == osRoot {
+		if m.dirent == nil {
+			m.dirent = make([]byte, 8<<10)
+		}
+		if ok, err := eachRootName("/"+dir, m.dirent, f); ok {
+			return err
+		}
+	}
+	entries, err := fs.ReadDir(m.ReadLinkFS, dirOrRoot(dir))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		f(e.Name())
+	}
+	return nil
 }
 
 // dirOrRoot is dir as an fs.FS name: "." for the root.
