@@ -611,7 +611,10 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 	if e.done {
 		return e.out
 	}
-	for _, c := range e.places {
+	for k, c := range e.places {
+		if e.bases != nil && d.missingBelow(c, e.bases[k]) {
+			continue // Resolve would find c itself
+		}
 		// res.Path is clean: when it is c, c is clean too.
 		if res, err := Resolve(d.fsys, c); err == nil && res.Path != c && res.Path != path.Clean(c) {
 			g := glob.Escape(res.Path)
@@ -625,12 +628,39 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 	return e.out
 }
 
+// missingBelow reports whether Resolve would find the place c (clean and
+// absolute) to be itself because its first component below c[:n], the
+// anchor's spelling, is missing: that spelling is a directory an earlier
+// resolution reached through no link (memoFS.dirs; "/" when n is 0), and
+// a directory read found the component missing (memoFS.knownAbsent). The
+// walk would start there (walk.skipKnown: no deeper directory of c can
+// be known), find the component missing, and apply the rest lexically.
+func (d *decider) missingBelow(c string, n int) bool {
+	m, ok := d.fsys.(*memoFS)
+	if !ok || len(c) <= n+1 || c[n] != '/' {
+		return false
+	}
+	if n > 0 {
+		if _, known := m.dirs[c[:n]]; !known {
+			return false
+		}
+	}
+	end := len(c)
+	if j := strings.IndexByte(c[n+1:], '/'); j >= 0 {
+		end = n + 1 + j
+	}
+	return m.knownAbsent(c[1:end])
+}
+
 // resolveEntry is a Resolve pattern's part of resolvedPattern: the places
 // its literal part names (eachPlace), the rest of the pattern after it, and
 // once done, the result.
 type resolveEntry struct {
 	places []string
-	rest   string
+	// bases, for a pattern under an anchor, is the length of the anchor's
+	// spelling each place starts with (0 for "/"); nil for the others.
+	bases []int
+	rest  string
 	out    []string
 	done   bool
 }
@@ -659,7 +689,7 @@ func (d *decider) prepareResolve() {
 	// made.
 	var buf strings.Builder
 	buf.Grow(n * 64)
-	type span struct{ entry, start, end int }
+	type span struct{ entry, start, end, base int }
 	spans := make([]span, 0, 2*n)
 	for i, p := range pats {
 		e := &entries[i]
@@ -676,14 +706,15 @@ func (d *decider) prepareResolve() {
 			if b != "/" {
 				buf.WriteString(b)
 			}
+			base := buf.Len() - start
 			buf.WriteByte('/')
 			buf.WriteString(prefix)
-			spans = append(spans, span{i, start, buf.Len()})
+			spans = append(spans, span{i, start, buf.Len(), base})
 		}
 	}
-	all, places := buf.String(), make([]string, len(spans))
+	all, places, baseLens := buf.String(), make([]string, len(spans)), make([]int, len(spans))
 	for k, sp := range spans {
-		places[k] = all[sp.start:sp.end]
+		places[k], baseLens[k] = all[sp.start:sp.end], sp.base
 	}
 	// Each entry's spans are consecutive.
 	for first := 0; first < len(spans); {
@@ -691,7 +722,8 @@ func (d *decider) prepareResolve() {
 		for end < len(spans) && spans[end].entry == spans[first].entry {
 			end++
 		}
-		entries[spans[first].entry].places = places[first:end:end]
+		e := &entries[spans[first].entry]
+		e.places, e.bases = places[first:end:end], baseLens[first:end:end]
 		first = end
 	}
 	d.readResolveDirs(pats, entries)

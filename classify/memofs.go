@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 )
 
 // memoFS remembers every Lstat and ReadLink answer for the length of one
@@ -21,8 +22,6 @@ type memoFS struct {
 	// resolution can start at the deepest one its path begins with
 	// (walk.skipKnown).
 	dirs map[string]struct{}
-	// dirent is eachName's buffer, made at its first read.
-	dirent []byte
 }
 
 type lstatResult struct {
@@ -148,6 +147,9 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 	}
 }
 
+// direntBufs are eachRootName's buffers, 8 KiB as os.ReadDir reads.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}
+
 // osRoot is the file system production decides on.
 var osRoot fs.FS = os.DirFS("/")
 
@@ -157,10 +159,9 @@ var osRoot fs.FS = os.DirFS("/")
 // where the platform allows (eachRootName), else with fs.ReadDir.
 func (m *memoFS) eachName(dir string, f func(string)) error {
 	if fs.FS(m.ReadLinkFS) == osRoot {
-		if m.dirent == nil {
-			m.dirent = make([]byte, 8<<10)
-		}
-		if ok, err := eachRootName("/"+dir, m.dirent, f); ok {
+		buf := direntBufs.Get().(*[]byte)
+		defer direntBufs.Put(buf)
+		if ok, err := eachRootName("/"+dir, *buf, f); ok {
 			return err
 		}
 	}
