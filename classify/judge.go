@@ -661,8 +661,8 @@ type resolveEntry struct {
 	// spelling each place starts with (0 for "/"); nil for the others.
 	bases []int
 	rest  string
-	out    []string
-	done   bool
+	out   []string
+	done  bool
 }
 
 // prepareResolve lists the places of every Resolve pattern of the policy's
