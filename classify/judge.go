@@ -776,9 +776,7 @@ func (d *decider) readResolveDirs(pats []*policy.Pattern, entries []resolveEntry
 	}
 	var climbed []string // the anchor spellings whose own components are added
 	for i, p := range pats {
-		prefix, _ := glob.LiteralPrefix(p.Glob)
-		bases := d.anchorBases(p)
-		if bases == nil || !cleanRel(prefix) {
+		if entries[i].bases == nil {
 			for _, c := range entries[i].places {
 				if c = path.Clean(c); path.IsAbs(c) {
 					climb(c, "/")
@@ -789,7 +787,7 @@ func (d *decider) readResolveDirs(pats []*policy.Pattern, entries []resolveEntry
 		// Each place is a base (clean and absolute) and prefix below it:
 		// the components above the base are the same for every pattern
 		// of that anchor, added once per base.
-		for k, b := range bases {
+		for k, b := range d.anchorBases(p) {
 			climb(entries[i].places[k], b)
 			if !slices.Contains(climbed, b) {
 				climbed = append(climbed, b)
