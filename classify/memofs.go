@@ -58,15 +58,29 @@ func newMemoFS(fsys fs.ReadLinkFS) *memoFS {
 }
 
 func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
-	if r, ok := m.lstat[name]; ok {
-		if r.absent {
-			return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
-		}
-		return r.fi, r.err
+	fi, absent, err := m.lstatOrAbsent(name)
+	if absent {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
 	}
-	fi, err := m.ReadLinkFS.Lstat(name)
-	m.lstat[name] = lstatResult{fi: fi, err: err}
 	return fi, err
+}
+
+// lstatOrAbsent is Lstat, except that for a name a directory read found
+// missing (absentFrom) it reports absent instead of making an error.
+func (m *memoFS) lstatOrAbsent(name string) (fi fs.FileInfo, absent bool, err error) {
+	if r, ok := m.lstat[name]; ok {
+		return r.fi, r.absent, r.err
+	}
+	fi, err = m.ReadLinkFS.Lstat(name)
+	m.lstat[name] = lstatResult{fi: fi, err: err}
+	return fi, false, err
+}
+
+// knownAbsent reports whether a directory read found no such name
+// (absentFrom), without asking the file system.
+func (m *memoFS) knownAbsent(name string) bool {
+	r, ok := m.lstat[name]
+	return ok && r.absent
 }
 
 func (m *memoFS) ReadLink(name string) (string, error) {
@@ -76,14 +90,6 @@ func (m *memoFS) ReadLink(name string) (string, error) {
 	t, err := m.ReadLinkFS.ReadLink(name)
 	m.link[name] = linkResult{t, err}
 	return t, err
-}
-
-// knownAbsent reports whether a directory read found no such name
-// (absentFrom): what Lstat would answer with a "does not exist" error,
-// without making one.
-func (m *memoFS) knownAbsent(name string) bool {
-	r, ok := m.lstat[name]
-	return ok && r.absent
 }
 
 // listDirMin is how many names of one directory a decision must be about to
