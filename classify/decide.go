@@ -236,8 +236,9 @@ type decider struct {
 	hostRoots []string
 	anchors   anchors
 	globs     glob.Cache
-	// resolved caches resolvedPattern.
-	resolved map[*policy.Pattern][]string
+	// resolving holds resolvedPattern's places and results for each
+	// Resolve pattern; nil until the first is needed.
+	resolving map[*policy.Pattern]*resolveEntry
 	// gitignore caches the directory names of the project's .gitignore
 	// (see ignored); nil until read.
 	gitignore []string
@@ -290,7 +291,13 @@ func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Resu
 	switch c.Kind {
 	case hookio.KindShell:
 		sa := shell.Analyze(c.Command, shell.Env{Cwd: c.Cwd, Home: env.Home, ProjectDir: env.ProjectDir, TmpDir: env.TmpDir, StateDir: env.StateDir, ReadFile: d.readSourced, LookPath: d.lookPath})
-		r.Targets = append(r.Targets, shellTargets(&sa, fsys)...)
+		switch st := shellTargets(&sa, fsys); {
+		case len(st) == 0:
+		case len(r.Targets) == 0:
+			r.Targets = st
+		default:
+			r.Targets = append(r.Targets, st...)
+		}
 		d.shell, r.Shell = &sa, &sa
 	case hookio.KindPowerShell:
 		d.shell = &shell.Analysis{Unknown: "safezone cannot parse PowerShell"}

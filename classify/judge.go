@@ -597,63 +597,213 @@ func (d *decider) placesOf(p *policy.Pattern, rel string) []string {
 // memoised file-system view; a path that cannot be resolved adds nothing
 // (the pattern still matches the path as written).
 func (d *decider) resolvedPattern(p *policy.Pattern) []string {
-	if out, ok := d.resolved[p]; ok {
-		return out
+	if d.resolving == nil {
+		d.prepareResolve()
 	}
-	if d.resolved == nil {
-		d.readResolveDirs()
+	e, ok := d.resolving[p]
+	if !ok {
+		// Not one of the policy's protected patterns: its places alone.
+		prefix, rest := glob.LiteralPrefix(p.Glob)
+		e = &resolveEntry{rest: rest}
+		d.eachPlace(p, prefix, func(c string) { e.places = append(e.places, c) })
+		d.resolving[p] = e
 	}
-	var out []string
-	prefix, rest := glob.LiteralPrefix(p.Glob)
-	d.eachPlace(p, prefix, func(c string) {
+	if e.done {
+		return e.out
+	}
+	for k, c := range e.places {
+		if e.bases != nil && d.missingBelow(c, e.bases[k]) {
+			continue // Resolve would find c itself
+		}
 		// res.Path is clean: when it is c, c is clean too.
 		if res, err := Resolve(d.fsys, c); err == nil && res.Path != c && res.Path != path.Clean(c) {
 			g := glob.Escape(res.Path)
-			if rest != "" {
-				g = strings.TrimSuffix(g, "/") + "/" + rest
+			if e.rest != "" {
+				g = strings.TrimSuffix(g, "/") + "/" + e.rest
 			}
-			out = append(out, fold(g))
+			e.out = append(e.out, fold(g))
 		}
-	})
-	if d.resolved == nil {
-		d.resolved = make(map[*policy.Pattern][]string, len(d.pol.Protected))
 	}
-	d.resolved[p] = out
-	return out
+	e.done = true
+	return e.out
 }
 
-// readResolveDirs prepares the resolution of every Resolve pattern (the
+// missingBelow reports whether Resolve would find the place c (clean and
+// absolute) to be itself because its first component below c[:n], the
+// anchor's spelling, is missing: that spelling is a directory an earlier
+// resolution reached through no link (memoFS.dirs; "/" when n is 0), and
+// a directory read found the component missing (memoFS.knownAbsent). The
+// walk would start there (walk.skipKnown: no deeper directory of c can
+// be known), find the component missing, and apply the rest lexically.
+func (d *decider) missingBelow(c string, n int) bool {
+	m, ok := d.fsys.(*memoFS)
+	if !ok || len(c) <= n+1 || c[n] != '/' {
+		return false
+	}
+	if n > 0 {
+		if _, known := m.dirs[c[:n]]; !known {
+			return false
+		}
+	}
+	end := len(c)
+	if j := strings.IndexByte(c[n+1:], '/'); j >= 0 {
+		end = n + 1 + j
+	}
+	return m.knownAbsent(c[1:end])
+}
+
+// resolveEntry is a Resolve pattern's part of resolvedPattern: the places
+// its literal part names (eachPlace), the rest of the pattern after it, and
+// once done, the result.
+type resolveEntry struct {
+	places []string
+	// bases, for a pattern under an anchor, is the length of the anchor's
+	// spelling each place starts with (0 for "/"); nil for the others.
+	bases []int
+	rest  string
+	out   []string
+	done  bool
+}
+
+// prepareResolve lists the places of every Resolve pattern of the policy's
+// protected paths (d.resolving), all in one string, and reads the
+// directories that hold many of the names on their paths (readResolveDirs).
+func (d *decider) prepareResolve() {
+	n := 0
+	for i := range d.pol.Protected {
+		if d.pol.Protected[i].Resolve {
+			n++
+		}
+	}
+	pats := make([]*policy.Pattern, 0, n)
+	for i := range d.pol.Protected {
+		if d.pol.Protected[i].Resolve {
+			pats = append(pats, &d.pol.Protected[i])
+		}
+	}
+	entries := make([]resolveEntry, n)
+	d.resolving = make(map[*policy.Pattern]*resolveEntry, n)
+	// The places under an anchor (base + "/" + prefix, as eachPlace makes
+	// them) are written into one buffer and sliced from it once it is
+	// complete, in one slice of places; the others (placesOf) are kept as
+	// made.
+	var buf strings.Builder
+	buf.Grow(n * 64)
+	type span struct{ entry, start, end, base int }
+	spans := make([]span, 0, 2*n)
+	for i, p := range pats {
+		e := &entries[i]
+		d.resolving[p] = e
+		prefix, rest := glob.LiteralPrefix(p.Glob)
+		e.rest = rest
+		bases := d.anchorBases(p)
+		if bases == nil || !cleanRel(prefix) {
+			e.places = d.placesOf(p, prefix)
+			continue
+		}
+		for _, b := range bases {
+			start := buf.Len()
+			if b != "/" {
+				buf.WriteString(b)
+			}
+			base := buf.Len() - start
+			buf.WriteByte('/')
+			buf.WriteString(prefix)
+			spans = append(spans, span{i, start, buf.Len(), base})
+		}
+	}
+	all, places, baseLens := buf.String(), make([]string, len(spans)), make([]int, len(spans))
+	for k, sp := range spans {
+		places[k], baseLens[k] = all[sp.start:sp.end], sp.base
+	}
+	// Each entry's spans are consecutive.
+	for first := 0; first < len(spans); {
+		end := first + 1
+		for end < len(spans) && spans[end].entry == spans[first].entry {
+			end++
+		}
+		e := &entries[spans[first].entry]
+		e.places, e.bases = places[first:end:end], baseLens[first:end:end]
+		first = end
+	}
+	d.readResolveDirs(pats, entries)
+}
+
+// readResolveDirs prepares the resolution of the Resolve patterns pats (the
 // self-protection layer's: a dozen names in the project root, as many in
-// the home directory, most of them missing): a directory that holds
-// listDirMin or more of the names on their paths is read once instead of
-// looked up name by name (memoFS.absentFrom), which answers for the
-// missing ones.
-func (d *decider) readResolveDirs() {
+// the home directory, most of them missing), whose places are in entries:
+// a directory that holds listDirMin or more of the names on their paths is
+// read once instead of looked up name by name (memoFS.absentFrom), which
+// answers for the missing ones.
+func (d *decider) readResolveDirs(pats []*policy.Pattern, entries []resolveEntry) {
 	m, ok := d.fsys.(*memoFS)
 	if !ok {
 		return
 	}
-	names := map[string][]string{} // directory (as given) -> names on the patterns' paths
-	for i := range d.pol.Protected {
-		p := &d.pol.Protected[i]
-		if !p.Resolve {
+	// The names of each directory (as given), as lists in one slice.
+	type dirName struct {
+		name string
+		next int // the directory's previous name, or -1
+	}
+	type dirNames struct{ last, n int }
+	names := make([]dirName, 0, 64)
+	dirs := make(map[string]dirNames, 16)
+	add := func(dir, base string) {
+		dn, ok := dirs[dir]
+		if !ok {
+			dn.last = -1
+		}
+		for k := dn.last; k >= 0; k = names[k].next {
+			if names[k].name == base {
+				return
+			}
+		}
+		names = append(names, dirName{base, dn.last})
+		dirs[dir] = dirNames{len(names) - 1, dn.n + 1}
+	}
+	// climb adds each component of c (absolute and clean) to the names of
+	// its directory, from the last up to the one in top ("/" for all).
+	climb := func(c, top string) {
+		for c != top && c != "/" {
+			i := strings.LastIndexByte(c, '/')
+			dir := c[:i]
+			if i == 0 {
+				dir = "/"
+			}
+			add(dir, c[i+1:])
+			c = dir
+		}
+	}
+	var climbed []string // the anchor spellings whose own components are added
+	for i, p := range pats {
+		if entries[i].bases == nil {
+			for _, c := range entries[i].places {
+				if c = path.Clean(c); path.IsAbs(c) {
+					climb(c, "/")
+				}
+			}
 			continue
 		}
-		prefix, _ := glob.LiteralPrefix(p.Glob)
-		for _, c := range d.placesOf(p, prefix) {
-			for c = path.Clean(c); c != "/" && path.IsAbs(c); c = path.Dir(c) {
-				dir, base := path.Dir(c), path.Base(c)
-				if !slices.Contains(names[dir], base) {
-					names[dir] = append(names[dir], base)
-				}
+		// Each place is a base (clean and absolute) and prefix below it:
+		// the components above the base are the same for every pattern
+		// of that anchor, added once per base.
+		for k, b := range d.anchorBases(p) {
+			climb(entries[i].places[k], b)
+			if !slices.Contains(climbed, b) {
+				climbed = append(climbed, b)
+				climb(b, "/")
 			}
 		}
 	}
-	for dir, ns := range names {
-		if len(ns) < listDirMin {
+	for dir, dn := range dirs {
+		if dn.n < listDirMin {
 			continue
 		}
 		if r, err := Resolve(d.fsys, dir); err == nil && r.Exists && r.Dir {
+			ns := make([]string, 0, dn.n)
+			for k := dn.last; k >= 0; k = names[k].next {
+				ns = append(ns, names[k].name)
+			}
 			m.absentFrom(strings.TrimPrefix(r.Path, "/"), ns)
 		}
 	}

@@ -2,7 +2,9 @@ package classify
 
 import (
 	"io/fs"
+	"os"
 	"strings"
+	"sync"
 )
 
 // memoFS remembers every Lstat and ReadLink answer for the length of one
@@ -25,6 +27,9 @@ type memoFS struct {
 type lstatResult struct {
 	fi  fs.FileInfo
 	err error
+	// absent: a directory read found no such name (absentFrom); Lstat
+	// answers with a "does not exist" error naming it.
+	absent bool
 }
 
 type linkResult struct {
@@ -53,12 +58,29 @@ func newMemoFS(fsys fs.ReadLinkFS) *memoFS {
 }
 
 func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
-	if r, ok := m.lstat[name]; ok {
-		return r.fi, r.err
+	fi, absent, err := m.lstatOrAbsent(name)
+	if absent {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
 	}
-	fi, err := m.ReadLinkFS.Lstat(name)
-	m.lstat[name] = lstatResult{fi, err}
 	return fi, err
+}
+
+// lstatOrAbsent is Lstat, except that for a name a directory read found
+// missing (absentFrom) it reports absent instead of making an error.
+func (m *memoFS) lstatOrAbsent(name string) (fi fs.FileInfo, absent bool, err error) {
+	if r, ok := m.lstat[name]; ok {
+		return r.fi, r.absent, r.err
+	}
+	fi, err = m.ReadLinkFS.Lstat(name)
+	m.lstat[name] = lstatResult{fi: fi, err: err}
+	return fi, false, err
+}
+
+// knownAbsent reports whether a directory read found no such name
+// (absentFrom), without asking the file system.
+func (m *memoFS) knownAbsent(name string) bool {
+	r, ok := m.lstat[name]
+	return ok && r.absent
 }
 
 func (m *memoFS) ReadLink(name string) (string, error) {
@@ -93,32 +115,70 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 	if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
 		return
 	}
-	entries, err := fs.ReadDir(m.ReadLinkFS, dirOrRoot(dir))
-	if err != nil {
-		return
-	}
+	// The names to learn about, and their paths, made in one string.
+	var buf strings.Builder
+	buf.Grow(len(names) * (len(dir) + 16))
+	want, paths := make([]string, 0, len(names)), make([]string, 0, len(names))
 	for _, n := range names {
 		if !plainASCII(n) {
 			continue
 		}
-		full := n
+		start := buf.Len()
 		if dir != "" {
-			full = dir + "/" + n
+			buf.WriteString(dir)
+			buf.WriteByte('/')
 		}
+		buf.WriteString(n)
+		full := buf.String()[start:]
 		if _, known := m.lstat[full]; known {
 			continue
 		}
-		held := false
-		for _, e := range entries {
-			if strings.EqualFold(e.Name(), n) {
-				held = true
-				break
-			}
+		want, paths = append(want, n), append(paths, full)
+	}
+	if len(want) == 0 {
+		return
+	}
+	held := make([]bool, len(want))
+	if err := m.eachName(dir, func(e string) {
+		for i, n := range want {
+			held[i] = held[i] || strings.EqualFold(e, n)
 		}
-		if !held {
-			m.lstat[full] = lstatResult{err: &fs.PathError{Op: "lstat", Path: full, Err: fs.ErrNotExist}}
+	}); err != nil {
+		return
+	}
+	for i, p := range paths {
+		if !held[i] {
+			m.lstat[p] = lstatResult{absent: true}
 		}
 	}
+}
+
+// direntBufs are eachRootName's buffers, 8 KiB as os.ReadDir reads.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}
+
+// osRoot is the file system production decides on.
+var osRoot fs.FS = os.DirFS("/")
+
+// eachName calls f with the name of each entry of the directory dir (as
+// absentFrom takes it); f's argument is valid only during the call. On
+// os.DirFS("/") the directory is read with the system calls themselves
+// where the platform allows (eachRootName), else with fs.ReadDir.
+func (m *memoFS) eachName(dir string, f func(string)) error {
+	if fs.FS(m.ReadLinkFS) == osRoot {
+		buf := direntBufs.Get().(*[]byte)
+		defer direntBufs.Put(buf)
+		if ok, err := eachRootName("/"+dir, *buf, f); ok {
+			return err
+		}
+	}
+	entries, err := fs.ReadDir(m.ReadLinkFS, dirOrRoot(dir))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		f(e.Name())
+	}
+	return nil
 }
 
 // dirOrRoot is dir as an fs.FS name: "." for the root.

@@ -259,7 +259,18 @@ func (w *walk) step(c, tail string, last bool) error {
 		return nil
 	}
 	name := next[1:]
-	fi, err := w.fsys.Lstat(name)
+	var fi fs.FileInfo
+	var err error
+	if w.memo != nil {
+		var absent bool
+		if fi, absent, err = w.memo.lstatOrAbsent(name); absent {
+			// A directory read found it missing: no error value made.
+			w.missing(next)
+			return nil
+		}
+	} else {
+		fi, err = w.fsys.Lstat(name)
+	}
 	switch {
 	case err != nil && notExist(err):
 		w.missing(next)

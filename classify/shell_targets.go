@@ -142,7 +142,11 @@ func (s shellDirFS) Lstat(name string) (fs.FileMode, error) {
 // yet. One that matches too much, or whose answer would depend on the
 // locale, makes its command unknown.
 func shellTargets(sa *shell.Analysis, fsys fs.ReadLinkFS) []Target {
-	var out []Target
+	n := 0
+	for ci := range sa.Commands {
+		n += len(sa.Commands[ci].Targets)
+	}
+	out := make([]Target, 0, n) // a glob may add more
 	dirs := maxGlobDirs
 	for ci := range sa.Commands {
 		cmd := &sa.Commands[ci]

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package classify
+
+// eachRootName is the Linux reading of a directory's names; elsewhere ok
+// is false and the caller reads the directory through its file system.
+func eachRootName(string, []byte, func(string)) (ok bool, err error) { return false, nil }
