@@ -162,6 +162,14 @@ func (e Entry) MatchAddr(a netip.Addr, port int) bool {
 // networks' are closed unless named.
 func Special(a netip.Addr) string {
 	a = a.Unmap()
+	if nat64.Contains(a) {
+		b := a.As16()
+		v4 := netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+		if k := Special(v4); k != "" {
+			return k + " (through NAT64)"
+		}
+		return ""
+	}
 	switch {
 	case !a.IsValid():
 		return "invalid"
@@ -184,6 +192,9 @@ func Special(a netip.Addr) string {
 	return ""
 }
 
+// nat64 is NAT64's well-known prefix (RFC 6052, section 2.1).
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
 // specialNets are the ranges not public that netip does not name
 // (RFC 6890's registry).
 var specialNets = []struct {
@@ -197,6 +208,9 @@ var specialNets = []struct {
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
 	{netip.MustParsePrefix("fd00:ec2::254/128"), "link-local (instance metadata)"},
 	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use translation"},
+	// NAT64's well-known prefix (RFC 6052) maps an IPv4 address into IPv6:
+	// 64:ff9b::7f00:1 is 127.0.0.1 behind a NAT64 gateway. Its IPv4 part
+	// is judged instead (Special's first step for this range).
 }
 
 // Verdict is the decision on one destination.

@@ -54,6 +54,10 @@ func TestCheck(t *testing.T) {
 		{"db.corp", 5432, "100.64.1.1", false, "shared address space"},
 		{"v6.example.org", 443, "fd00::1", false, "private"},
 		{"v6.example.org", 443, "::ffff:127.0.0.1", false, "loopback"},
+		// NAT64 (RFC 6052): the IPv4 address inside decides.
+		{"v6.example.org", 443, "64:ff9b::7f00:1", false, "loopback (through NAT64)"},
+		{"v6.example.org", 443, "64:ff9b::a9fe:a9fe", false, "link-local"},
+		{"v6.example.org", 443, "64:ff9b::5db8:d822", true, ""},
 	} {
 		v := p.CheckName(c.host, c.port)
 		if v.Allowed && c.addr != "" {
