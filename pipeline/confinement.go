@@ -62,7 +62,8 @@ var readOnlyInRoot = map[string]string{
 // codeCaches are the caches, below the home directory, that hold code a
 // later unconfined process runs without checking it again: the packages
 // npx runs (Claude Code starts npx-configured MCP servers from there),
-// pre-commit's hook environments, go's extracted modules (go checks a
+// pre-commit's hook environments, go's checksum database's latest tree head
+// (signed; a confined command's stays its own), go's extracted modules (go checks a
 // module zip's hash when it downloads it, not the extracted tree, and
 // chmod is no write Landlock governs) and build cache, cargo's extracted
 // crates and git checkouts, maven's and gradle's jars, uv's and pip's
@@ -77,7 +78,7 @@ var readOnlyInRoot = map[string]string{
 // writable at all: a confined pnpm install keeps its store in the
 // project's node_modules/.pnpm-store (pnpm 12.26.0, measured).
 var codeCaches = []string{"~/.npm/_npx", "~/.cache/pre-commit",
-	"~/go/pkg/mod", "~/.cache/go-build", "~/.cargo/registry", "~/.cargo/git",
+	"~/go/pkg/mod", "~/go/pkg/sumdb", "~/.cache/go-build", "~/.cargo/registry", "~/.cargo/git",
 	"~/.m2/repository", "~/.gradle/caches", "~/.cache/uv", "~/.cache/pip",
 	"~/.cache/node/corepack"}
 
@@ -807,7 +808,7 @@ func (j *Judger) makeDir(p string) {
 // make ~/go in a home where go never ran); for other lines it makes a
 // cache only where its parent exists (madeDir).
 var toolCaches = map[string][]string{
-	"go":      {"go/pkg/mod"},
+	"go":      {"go/pkg/mod", "go/pkg/sumdb"},
 	"cargo":   {".cargo/registry", ".cargo/git"},
 	"gradle":  {".gradle/caches"},
 	"gradlew": {".gradle/caches"},

@@ -28,11 +28,11 @@ func EmbeddedDefault() *policy.Layer {
 			Pos: policy.Pos{File: policy.EmbeddedName, Line: 55, Col: 18},
 		},
 		OnError: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 267, Col: 11},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 268, Col: 11},
 		},
 		HostSettings: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 272, Col: 16},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 273, Col: 16},
 		},
 		Protected: []policy.Pattern{
 			policy.Pattern{
@@ -821,27 +821,27 @@ func EmbeddedDefault() *policy.Layer {
 		},
 		Audit: policy.AuditLayer{
 			Path: &policy.Setting[string]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 305, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 306, Col: 9},
 			},
 			All: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 307, Col: 8},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 308, Col: 8},
 			},
 			MaxBytes: &policy.Setting[int64]{
 				Value: 10485760,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 310, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 311, Col: 14},
 			},
 			Keep: &policy.Setting[int]{
 				Value: 5,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 311, Col: 9},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 312, Col: 9},
 			},
 			Required: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 314, Col: 13},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 315, Col: 13},
 			},
 			Syslog: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 317, Col: 11},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 318, Col: 11},
 			},
 			DryRun: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 321, Col: 12},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 322, Col: 12},
 			},
 		},
 		Guards: policy.GuardsLayer{
@@ -868,24 +868,28 @@ func EmbeddedDefault() *policy.Layer {
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 259, Col: 7},
 				},
 				policy.Dir{
-					Path: "~/.npm",
+					Path: "~/go/pkg/sumdb",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 260, Col: 7},
 				},
 				policy.Dir{
-					Path: "~/.cargo/registry",
+					Path: "~/.npm",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 261, Col: 7},
 				},
 				policy.Dir{
-					Path: "~/.cargo/git",
+					Path: "~/.cargo/registry",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 262, Col: 7},
 				},
 				policy.Dir{
-					Path: "~/.gradle/caches",
+					Path: "~/.cargo/git",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 263, Col: 7},
 				},
 				policy.Dir{
-					Path: "~/.m2/repository",
+					Path: "~/.gradle/caches",
 					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 264, Col: 7},
+				},
+				policy.Dir{
+					Path: "~/.m2/repository",
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 265, Col: 7},
 				},
 			},
 			ProgramWritable: []policy.Pattern{
@@ -1329,7 +1333,7 @@ func EmbeddedDefault() *policy.Layer {
 		Network: policy.NetworkLayer{
 			Isolate: &policy.Setting[bool]{
 				Value: true,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 330, Col: 12},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 331, Col: 12},
 			},
 		},
 	}
