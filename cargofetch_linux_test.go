@@ -65,6 +65,7 @@ func TestCargoFetchConfined(t *testing.T) {
 	writeFile(t, proj+"/src/main.rs", "fn main() {}\n")
 	writeFile(t, proj+"/.cargo/config.toml", "[registries.local]\nindex = \"sparse+"+srv.URL+"/index/\"\n")
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "CLAUDE_PROJECT_DIR=" + proj, "SHELL=/bin/bash", "TMPDIR=/tmp",
+		"CARGO_NET_RETRY=0", // a refusal is final: no retries with their back-off
 		"CARGO_HOME=" + filepath.Join(home, ".cargo"), "XDG_CONFIG_HOME=" + filepath.Join(d, "xdg"), "XDG_STATE_HOME=" + filepath.Join(d, "state")}
 	for _, k := range []string{"RUSTUP_HOME"} {
 		if v, ok := os.LookupEnv(k); ok {
