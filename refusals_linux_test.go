@@ -56,7 +56,11 @@ func TestKernelRefusalsReported(t *testing.T) {
 	private := filepath.Join(home, "Documents", "private.txt")
 	os.WriteFile(private, []byte("PERSONAL-S3CRET\n"), 0o644)
 	outside := filepath.Join(root, "outside")
-	script := "cat " + private + "\ncat " + filepath.Join(home, ".ssh/id_rsa") + " .env\necho x > " + filepath.Join(outside, "new.txt") + "\necho done\n"
+	// It also tries to register a launcher of its own choosing, which the
+	// collector would trust: the registrations' directory is read-only.
+	forged := filepath.Join(root, "state", "safezone", "refusals", "launch", "1")
+	script := "cat " + private + "\ncat " + filepath.Join(home, ".ssh/id_rsa") + " .env\necho x > " + filepath.Join(outside, "new.txt") +
+		"\necho forged > " + forged + "\necho done\n"
 	os.WriteFile(filepath.Join(proj, "probe.sh"), []byte(script), 0o755)
 	logPath := filepath.Join(root, "audit.jsonl")
 	os.MkdirAll(filepath.Join(root, "xdg/safezone"), 0o700)
@@ -84,6 +88,9 @@ func TestKernelRefusalsReported(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(outside, "new.txt")); err == nil {
 		t.Fatal("the probe wrote outside")
+	}
+	if _, err := os.Stat(forged); err == nil {
+		t.Fatal("the probe wrote a registration")
 	}
 	t.Logf("first call's context: %.200s", ctx)
 	var recs []audit.Record
@@ -115,7 +122,7 @@ func TestKernelRefusalsReported(t *testing.T) {
 		t.Fatalf("the audit log lacks the kernel's refusals (read %v, write %v): %+v", read, write, recs)
 	}
 	_, ctx, _ = sessionCall(t, bin, root, session, "tool-2", "ls")
-	if !strings.Contains(ctx, "the kernel refused your previous confined command") || !strings.Contains(ctx, `reading "`+private+`"`) || !strings.Contains(ctx, `creating a file in "`+outside+`"`) {
+	if !strings.Contains(ctx, "the kernel refused your previous confined command") || !strings.Contains(ctx, `reading the path it tried to open "`+private+`"`) || !strings.Contains(ctx, `creating a file in the path it tried to open "`+outside+`"`) {
 		t.Errorf("the next call does not tell the model: %q", ctx)
 	}
 	_, ctx, _ = sessionCall(t, bin, root, session, "tool-3", "ls")

@@ -90,8 +90,8 @@
 // # What the kernel refused: Report
 //
 // A ruleset with Report has the launcher (both of them) register its
-// process ID, executable and the call in Report.Dir just before it
-// restricts itself, and restrict with LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON
+// process ID, start time, executable and the call in Report.Dir just
+// before it restricts itself, and restrict with LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON
 // (Landlock ABI 7): the kernel then sends an audit record for each access
 // Landlock refuses the command or a program it starts, naming the domain,
 // and, at its first refusal, the process that made it. Package refusals

@@ -10,6 +10,7 @@ package confine
 // opens every entry relative to its directory without following any.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -554,9 +555,10 @@ func reportFlags(r *Report, abi int) uintptr {
 
 // register writes the launcher's registration in r.Dir (see [Ruleset]'s
 // Report): the file named by the process ID, holding the path of the
-// running executable, a newline and r.Call, replaced whole (written
-// beside it, then renamed: a collector never reads half of one). The
-// directory is made if missing (mode 0700).
+// running executable, a newline, the process's start time (field 22 of
+// /proc/self/stat, which the exec keeps), a newline and r.Call, replaced
+// whole (written beside it, then renamed: a collector never reads half of
+// one). The directory is made if missing (mode 0700).
 func register(r *Report) error {
 	if r == nil {
 		return nil
@@ -565,16 +567,36 @@ func register(r *Report) error {
 	if err != nil {
 		return fmt.Errorf("reporting refusals: %w", err)
 	}
+	start, err := selfStart()
+	if err != nil {
+		return fmt.Errorf("reporting refusals: %w", err)
+	}
 	if err := os.MkdirAll(r.Dir, 0o700); err != nil {
 		return fmt.Errorf("reporting refusals: %w", err)
 	}
 	name := filepath.Join(r.Dir, strconv.Itoa(os.Getpid()))
 	tmp := name + ".new"
-	if err := os.WriteFile(tmp, []byte(exe+"\n"+r.Call), 0o600); err != nil {
+	if err := os.WriteFile(tmp, []byte(exe+"\n"+start+"\n"+r.Call), 0o600); err != nil {
 		return fmt.Errorf("reporting refusals: %w", err)
 	}
 	if err := os.Rename(tmp, name); err != nil {
 		return fmt.Errorf("reporting refusals: %w", err)
 	}
 	return nil
+}
+
+// selfStart returns this process's start time: field 22 of
+// /proc/self/stat (proc(5)), counted after the last ')' since the command
+// name may hold spaces and parentheses.
+func selfStart() (string, error) {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return "", err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 20 {
+		return "", fmt.Errorf("/proc/self/stat: %.80q has no field 22", b)
+	}
+	return f[19], nil
 }

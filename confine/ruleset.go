@@ -99,10 +99,12 @@ import (
 //     Landlock ABI 7 and later; earlier ones log nothing of an exec'd
 //     program), and, just before it restricts itself, registers itself in
 //     Report.Dir: a file named by its process ID holding its executable's
-//     path, a newline and Report.Call. The kernel's audit records name the
-//     process that made the Landlock domain by that ID; a collector
-//     (package refusals) reads them and finds the call there. The launcher
-//     does not read Call. Logging reaches no one unless the kernel's audit
+//     path, a newline, its start time (field 22 of /proc/self/stat, which
+//     the exec keeps: the collector checks that the process at the ID is
+//     still this one), a newline and Report.Call. The kernel's audit
+//     records name the process that made the Landlock domain by that ID; a
+//     collector (package refusals) reads them and finds the call there.
+//     The launcher does not read Call. Logging reaches no one unless the kernel's audit
 //     is enabled and a process with CAP_AUDIT_READ listens.
 //
 // Executing programs is not restricted, nor is the network without Net.

@@ -167,6 +167,7 @@ func (d *daemon) handle(c *net.UnixConn) {
 		p.Stderr = nil
 		p.mu.Unlock()
 		stderr.Close()
+		p.Flush() // the count of the refusals past the bound, so far
 	}()
 	// The ports of the machine's loopback the command may use as its own.
 	offer := d.offer(pol, true)
@@ -220,6 +221,7 @@ func (d *daemon) handle(c *net.UnixConn) {
 	p.Serve(got.http, got.socks)
 	wg.Wait()
 	<-done
+	p.Flush()
 	d.leave(ns2)
 	ns2.stop()
 }

@@ -12,7 +12,7 @@
 // whose body names the destination, the rule and how to allow it (SOCKS5
 // has only a reply code: "connection not allowed by ruleset"); the same
 // line goes to the command's standard error, and a record to the audit
-// log.
+// log: at most maxRecords a command, then one that counts the rest.
 //
 // It links the net package, which the hook binary must not: it is built
 // as a program of its own, cmd/safezone-proxy.
@@ -73,7 +73,18 @@ type Proxy struct {
 	Resolver *net.Resolver
 
 	mu sync.Mutex // orders the lines on Stderr
+
+	recMu    sync.Mutex // guards recorded and dropped
+	recorded int        // refusals written to the audit log
+	dropped  int        // refusals past maxRecords, not yet counted in a record
 }
+
+// maxRecords bounds the audit records of one command's refusals (a
+// program retrying in a loop would otherwise rotate the audit log's whole
+// history away: audit.max_bytes and keep); the rest is counted in one
+// record ([Proxy.Flush]). The collector of the kernel's refusals keeps
+// the same bound (package refusals).
+const maxRecords = 256
 
 // errRefused wraps a refusal by the policy.
 var errRefused = errors.New("refused by safezone's network policy")
@@ -97,7 +108,8 @@ func (p *Proxy) message(r *refusal) string {
 	return fmt.Sprintf("safezone: network: refused a connection to %s: %s. To allow it, %s; or ask the user to.", r.dest, r.verdict.Why, hint)
 }
 
-// refused reports r: a line on Stderr and a record in the audit log.
+// refused reports r: a line on Stderr and a record in the audit log, up
+// to maxRecords of them (then it counts them for [Proxy.Flush]).
 func (p *Proxy) refused(r *refusal, via string) {
 	msg := p.message(r)
 	p.mu.Lock()
@@ -115,10 +127,39 @@ func (p *Proxy) refused(r *refusal, via string) {
 	} else {
 		rule = "network.allow"
 	}
+	p.recMu.Lock()
+	if p.recorded >= maxRecords {
+		p.dropped++
+		p.recMu.Unlock()
+		return
+	}
+	p.recorded++
+	p.recMu.Unlock()
+	p.record(audit.Target{Given: r.dest, Resolved: r.addr, Access: "connect (" + via + ")"}, rule, msg)
+}
+
+// Flush writes, when refusals went unrecorded past maxRecords since the
+// last Flush, one record that counts them. The daemon calls it when the
+// command's first process ends and when its last one does.
+func (p *Proxy) Flush() {
+	p.recMu.Lock()
+	n := p.dropped
+	p.dropped = 0
+	p.recMu.Unlock()
+	if n == 0 || p.Config.Audit == nil || p.Config.Audit.Path == "" {
+		return
+	}
+	p.record(audit.Target{Access: "connect"}, "network.allow",
+		fmt.Sprintf("safezone: network: and %d more refused connections of this command's, past the %d recorded", n, maxRecords))
+}
+
+// record appends one refusal record of the command's to the audit log.
+func (p *Proxy) record(t audit.Target, rule, reason string) {
+	a := p.Config.Audit
 	rec := audit.Record{
 		Time: time.Now().UTC().Format(audit.TimeFormat), Host: a.Host, SessionID: a.SessionID, ToolUseID: a.ToolUseID,
-		Tool: "network", Cwd: a.Cwd, Targets: []audit.Target{{Given: r.dest, Resolved: r.addr, Access: "connect (" + via + ")"}},
-		Decision: "deny", Rule: rule, Reason: msg, Confined: true,
+		Tool: "network", Cwd: a.Cwd, Targets: []audit.Target{t},
+		Decision: "deny", Rule: rule, Reason: reason, Confined: true,
 	}
 	if line, err := json.Marshal(rec); err == nil {
 		f := &audit.File{Path: a.Path, MaxBytes: a.MaxBytes, Keep: a.Keep}

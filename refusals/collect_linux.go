@@ -285,9 +285,16 @@ func (c *collector) event(serial uint64, now time.Time) *event {
 }
 
 // registered returns the call of the launcher pid registered, if the
-// registration names the executable exe that made the domain; nil if none
-// does (a sandbox that is not safezone's, or a registration left by an
-// earlier process of the same ID).
+// registration names the executable exe that made the domain and the
+// process now at pid is the one that registered: its start time (field 22
+// of /proc/PID/stat, which an exec keeps) is the registration's. nil
+// otherwise: a sandbox that is not safezone's, a registration left by an
+// earlier process of the same ID (another process took the ID since: a
+// confined command can fork until it gets the ID of another session's
+// old registration), one without a start time, or a creator that has
+// already ended (it cannot be told from a process that took its ID and
+// ended; so the refusals of a command whose first process has exited
+// when the kernel reports its first refusal are not reported).
 func (c *collector) registered(pid, exe string) *Call {
 	if _, err := strconv.Atoi(pid); err != nil {
 		return nil
@@ -300,11 +307,38 @@ func (c *collector) registered(pid, exe string) *Call {
 	if !ok || string(first) != exe {
 		return nil
 	}
+	start, rest, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok || len(start) == 0 {
+		return nil
+	}
+	if now, err := procStart(pid); err != nil || now != string(start) {
+		return nil
+	}
 	var call Call
 	if json.Unmarshal(rest, &call) != nil {
 		return nil
 	}
 	return &call
+}
+
+// procStart returns the start time of the process pid (field 22 of
+// /proc/PID/stat, in clock ticks since boot: proc(5)); the fields are
+// counted after the last ')', since the command name (field 2) may hold
+// spaces and parentheses.
+func procStart(pid string) (string, error) {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return "", err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return "", errors.New("/proc/" + pid + "/stat: no command name")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return "", errors.New("/proc/" + pid + "/stat: too few fields")
+	}
+	return f[19], nil // fields 3.. follow the name: 22 is the 20th
 }
 
 // flushOlder writes out the events first seen before t.

@@ -1660,16 +1660,51 @@ static int pipe_arg(const char *name, const char *arg)
 	return (int)n;
 }
 
+/* self_start puts this process's start time, field 22 of /proc/self/stat
+ * (proc(5)), in out: counted after the last ')', since the command name
+ * may hold spaces and parentheses. */
+static void self_start(char *out, size_t size)
+{
+	char buf[1024];
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("reporting refusals: /proc/self/stat: %s", strerror(errno));
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		die("reporting refusals: /proc/self/stat: %s", n < 0 ? strerror(errno) : "empty");
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	if (!p)
+		die("reporting refusals: /proc/self/stat has no command name");
+	p++;
+	for (int field = 3; field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			die("reporting refusals: /proc/self/stat has no field 22");
+	}
+	p++;
+	size_t k = strspn(p, "0123456789");
+	if (k == 0 || k >= size)
+		die("reporting refusals: /proc/self/stat: field 22 is not a number");
+	memcpy(out, p, k);
+	out[k] = 0;
+}
+
 /* reg writes the launcher's registration in dir (confine's Ruleset.Report,
  * as its register): the file named by the process ID, holding the path of
- * this executable, a newline and call, written beside it and renamed. */
+ * this executable, a newline, its start time, a newline and call, written
+ * beside it and renamed. */
 static void reg(const char *dir, const char *call)
 {
-	char exe[4096], name[4200], tmp[4210];
+	char exe[4096], name[4200], tmp[4210], start[32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n < 0)
 		die("reporting refusals: /proc/self/exe: %s", strerror(errno));
 	exe[n] = 0;
+	self_start(start, sizeof start);
+	size_t sl = strlen(start);
+	start[sl++] = '\n';
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		die("reporting refusals: %s: %s", dir, strerror(errno));
 	snprintf(name, sizeof name, "%s/%ld", dir, (long)getpid());
@@ -1678,7 +1713,8 @@ static void reg(const char *dir, const char *call)
 	if (fd < 0)
 		die("reporting refusals: %s: %s", tmp, strerror(errno));
 	size_t cl = strlen(call);
-	if (write(fd, exe, (size_t)n) != n || write(fd, "\n", 1) != 1 || write(fd, call, cl) != (ssize_t)cl)
+	if (write(fd, exe, (size_t)n) != n || write(fd, "\n", 1) != 1 || write(fd, start, sl) != (ssize_t)sl ||
+	    write(fd, call, cl) != (ssize_t)cl)
 		die("reporting refusals: %s: %s", tmp, strerror(errno));
 	close(fd);
 	if (rename(tmp, name) < 0)
