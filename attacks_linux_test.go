@@ -174,7 +174,14 @@ func confinedBuild(t *testing.T) string {
 // rewritten command (confined) printed, standard error included.
 func hookCall(t *testing.T, bin, root, cmd string) (decision, reason, output string) {
 	t.Helper()
-	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
+	return hookCallIn(t, bin, root, filepath.Join(root, "proj"), cmd)
+}
+
+// hookCallIn is hookCall for the project proj (CLAUDE_PROJECT_DIR, and
+// the call's cwd).
+func hookCallIn(t *testing.T, bin, root, proj, cmd string) (decision, reason, output string) {
+	t.Helper()
+	home := filepath.Join(root, "home")
 	in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": proj,
 		"permission_mode": "bypassPermissions", "tool_input": map[string]any{"command": cmd}})
 	env := []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -197,5 +198,85 @@ func TestNetworkProjectRegistryIgnored(t *testing.T) {
 	}
 	if !strings.Contains(out, "403") {
 		t.Errorf("the proxy did not refuse (the test proves nothing): %s", out)
+	}
+}
+
+// TestNetworkForwardPerProject runs issue 29's red-team attack through
+// the hook: a confined call of project A leaves a server on its
+// namespace's 127.0.0.1 that records what it is sent; a confined call of
+// project B (another CLAUDE_PROJECT_DIR, the same user's proxy daemon)
+// posts to the port. B's data must not reach A's server, and B can
+// listen on the port in its own namespace; A's later call and a client on
+// the machine's 127.0.0.1 still reach the server.
+func TestNetworkForwardPerProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs confined commands")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	bin := confinedBuild(t)
+	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
+	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
+		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
+	}
+	root := attackFixture(t)
+	projA, projB := filepath.Join(root, "proj"), filepath.Join(root, "projB")
+	os.MkdirAll(projB, 0o755)
+	os.MkdirAll(filepath.Join(root, "xdg/safezone"), 0o700)
+	if err := os.WriteFile(filepath.Join(root, "xdg/safezone/policy.yaml"), []byte("version: 1\nnetwork:\n  isolate: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(projA, "srv.py"), []byte(`import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open("got.txt", "ab") as f:
+            f.write(body + b"\n")
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"A-SERVER got it\n")
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+`), 0o644)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	d, why, out := hookCallIn(t, bin, root, projA, "nohup timeout 60 python3 srv.py "+port+" >/dev/null 2>&1 & echo $! > srv.pid")
+	if d != "allow" {
+		t.Fatalf("A's server: %s %.200s: %s", d, why, out)
+	}
+	defer func() {
+		b, _ := os.ReadFile(filepath.Join(projA, "srv.pid"))
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			unix.Kill(pid, unix.SIGTERM)
+		}
+	}()
+	var body string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && !strings.Contains(body, "A-SERVER"); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Post("http://127.0.0.1:"+port+"/", "text/plain", strings.NewReader("MACHINE")); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+		}
+	}
+	if !strings.Contains(body, "A-SERVER") {
+		t.Fatalf("a client on the machine's 127.0.0.1 got %q", body)
+	}
+	post := "curl -sS --max-time 5 -d %s http://localhost:" + port + "/"
+	if d, why, out := hookCallIn(t, bin, root, projA, fmt.Sprintf(post, "A-DATA")); d != "allow" || !strings.Contains(out, "A-SERVER got it") {
+		t.Errorf("a later call of A: %s %.200s: %s", d, why, out)
+	}
+	d, why, out = hookCallIn(t, bin, root, projB, fmt.Sprintf(post, "B-DATA")+`; python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("B-BOUND")' `+port)
+	if d != "allow" || strings.Contains(out, "A-SERVER") || !strings.Contains(out, "B-BOUND") {
+		t.Errorf("a call of B: %s %.200s: %s", d, why, out)
+	}
+	got, _ := os.ReadFile(filepath.Join(projA, "got.txt"))
+	if strings.Contains(string(got), "B-DATA") || !strings.Contains(string(got), "A-DATA") {
+		t.Errorf("A's server got %q", got)
 	}
 }

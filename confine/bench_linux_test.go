@@ -7,10 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/safezonehq/safezone/netrule"
 )
 
 // The costs of a confined command, to compare with
@@ -144,7 +147,7 @@ func BenchmarkNetwork(b *testing.B) {
 				case "net":
 					sock := filepath.Join(b.TempDir(), "proxy.sock")
 					b.Cleanup(func() { stopDaemon(sock) })
-					rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"protocol":2,"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
+					rs.Net = &Net{Proxy: proxy, Socket: sock, Policy: []byte(`{"protocol":` + strconv.Itoa(netrule.Protocol) + `,"allow":["registry.npmjs.org","proxy.golang.org"]}`)}
 					rs.Hide = append(rs.Hide, sock)
 				case "none":
 					rs.Net = &Net{}

@@ -91,6 +91,7 @@ func TestFastLauncher(t *testing.T) {
 		{"NetworkNone", TestNetworkNone},
 		{"NetworkLifetime", TestNetworkLifetime},
 		{"NetworkForward", TestNetworkForward},
+		{"NetworkForwardScoped", TestNetworkForwardScoped},
 		{"NetworkRegistries", TestNetworkRegistries},
 	} {
 		t.Run(tc.name, tc.run)

@@ -387,3 +387,116 @@ func TestNetworkForward(t *testing.T) {
 		t.Errorf("a later command: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 }
+
+// scoped returns rs with its proxy configuration's Scope set to scope
+// (the project the hook puts a command in).
+func scoped(t *testing.T, rs Ruleset, scope string) Ruleset {
+	t.Helper()
+	var cfg map[string]any
+	if err := json.Unmarshal(rs.Net.Policy, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg["scope"] = scope
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := *rs.Net
+	n.Policy = b
+	rs.Net = &n
+	return rs
+}
+
+// TestNetworkForwardScoped runs the attack of issue 29's red team: project
+// A leaves a server on its namespace's 127.0.0.1 that records what it is
+// sent; project B's commands, served by the same daemon, post to that
+// port. A's own later command reaches the server, and so does a client on
+// the machine's 127.0.0.1 (the user's browser), but neither a B command
+// started before the server nor one started after gets anything to it,
+// and B can listen on the port in its own namespace; a B command whose
+// policy names localhost:PORT (a service the user allows) reaches it.
+func TestNetworkForwardScoped(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	f := newFixture(t)
+	projA, projB := f.proj+"/a", f.proj+"/b"
+	os.MkdirAll(projA, 0o755)
+	os.MkdirAll(projB, 0o755)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	rsA := scoped(t, netRules(t, f, nil, nil, ""), projA)
+	rsB := scoped(t, netRules(t, f, nil, nil, ""), projB)
+	rsBNamed := scoped(t, netRules(t, f, []string{"localhost:" + port}, nil, ""), projB)
+	got := projA + "/got.txt"
+	os.WriteFile(projA+"/srv.py", []byte(`import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open("got.txt", "ab") as f:
+            f.write(body + b"\n")
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"A-SERVER got it\n")
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+`), 0o644)
+	post := func(data string) string {
+		return "curl -sS --max-time 2 -d " + data + " http://localhost:" + port + "/"
+	}
+	// A command of B that started before A's server, and posts to the
+	// port until after the server is forwarded.
+	early := make(chan result, 1)
+	go func() {
+		early <- sh(t, projB, rsB, "for i in $(seq 50); do "+post("B-EARLY")+" 2>/dev/null; sleep 0.1; done; true")
+	}()
+	time.Sleep(time.Second)
+	r := sh(t, projA, rsA, "nohup timeout 60 python3 srv.py "+port+" >/dev/null 2>&1 & echo $! > pid")
+	if r.code != 0 {
+		t.Fatalf("starting A's server: exit %d, stderr %q", r.code, r.stderr)
+	}
+	defer func() {
+		if pid, err := strconv.Atoi(strings.TrimSpace(readIfAny(projA + "/pid"))); err == nil {
+			unix.Kill(pid, unix.SIGTERM)
+		}
+	}()
+	// The machine's 127.0.0.1 (the user's browser) reaches A's server.
+	var body string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Post("http://127.0.0.1:"+port+"/", "text/plain", strings.NewReader("MACHINE")); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if body = string(b); strings.Contains(body, "A-SERVER") {
+				break
+			}
+		}
+	}
+	if !strings.Contains(body, "A-SERVER") {
+		t.Fatalf("a client on the machine's 127.0.0.1 got %q", body)
+	}
+	if r := sh(t, projA, rsA, post("A-DATA")); !strings.Contains(r.stdout, "A-SERVER got it") {
+		t.Errorf("a later command of A: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	r = sh(t, projB, rsB, post("B-DATA")+`; python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("B-BOUND")' `+port)
+	if strings.Contains(r.stdout, "A-SERVER") || !strings.Contains(r.stdout, "B-BOUND") {
+		t.Errorf("a later command of B: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	if r := <-early; strings.Contains(r.stdout, "A-SERVER") {
+		t.Errorf("a command of B started before A's server: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	if r := sh(t, projB, rsBNamed, post("B-NAMED")); !strings.Contains(r.stdout, "A-SERVER got it") {
+		t.Errorf("a command of B whose policy names localhost:%s: stdout %q, stderr %q", port, r.stdout, r.stderr)
+	}
+	data := readIfAny(got)
+	if strings.Contains(data, "B-DATA") || strings.Contains(data, "B-EARLY") {
+		t.Errorf("A's server got B's data: %q", data)
+	}
+	if !strings.Contains(data, "A-DATA") || !strings.Contains(data, "MACHINE") || !strings.Contains(data, "B-NAMED") {
+		t.Errorf("A's server got %q, want MACHINE, A-DATA and B-NAMED", data)
+	}
+}

@@ -41,6 +41,12 @@ import (
 // error until the launcher's pipe does (then in the audit log only: a
 // process the command leaves running must not hold the host's output
 // open).
+//
+// A server a command leaves listening on its namespace's loopback is
+// forwarded from the machine's 127.0.0.1 (for the user's browser) and
+// into the namespaces of the commands of the same project only (the
+// Config's Scope): one project's command never reaches another's server
+// through the daemon, nor finds the port taken in its own namespace.
 
 // idleExit is how long a daemon serving no command waits before it ends.
 const idleExit = 10 * time.Minute
@@ -112,7 +118,7 @@ type daemon struct {
 	mu        sync.Mutex
 	serving   int
 	last      time.Time
-	forwarded map[int]bool // ports of the machine's 127.0.0.1 forwarded from a namespace
+	forwarded map[int]string // ports of the machine's 127.0.0.1 forwarded from a namespace, with its scope
 	spaces    map[*namespace]bool
 }
 
@@ -170,7 +176,8 @@ func (d *daemon) handle(c *net.UnixConn) {
 		p.Flush() // the count of the refusals past the bound, so far
 	}()
 	// The ports of the machine's loopback the command may use as its own.
-	offer := d.offer(pol, true)
+	scope := cfg.Scope
+	offer := d.offer(pol, scope, true)
 	if _, err := unix.Write(ns, []byte("P"+joinPorts(offer))); err != nil {
 		unix.Close(ns)
 		return
@@ -182,17 +189,16 @@ func (d *daemon) handle(c *net.UnixConn) {
 	}
 	defer got.helper.Close()
 	var wg sync.WaitGroup
-	named := d.offer(&netrule.Policy{Allow: pol.Allow}, false)
+	named := d.offer(&netrule.Policy{Allow: pol.Allow}, scope, false)
 	for i, l := range got.forwards {
 		port := got.ports[i]
 		// What listens at the port on the machine when a connection
 		// comes must still be what the command was given it for: a
 		// localhost service the policy names, or a server another
-		// command left running (not whatever took the port since).
+		// command of the same project left running (not whatever took
+		// the port since).
 		ok := func() bool {
-			d.mu.Lock()
-			defer d.mu.Unlock()
-			return d.forwarded[port] || slices.Contains(named, port)
+			return d.isForwarded(port, scope) || slices.Contains(named, port)
 		}
 		wg.Add(1)
 		go func() {
@@ -200,7 +206,7 @@ func (d *daemon) handle(c *net.UnixConn) {
 			serveForward(l, port, ok)
 		}()
 	}
-	ns2 := &namespace{d: d, helper: got.helper, own: map[int]bool{}, in: map[int]net.Listener{}, named: named, hello: make(chan struct{})}
+	ns2 := &namespace{d: d, scope: scope, helper: got.helper, own: map[int]bool{}, in: map[int]net.Listener{}, named: named, hello: make(chan struct{})}
 	for _, port := range got.ports {
 		ns2.own[port] = true
 	}
@@ -227,7 +233,8 @@ func (d *daemon) handle(c *net.UnixConn) {
 }
 
 // join adds n to the namespaces served, and gives it a listener for each
-// port forwarded now that it did not get at its start; leave takes it out.
+// port forwarded now from its scope that it did not get at its start;
+// leave takes it out.
 func (d *daemon) join(n *namespace) {
 	d.mu.Lock()
 	if d.spaces == nil {
@@ -235,8 +242,10 @@ func (d *daemon) join(n *namespace) {
 	}
 	d.spaces[n] = true
 	var ports []int
-	for port := range d.forwarded {
-		ports = append(ports, port)
+	for port, scope := range d.forwarded {
+		if scope == n.scope {
+			ports = append(ports, port)
+		}
 	}
 	d.mu.Unlock()
 	for _, port := range ports {
@@ -250,16 +259,19 @@ func (d *daemon) leave(n *namespace) {
 	d.mu.Unlock()
 }
 
-// isForwarded reports whether port is forwarded from a namespace now.
-func (d *daemon) isForwarded(port int) bool {
+// isForwarded reports whether port is forwarded now from a namespace of
+// scope.
+func (d *daemon) isForwarded(port int, scope string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.forwarded[port]
+	s, ok := d.forwarded[port]
+	return ok && s == scope
 }
 
 // addForward gives n a listener on its 127.0.0.1:port (made by its
 // helper), relayed to the machine's 127.0.0.1:port while the port is
-// forwarded from another namespace: a server a command started after n.
+// forwarded from another namespace of n's scope: a server a command of
+// the same project started after n.
 func (n *namespace) addForward(port int) {
 	if !n.greeted() {
 		return
@@ -280,7 +292,7 @@ func (n *namespace) addForward(port int) {
 		return
 	}
 	n.in[port] = l
-	go serveForward(l, port, func() bool { return n.d.isForwarded(port) || slices.Contains(n.named, port) })
+	go serveForward(l, port, func() bool { return n.d.isForwarded(port, n.scope) || slices.Contains(n.named, port) })
 }
 
 // removeForward closes n's listener for port, made by addForward.
@@ -296,15 +308,18 @@ func (n *namespace) removeForward(port int) {
 
 // offer returns the ports a new command gets a listener for on its own
 // 127.0.0.1, forwarded to the machine's: those this daemon forwards from
-// other commands' namespaces (a server an earlier command left running),
-// when forwarded is set, and those of the policy's loopback entries
-// (localhost:5432, 127.0.0.1:5432, [::1]:5432).
-func (d *daemon) offer(pol *netrule.Policy, forwarded bool) []int {
+// the namespaces of other commands of scope (a server an earlier command
+// of the same project left running), when forwarded is set, and those of
+// the policy's loopback entries (localhost:5432, 127.0.0.1:5432,
+// [::1]:5432).
+func (d *daemon) offer(pol *netrule.Policy, scope string, forwarded bool) []int {
 	var out []int
 	if forwarded {
 		d.mu.Lock()
-		for port := range d.forwarded {
-			out = append(out, port)
+		for port, s := range d.forwarded {
+			if s == scope {
+				out = append(out, port)
+			}
 		}
 		d.mu.Unlock()
 	}
@@ -363,6 +378,7 @@ func serveForward(l net.Listener, port int, ok func() bool) {
 // from the machine's 127.0.0.1.
 type namespace struct {
 	d      *daemon
+	scope  string // the project it belongs to (Config.Scope)
 	helper *os.File
 	pid    int
 	own    map[int]bool // ports forwarded into it (not its servers)
@@ -558,16 +574,17 @@ func listening(pid int) (map[int]bool, error) {
 }
 
 // forward and unforward keep the daemon's list of forwarded ports.
-// A new one is given to every other namespace served (addForward).
+// A new one is given to every other namespace served of the same scope
+// (addForward).
 func (d *daemon) forward(port int, from *namespace) {
 	d.mu.Lock()
 	if d.forwarded == nil {
-		d.forwarded = map[int]bool{}
+		d.forwarded = map[int]string{}
 	}
-	d.forwarded[port] = true
+	d.forwarded[port] = from.scope
 	var others []*namespace
 	for n := range d.spaces {
-		if n != from {
+		if n != from && n.scope == from.scope {
 			others = append(others, n)
 		}
 	}

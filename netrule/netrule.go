@@ -311,7 +311,8 @@ func JoinHostPort(host string, port int) string {
 
 // Protocol is the version of what the launcher (confine's net_linux.go)
 // and the proxy daemon (netproxy) say to each other.
-const Protocol = 2
+// 3: Config's Scope.
+const Protocol = 3
 
 // Config is the network proxy's argument (package netproxy), the JSON the
 // hook writes into confine.Net.Policy.
@@ -327,6 +328,12 @@ type Config struct {
 	Hint string `json:"hint,omitempty"`
 	// Audit is where refusals are recorded; nil for nowhere.
 	Audit *Audit `json:"audit,omitempty"`
+	// Scope is the project the command belongs to (the hook's project
+	// root). A server a command leaves listening in its namespace is
+	// forwarded into the namespaces of the commands of the same Scope
+	// only: another project's command neither reaches it nor finds its
+	// port taken. Commands without a Scope share the empty one.
+	Scope string `json:"scope,omitempty"`
 }
 
 // Audit is the audit log and the call the refusals belong to.

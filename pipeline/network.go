@@ -391,7 +391,10 @@ func (j *Judger) network(c *confinement, res *classify.Result, call *hookio.Call
 	}
 	allow, why := j.netAllow(pol, project, res, call)
 	cfg := netrule.Config{Protocol: netrule.Protocol, Allow: allow, Deny: policy.Values(pol.Network.Deny),
-		Hint: "add the host to network.allow in safezone's policy (~/.config/safezone/policy.yaml, or the project's .safezone.yaml)"}
+		Hint: "add the host to network.allow in safezone's policy (~/.config/safezone/policy.yaml, or the project's .safezone.yaml)",
+		// Servers left running are forwarded between the commands of
+		// this project only.
+		Scope: filepath.Clean(project)}
 	if f := pol.Audit.File(j.Sys.Getenv("HOME"), project); f != "" {
 		cfg.Audit = &netrule.Audit{Path: f, MaxBytes: pol.Audit.MaxBytes.Value, Keep: pol.Audit.Keep.Value, Host: host.Name(),
 			SessionID: call.SessionID, ToolUseID: call.ToolUseID, Cwd: call.Cwd}

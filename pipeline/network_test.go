@@ -73,6 +73,9 @@ func TestNetworkIsolate(t *testing.T) {
 	if !slices.Equal(cfg.Deny, []string{"*.evil.example"}) || !strings.Contains(cfg.Hint, "network.allow") {
 		t.Errorf("deny %v, hint %q", cfg.Deny, cfg.Hint)
 	}
+	if cfg.Scope != dir+"/proj" {
+		t.Errorf("scope %q, want the project root %s", cfg.Scope, dir+"/proj")
+	}
 	if !strings.Contains(v.conf.Command, "__confine") || v.conf.Launcher != "" {
 		t.Errorf("not the Go launcher: %q", v.conf.Command)
 	}
