@@ -76,11 +76,11 @@ func TestClaudeCodeFreshClone(t *testing.T) {
 		t.Logf("%s has uncommitted changes; they are not in the clone", root)
 	}
 
-	// 2. The README's install, in the clone: go install .
+	// 2. The README's install, in the clone: go install . ./cmd/safezone-proxy
 	// GOBIN puts the binary in the run's root instead of ~/go/bin.
 	bin := w.path("bin")
 	goEnv := append(os.Environ(), "GOBIN="+bin, "GOPROXY=off")
-	if _, err := command(clone, goEnv, "go", "install", "."); err != nil {
+	if _, err := command(clone, goEnv, "go", "install", ".", "./cmd/safezone-proxy"); err != nil {
 		t.Fatal(err)
 	}
 	installed := filepath.Join(bin, "safezone")

@@ -99,11 +99,21 @@ func startRefusals(exe string) func(base string) error {
 // listens (starting one if none runs and none failed lately): the kernel
 // then logs what it refuses the command, and the collector records it in
 // the audit log and for the model. Nothing is set where no collector can
-// listen (no CAP_AUDIT_READ: an ordinary user's case).
+// listen (no CAP_AUDIT_READ: an ordinary user's case), nor for a command
+// that may run inside Claude Code's sandbox (refusalsHostSandbox).
 func (j *Judger) report(c *confinement, call *hookio.Call, host hookio.Host, pol *policy.Policy, project string) {
 	d := j.Sys.refusalDirs()
 	if j.Opts.explain {
 		c.Refusals = j.Sys.refusalsStatus(d)
+	}
+	if c.Ruleset.HostSandbox != "" {
+		// Inside Claude Code's sandbox (bubblewrap) the state directory is
+		// read-only, so the launcher could not register, and its PID
+		// namespace would hide the launcher's process from the collector.
+		if j.Opts.explain {
+			c.Refusals = refusalsHostSandbox
+		}
+		return
 	}
 	if !j.live || d.Base == "" || j.Sys.StartRefusals == nil {
 		return
@@ -127,6 +137,10 @@ func (j *Judger) report(c *confinement, call *hookio.Call, host hookio.Host, pol
 	c.Ruleset.Report = &confine.Report{Dir: d.Launch(), Call: string(data)}
 	c.Refusals = refusalsReported
 }
+
+// refusalsHostSandbox is explain's line for a command that may run inside
+// Claude Code's own sandbox (confine.Ruleset.HostSandbox).
+const refusalsHostSandbox = "not reported: the command may run inside Claude Code's sandbox, whose read-only state directory and PID namespace keep the launcher from registering; the command sees \"Permission denied\""
 
 // refusalsReported is explain's line for a command whose refusals are
 // reported.
