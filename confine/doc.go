@@ -96,8 +96,10 @@
 // Landlock refuses the command or a program it starts, naming the domain,
 // and, at its first refusal, the process that made it. Package refusals
 // reads them and traces them to the call. The launcher only registers and
-// sets the flag; a failure to register is an error like any other (the
-// command is not run).
+// sets the flag. A registration it cannot write (a read-only state
+// directory, as inside another sandbox) costs the report, not the command:
+// the launcher says so on standard error and runs it, confined as ever; the
+// collector drops the records of a launcher it does not know.
 //
 // # Other systems
 //

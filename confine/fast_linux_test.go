@@ -73,6 +73,7 @@ func TestFastLauncher(t *testing.T) {
 		{"FailsClosed", TestFailsClosed},
 		{"Scopes", TestScopes},
 		{"TerminalIoctls", TestTerminalIoctls},
+		{"ReportUnwritable", TestReportUnwritable},
 		// The rewritten commands, bash's form and the POSIX one, as the
 		// hosts run them: the command carried base64-encoded, the state
 		// pipes, the exit status, the working directory for the next call.

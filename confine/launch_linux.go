@@ -47,8 +47,10 @@ func (l *launch) run() (int, error) {
 	// This process is the one that restricts itself, and the one the
 	// kernel's records will name: register it before the mounts, which
 	// may make the directory read-only.
+	// A registration that cannot be written (a read-only state directory,
+	// as inside another sandbox) costs the report, not the command.
 	if err := register(l.rs.Report); err != nil {
-		return 0, err
+		fmt.Fprintf(os.Stderr, "safezone: this command's refusals are not reported: %v\n", err)
 	}
 	if l.inNamespace {
 		if l.netOff {

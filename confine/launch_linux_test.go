@@ -650,3 +650,34 @@ func TestTerminalIoctls(t *testing.T) {
 		})
 	}
 }
+
+// TestReportUnwritable: a launcher whose registration cannot be written
+// (Report.Dir below a read-only directory, as the state directory is
+// inside Claude Code's or Codex's sandbox) still runs the command,
+// confined, and says on standard error that its refusals are not reported.
+// Run with the fast launcher by TestFastLauncher.
+func TestReportUnwritable(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	ro := filepath.Join(f.root, "ro")
+	if err := os.Mkdir(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rs := f.rules(false)
+	// A path that is not a directory: mkdir fails whoever runs it (root
+	// writes a mode-0555 directory anyway).
+	if err := os.WriteFile(filepath.Join(ro, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs.Report = &Report{Dir: filepath.Join(ro, "file", "launch"), Call: `{"session_id":"s"}`}
+	r := sh(t, f.root, rs, "echo ran && echo a > outside/new")
+	if !strings.Contains(r.stdout, "ran") {
+		t.Fatalf("the command did not run: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "refusals are not reported") {
+		t.Errorf("stderr %q does not say the refusals are not reported", r.stderr)
+	}
+	if err := absent(f.outside + "/new"); err != nil || r.code == 0 {
+		t.Errorf("the command was not confined: exit %d, %v", r.code, err)
+	}
+}

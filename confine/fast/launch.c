@@ -1691,6 +1691,13 @@ static void self_start(char *out, size_t size)
 	out[k] = 0;
 }
 
+/* unreported says, on standard error, that this command's refusals will
+ * not be reported, and why (errno's). */
+static void unreported(const char *path)
+{
+	fprintf(stderr, "safezone: this command's refusals are not reported: %s: %s\n", path, strerror(errno));
+}
+
 /* reg writes the launcher's registration in dir (confine's Ruleset.Report,
  * as its register): the file named by the process ID, holding the path of
  * this executable, a newline, its start time, a newline and call, written
@@ -1705,20 +1712,33 @@ static void reg(const char *dir, const char *call)
 	self_start(start, sizeof start);
 	size_t sl = strlen(start);
 	start[sl++] = '\n';
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		die("reporting refusals: %s: %s", dir, strerror(errno));
+	/* A registration that cannot be written (a read-only state directory,
+	 * as inside another sandbox) costs the report, not the command: the
+	 * collector drops the records of a launcher it does not know. */
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		unreported(dir);
+		return;
+	}
 	snprintf(name, sizeof name, "%s/%ld", dir, (long)getpid());
 	snprintf(tmp, sizeof tmp, "%s.new", name);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		die("reporting refusals: %s: %s", tmp, strerror(errno));
+	if (fd < 0) {
+		unreported(tmp);
+		return;
+	}
 	size_t cl = strlen(call);
 	if (write(fd, exe, (size_t)n) != n || write(fd, "\n", 1) != 1 || write(fd, start, sl) != (ssize_t)sl ||
-	    write(fd, call, cl) != (ssize_t)cl)
-		die("reporting refusals: %s: %s", tmp, strerror(errno));
+	    write(fd, call, cl) != (ssize_t)cl) {
+		unreported(tmp);
+		close(fd);
+		unlink(tmp);
+		return;
+	}
 	close(fd);
-	if (rename(tmp, name) < 0)
-		die("reporting refusals: %s: %s", name, strerror(errno));
+	if (rename(tmp, name) < 0) {
+		unreported(name);
+		unlink(tmp);
+	}
 }
 
 static const char usage[] =
