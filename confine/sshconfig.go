@@ -75,37 +75,67 @@ type sshConfigReader struct {
 // read reads the configuration file p, whose relative Include paths are
 // relative to dir, at Include depth depth.
 func (r *sshConfigReader) read(p, dir string, depth int) {
-	if depth > maxSSHInclude || r.seen[p] {
-		return
-	}
-	r.seen[p] = true
-	f, err := os.Open(p)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		key, args := sshConfigLine(sc.Text())
-		switch strings.ToLower(key) {
+	for _, l := range readSSHConfig(p, depth, r.seen) {
+		switch l.key {
 		case "identityagent":
-			if len(args) > 0 {
-				r.agents = append(r.agents, args[0])
+			if len(l.args) > 0 {
+				r.agents = append(r.agents, l.args[0])
 			}
 		case "include":
-			for _, a := range args {
-				a = r.tilde(a)
-				if !filepath.IsAbs(a) {
-					a = filepath.Join(dir, a)
-				}
-				ms, _ := filepath.Glob(a)
-				for _, m := range ms {
-					r.read(m, dir, depth+1)
-				}
+			for _, m := range sshIncludes(l.args, dir, r.home) {
+				r.read(m, dir, depth+1)
 			}
 		}
 	}
+}
+
+// sshLine is one keyword line of an ssh configuration file: its keyword in
+// lower case and its arguments (sshConfigLine).
+type sshLine struct {
+	key  string
+	args []string
+}
+
+// readSSHConfig returns the keyword lines of the ssh configuration file p,
+// none where it cannot be read, where depth is past maxSSHInclude or where
+// seen holds p already (an Include loop reads each file once); it adds p
+// to seen. A line over 1 MiB ends the file there.
+func readSSHConfig(p string, depth int, seen map[string]bool) []sshLine {
+	if depth > maxSSHInclude || seen[p] {
+		return nil
+	}
+	seen[p] = true
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var lines []sshLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		if key, args := sshConfigLine(sc.Text()); key != "" {
+			lines = append(lines, sshLine{strings.ToLower(key), args})
+		}
+	}
+	return lines
+}
+
+// sshIncludes returns the files an Include line's arguments name, as ssh
+// finds them (ssh_config(5)): ~ is home, a relative path is relative to dir
+// (~/.ssh for the user's files, /etc/ssh for the system's), and each is a
+// glob.
+func sshIncludes(args []string, dir, home string) []string {
+	var files []string
+	for _, a := range args {
+		a = sshTilde(a, home)
+		if !filepath.IsAbs(a) {
+			a = filepath.Join(dir, a)
+		}
+		ms, _ := filepath.Glob(a)
+		files = append(files, ms...)
+	}
+	return files
 }
 
 // sshConfigLine splits a line of an ssh configuration file into its
@@ -147,20 +177,23 @@ func sshConfigLine(line string) (string, []string) {
 }
 
 // tilde expands a leading ~/ (or a lone ~) to the home directory.
-func (r *sshConfigReader) tilde(p string) string {
-	if r.home == "" {
+func (r *sshConfigReader) tilde(p string) string { return sshTilde(p, r.home) }
+
+// sshTilde returns p with a leading ~ (alone, or ~/) as home; p as it is
+// where home is "".
+func sshTilde(p, home string) string {
+	if home == "" {
 		return p
 	}
 	if p == "~" {
-		return r.home
+		return home
 	}
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(r.home, rest)
+		return filepath.Join(home, rest)
 	}
 	return p
 }
 
-// agentPath is the socket an IdentityAgent value v names, or "".
 func (r *sshConfigReader) agentPath(v string) string {
 	switch {
 	case strings.EqualFold(v, "none"):
@@ -269,31 +302,19 @@ type sshDestReader struct {
 // read reads the file p (relative Includes relative to dir) with the
 // Host block state applies (an Include inherits the block it is in).
 func (r *sshDestReader) read(p, dir string, depth int, applies bool) {
-	if depth > maxSSHInclude || r.seen[p] {
-		return
-	}
-	r.seen[p] = true
-	f, err := os.Open(p)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		key, args := sshConfigLine(sc.Text())
-		switch strings.ToLower(key) {
+	for _, l := range readSSHConfig(p, depth, r.seen) {
+		switch l.key {
 		case "host":
-			applies = sshHostMatches(args, r.host)
+			applies = sshHostMatches(l.args, r.host)
 		case "match":
-			applies = len(args) == 1 && strings.EqualFold(args[0], "all")
+			applies = len(l.args) == 1 && strings.EqualFold(l.args[0], "all")
 		case "hostname":
-			if applies && r.hostname == "" && len(args) > 0 {
-				r.hostname = strings.NewReplacer("%h", r.host, "%%", "%").Replace(args[0])
+			if applies && r.hostname == "" && len(l.args) > 0 {
+				r.hostname = strings.NewReplacer("%h", r.host, "%%", "%").Replace(l.args[0])
 			}
 		case "port":
-			if applies && r.port == 0 && len(args) > 0 {
-				if n, err := strconv.Atoi(args[0]); err == nil && n > 0 && n < 65536 {
+			if applies && r.port == 0 && len(l.args) > 0 {
+				if n, err := strconv.Atoi(l.args[0]); err == nil && n > 0 && n < 65536 {
 					r.port = n
 				}
 			}
@@ -301,17 +322,8 @@ func (r *sshDestReader) read(p, dir string, depth int, applies bool) {
 			if !applies {
 				continue
 			}
-			for _, a := range args {
-				if r.home != "" && (a == "~" || strings.HasPrefix(a, "~/")) {
-					a = filepath.Join(r.home, strings.TrimPrefix(a[1:], "/"))
-				}
-				if !filepath.IsAbs(a) {
-					a = filepath.Join(dir, a)
-				}
-				ms, _ := filepath.Glob(a)
-				for _, m := range ms {
-					r.read(m, dir, depth+1, applies)
-				}
+			for _, m := range sshIncludes(l.args, dir, r.home) {
+				r.read(m, dir, depth+1, applies)
 			}
 		}
 	}
