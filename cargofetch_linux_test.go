@@ -34,11 +34,7 @@ func TestCargoFetchConfined(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("no cargo:", err)
 	}
-	bin := confinedBuild(t)
-	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
-	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
-	}
+	bin := confinedBuildWithProxy(t)
 	crate := crateFile(t, "sztestdep", "0.1.0")
 	sum := sha256.Sum256(crate)
 	var mux http.ServeMux

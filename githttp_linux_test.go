@@ -35,11 +35,7 @@ func TestGitOverHTTPConfined(t *testing.T) {
 	if _, err := os.Stat(backend); err != nil {
 		t.Skip("no git-http-backend:", err)
 	}
-	bin := confinedBuild(t)
-	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
-	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
-	}
+	bin := confinedBuildWithProxy(t)
 	d := workRoot(t)
 	home, proj, repos := filepath.Join(d, "home"), filepath.Join(d, "proj"), filepath.Join(d, "repos")
 	for _, p := range []string{home, repos} {

@@ -24,11 +24,7 @@ func TestGoModDownloadFreshHome(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go:", err)
 	}
-	bin := confinedBuild(t)
-	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
-	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
-	}
+	bin := confinedBuildWithProxy(t)
 	d := workRoot(t)
 	home, proj := filepath.Join(d, "home"), filepath.Join(d, "proj")
 	mustMkdir(t, home)

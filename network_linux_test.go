@@ -30,11 +30,7 @@ func TestNetworkConfined(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs confined commands")
 	}
-	bin := confinedBuild(t)
-	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
-	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
-	}
+	bin := confinedBuildWithProxy(t)
 	var mu sync.Mutex
 	var got []string
 	listen := func() string {
@@ -118,6 +114,19 @@ func TestNetworkConfined(t *testing.T) {
 
 func init() { stopProxies = stopDaemons }
 
+// confinedBuildWithProxy is confinedBuild with safezone-proxy built
+// beside the binary, where safezone looks for it: the network of a
+// confined command then goes out through it.
+func confinedBuildWithProxy(t *testing.T) string {
+	t.Helper()
+	bin := confinedBuild(t)
+	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
+	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
+		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // stopDaemons ends the proxy daemons whose sockets are in the state
 // directory sd: each the peer of a connection to its socket.
 func stopDaemons(sd string) {
@@ -160,11 +169,7 @@ func TestNetworkProjectRegistryIgnored(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs confined commands")
 	}
-	bin := confinedBuild(t)
-	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
-	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
-	}
+	bin := confinedBuildWithProxy(t)
 	var mu sync.Mutex
 	var got []string
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -215,11 +220,7 @@ func TestNetworkForwardPerProject(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
-	bin := confinedBuild(t)
-	proxy := filepath.Join(filepath.Dir(bin), "safezone-proxy")
-	if out, err := exec.Command("go", "build", "-o", proxy, "./cmd/safezone-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("building safezone-proxy: %v\n%s", err, out)
-	}
+	bin := confinedBuildWithProxy(t)
 	root := attackFixture(t)
 	projA, projB := filepath.Join(root, "proj"), filepath.Join(root, "projB")
 	os.MkdirAll(projB, 0o755)
