@@ -16,11 +16,12 @@ var errDirent = errors.New("malformed directory entry")
 // eachRootName calls f with the name of each entry of the directory abs
 // (absolute), "." and ".." left out, in the order getdents64(2) gives
 // them, reading into buf (os.ReadDir reads 8 KiB at a time); f's argument
-// is valid only during the call. It makes what
+// is valid only during the call; past limit bytes of records it stops
+// with errDirTooBig. It makes what
 // os.ReadDir would read without a file, an entry, a string or a sort for
 // each (os/dir_unix.go: the same open flags, the same records, entries of
 // inode 0 skipped); ok is false where the platform has no such reading.
-func eachRootName(abs string, buf []byte, f func(name string)) (ok bool, err error) {
+func eachRootName(abs string, buf []byte, limit int, f func(name string)) (ok bool, err error) {
 	var fd int
 	for {
 		fd, err = syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
@@ -42,6 +43,9 @@ func eachRootName(abs string, buf []byte, f func(name string)) (ok bool, err err
 		}
 		if n <= 0 {
 			return true, nil
+		}
+		if limit -= n; limit < 0 {
+			return true, errDirTooBig
 		}
 		// struct linux_dirent64 (getdents64(2)): d_ino at 0, d_off at 8,
 		// d_reclen at 16, d_type at 18, d_name from 19, NUL-terminated.

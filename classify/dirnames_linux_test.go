@@ -42,7 +42,7 @@ func TestEachRootNameAgreesWithReadDir(t *testing.T) {
 		for _, e := range entries {
 			want = append(want, e.Name())
 		}
-		ok, err := eachRootName(d, buf, func(n string) { got = append(got, strings.Clone(n)) })
+		ok, err := eachRootName(d, buf, 1<<20, func(n string) { got = append(got, strings.Clone(n)) })
 		if !ok || err != nil {
 			t.Fatalf("%s: ok %v, %v", d, ok, err)
 		}
@@ -52,7 +52,7 @@ func TestEachRootNameAgreesWithReadDir(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{dir + "/missing", dir + "/entry-000-"} {
-		if _, err := eachRootName(bad, buf, func(string) {}); err == nil {
+		if _, err := eachRootName(bad, buf, 1<<20, func(string) {}); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

@@ -4,4 +4,4 @@ package classify
 
 // eachRootName is the Linux reading of a directory's names; elsewhere ok
 // is false and the caller reads the directory through its file system.
-func eachRootName(string, []byte, func(string)) (ok bool, err error) { return false, nil }
+func eachRootName(string, []byte, int, func(string)) (ok bool, err error) { return false, nil }

@@ -1,8 +1,10 @@
 package classify
 
 import (
+	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"strings"
 	"sync"
 )
@@ -102,6 +104,11 @@ const listDirMin = 6
 // costs more to read than the lstats it saves.
 const listDirMaxSize = 16 << 10
 
+// listDirMaxRecords bounds the records (getdents64's, larger than the
+// file system's own) read from a directory whose size was not asked for
+// (knowDir): about what listDirMaxSize holds.
+const listDirMaxRecords = 32 << 10
+
 // absentFrom reads the directory dir (a physical path, without its leading
 // "/", as Lstat takes names; "" for the root) once and remembers, for each
 // of names that it does not hold, the answer Lstat would give: does not
@@ -111,9 +118,13 @@ const listDirMaxSize = 16 << 10
 // in another case, are left to Lstat), and a directory that cannot be read
 // or is too large are left to Lstat.
 func (m *memoFS) absentFrom(dir string, names []string) {
-	fi, err := m.Lstat(dirOrRoot(dir))
-	if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
-		return
+	// A directory knowDir learnt about is a directory: its size is not
+	// asked for, its read stops after as many bytes of records instead.
+	if _, known := m.dirs["/"+dir]; !known || m.hasLstat(dir) {
+		fi, err := m.Lstat(dirOrRoot(dir))
+		if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
+			return
+		}
 	}
 	// The names to learn about, and their paths, made in one string.
 	var buf strings.Builder
@@ -139,7 +150,7 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 		return
 	}
 	held := make([]bool, len(want))
-	if err := m.eachName(dir, func(e string) {
+	if err := m.eachName(dir, listDirMaxRecords, func(e string) {
 		for i, n := range want {
 			held[i] = held[i] || strings.EqualFold(e, n)
 		}
@@ -163,11 +174,11 @@ var osRoot fs.FS = os.DirFS("/")
 // absentFrom takes it); f's argument is valid only during the call. On
 // os.DirFS("/") the directory is read with the system calls themselves
 // where the platform allows (eachRootName), else with fs.ReadDir.
-func (m *memoFS) eachName(dir string, f func(string)) error {
+func (m *memoFS) eachName(dir string, limit int, f func(string)) error {
 	if fs.FS(m.ReadLinkFS) == osRoot {
 		buf := direntBufs.Get().(*[]byte)
 		defer direntBufs.Put(buf)
-		if ok, err := eachRootName("/"+dir, *buf, f); ok {
+		if ok, err := eachRootName("/"+dir, *buf, limit, f); ok {
 			return err
 		}
 	}
@@ -179,6 +190,62 @@ func (m *memoFS) eachName(dir string, f func(string)) error {
 		f(e.Name())
 	}
 	return nil
+}
+
+// errDirTooBig is a directory whose records exceed a read's limit.
+var errDirTooBig = errors.New("directory too large to read for a decision")
+
+// hasLstat reports whether the view holds an answer for name.
+func (m *memoFS) hasLstat(name string) bool {
+	_, ok := m.lstat[name]
+	return ok
+}
+
+// noLinksMin is how many components of a directory's path the view must
+// not know yet before one openat2 call (and a close) is made instead of
+// an lstat for each.
+const noLinksMin = 3
+
+// knowDir learns, in fewer system calls than a walk would make, that the
+// directory abs (absolute and clean) and each directory above it exist
+// and are reached through no symbolic link, and records them in dirs as a
+// walk through them would (walk.step); a later [Resolve] of abs or of a
+// path below it then starts there (walk.skipKnown). It learns nothing,
+// and Resolve walks as before, on another file system than the real root
+// (the kernel answers for that one), for a path of which fewer than
+// noLinksMin components are unknown, when the view already holds an
+// answer for one of them (a decision sees one answer per name), where
+// openat2 cannot answer, and when the kernel finds a link, a missing
+// component or a file on the way.
+func (m *memoFS) knowDir(abs string) {
+	if fs.FS(m.ReadLinkFS) != osRoot || len(abs) < 2 || abs[0] != '/' || path.Clean(abs) != abs {
+		return
+	}
+	unknown := 0
+	for p := abs; p != ""; p = p[:strings.LastIndexByte(p, '/')] {
+		if _, ok := m.dirs[p]; ok {
+			break
+		}
+		if m.hasLstat(p[1:]) {
+			return
+		}
+		unknown++
+	}
+	if unknown < noLinksMin {
+		return
+	}
+	if dir, ok := openNoLinks(abs); !ok || !dir {
+		return
+	}
+	if m.dirs == nil {
+		m.dirs = make(map[string]struct{}, 8)
+	}
+	for p := abs; p != ""; p = p[:strings.LastIndexByte(p, '/')] {
+		if _, ok := m.dirs[p]; ok {
+			break
+		}
+		m.dirs[p] = struct{}{}
+	}
 }
 
 // dirOrRoot is dir as an fs.FS name: "." for the root.

@@ -1,0 +1,142 @@
+package classify
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestKnowDir: one openat2 call answers for every component of a
+// directory's path when none is a link, and a resolution through what it
+// learnt is the one a walk gives; a link, a missing component or a file
+// on the way teaches it nothing, and a name the view has already answered
+// for is not asked again.
+func TestKnowDir(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"a/b/c/d/e", "x/y"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a/b/c/f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("b", filepath.Join(dir, "a/l")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "x"), filepath.Join(dir, "a/b/c/d/out")); err != nil {
+		t.Fatal(err)
+	}
+	root := os.DirFS("/").(fs.ReadLinkFS)
+	for _, tc := range []struct {
+		path  string
+		learn bool
+	}{
+		{"a/b/c/d/e", true},
+		{"a/l/c/d/e", false},         // a link on the way
+		{"a/b/c/d/out", false},       // the last component a link
+		{"a/b/c/d/out/y", false},     // a link, then more
+		{"a/b/c/missing/e", false},   // a component missing
+		{"a/b/c/f/e", false},         // a file on the way
+		{"a/b/c/f", false},           // a file
+		{"a/b/../b/c/d/e", false},    // not clean: left to the walk
+		{"a/b/c/d/e/../../d", false}, // likewise
+	} {
+		abs := dir + "/" + tc.path
+		m := newMemoFS(root)
+		m.knowDir(abs)
+		_, learnt := m.dirs[abs]
+		if learnt != tc.learn {
+			t.Errorf("%s: knowDir learnt %v, want %v", tc.path, learnt, tc.learn)
+		}
+		got, gotErr := Resolve(m, abs)
+		want, wantErr := Resolve(root, abs)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: resolved after knowDir to %+v, %v; a walk gives %+v, %v", tc.path, got, gotErr, want, wantErr)
+		}
+		if learnt {
+			// Nothing was looked up by name on the way.
+			for name := range m.lstat {
+				if strings.HasPrefix(abs, "/"+name) {
+					t.Errorf("%s: %s looked up although knowDir answered for it", tc.path, name)
+				}
+			}
+		}
+	}
+
+	// A name the view answered for is not asked again: the decision sees
+	// one answer per name.
+	m := newMemoFS(root)
+	if _, err := m.Lstat(strings.TrimPrefix(dir+"/a/b", "/")); err != nil {
+		t.Fatal(err)
+	}
+	m.knowDir(dir + "/a/b/c/d/e")
+	if _, learnt := m.dirs[dir+"/a/b/c/d/e"]; learnt {
+		t.Error("knowDir asked about a path of which the view holds an answer")
+	}
+
+	// Another file system than the real root is walked.
+	m = newMemoFS(lookupFS{makefs("p/q/r/s/")})
+	m.knowDir("/p/q/r/s")
+	if len(m.dirs) != 0 {
+		t.Errorf("knowDir learnt %v on a file system that is not the real root", m.dirs)
+	}
+}
+
+// TestAbsentFromKnownDir: a directory knowDir learnt about is read without
+// asking its size; its missing names are recorded, and a directory with
+// more records than listDirMaxRecords is left to Lstat.
+func TestAbsentFromKnownDir(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, big := dir+"/p/q/small", dir+"/r/s/big"
+	for _, d := range []string{small, big} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(small+"/held", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Records of 19 + 200 + 1 bytes, rounded to 224: more than
+	// listDirMaxRecords in all.
+	for i := 0; i*224 <= listDirMaxRecords; i++ {
+		if err := os.WriteFile(fmt.Sprintf("%s/%0200d", big, i), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := newMemoFS(os.DirFS("/").(fs.ReadLinkFS))
+	m.knowDir(small)
+	m.knowDir(big)
+	for _, d := range []string{small, big} {
+		if _, ok := m.dirs[d]; !ok {
+			t.Fatalf("knowDir(%s) learnt nothing", d)
+		}
+	}
+	m.absentFrom(small[1:], []string{"held", "gone"})
+	m.absentFrom(big[1:], []string{"gone"})
+	if m.hasLstat(small[1:]) || m.hasLstat(big[1:]) {
+		t.Error("absentFrom asked the size of a directory knowDir learnt about")
+	}
+	if !m.knownAbsent(small[1:] + "/gone") {
+		t.Error("small/gone: not recorded missing")
+	}
+	if m.knownAbsent(small[1:] + "/held") {
+		t.Error("small/held: recorded missing although the directory holds it")
+	}
+	if m.hasLstat(big[1:] + "/gone") {
+		t.Error("big/gone: answered from a directory over listDirMaxRecords")
+	}
+	if _, err := m.Lstat(big[1:] + "/gone"); !notExist(err) {
+		t.Errorf("big/gone: %v, want does not exist", err)
+	}
+}

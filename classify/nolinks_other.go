@@ -1,0 +1,7 @@
+//go:build !linux
+
+package classify
+
+// openNoLinks is the Linux answer to "is abs a directory reached through
+// no link?"; elsewhere ok is false and the caller walks the path.
+func openNoLinks(string) (dir, ok bool) { return false, false }
