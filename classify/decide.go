@@ -276,6 +276,7 @@ type sessionDirs struct {
 // the answers that view already holds), else one of its own.
 func Decide(c *hookio.Call, p *policy.Policy, env Env, fsys fs.ReadLinkFS) *Result {
 	fsys = MemoFS(fsys)
+	defer fsys.(*memoFS).closeDirs()
 	d := &decider{call: c, pol: p, env: env, fsys: fsys, globs: glob.Cache{}}
 	r := &Result{}
 	d.modes = modesOf(p, c)

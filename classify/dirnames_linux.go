@@ -5,13 +5,9 @@ package classify
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"syscall"
 	"unsafe"
 )
-
-// errDirent is a directory record that does not parse.
-var errDirent = errors.New("malformed directory entry")
 
 // eachRootName calls f with the name of each entry of the directory abs
 // (absolute), "." and ".." left out, in the order getdents64(2) gives
@@ -33,29 +29,35 @@ func eachRootName(abs string, buf []byte, limit int, f func(name string)) (ok bo
 		return true, err
 	}
 	defer syscall.Close(fd)
+	return true, eachNameFD(fd, buf, limit, f)
+}
+
+// eachNameFD is eachRootName on the directory open as fd (for reading, at
+// its start), which it leaves open.
+func eachNameFD(fd int, buf []byte, limit int, f func(name string)) error {
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return true, err
+			return err
 		}
 		if n <= 0 {
-			return true, nil
+			return nil
 		}
 		if limit -= n; limit < 0 {
-			return true, errDirTooBig
+			return errDirTooBig
 		}
 		// struct linux_dirent64 (getdents64(2)): d_ino at 0, d_off at 8,
 		// d_reclen at 16, d_type at 18, d_name from 19, NUL-terminated.
 		for b := buf[:n]; len(b) > 0; {
 			if len(b) < 19 {
-				return true, errDirent
+				return errDirent
 			}
 			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
 			if reclen < 19 || reclen > len(b) {
-				return true, errDirent
+				return errDirent
 			}
 			ino, name := binary.NativeEndian.Uint64(b[:8]), b[19:reclen]
 			b = b[reclen:]

@@ -24,6 +24,10 @@ type memoFS struct {
 	// resolution can start at the deepest one its path begins with
 	// (walk.skipKnown).
 	dirs map[string]struct{}
+	// dirFDs are directories knowDir opened for reading, by absolute
+	// path: the first read of each (eachName) uses and closes its
+	// descriptor; closeDirs closes those left.
+	dirFDs map[string]int
 }
 
 type lstatResult struct {
@@ -178,6 +182,11 @@ func (m *memoFS) eachName(dir string, limit int, f func(string)) error {
 	if fs.FS(m.ReadLinkFS) == osRoot {
 		buf := direntBufs.Get().(*[]byte)
 		defer direntBufs.Put(buf)
+		if fd, ok := m.dirFDs["/"+dir]; ok {
+			delete(m.dirFDs, "/"+dir)
+			defer closeFD(fd)
+			return eachNameFD(fd, *buf, limit, f)
+		}
 		if ok, err := eachRootName("/"+dir, *buf, limit, f); ok {
 			return err
 		}
@@ -191,6 +200,10 @@ func (m *memoFS) eachName(dir string, limit int, f func(string)) error {
 	}
 	return nil
 }
+
+// errDirent is a directory record that does not parse, or a directory
+// that cannot be read as records where the platform has none.
+var errDirent = errors.New("malformed directory entry")
 
 // errDirTooBig is a directory whose records exceed a read's limit.
 var errDirTooBig = errors.New("directory too large to read for a decision")
@@ -234,8 +247,18 @@ func (m *memoFS) knowDir(abs string) {
 	if unknown < noLinksMin {
 		return
 	}
-	if dir, ok := openNoLinks(abs); !ok || !dir {
+	fd, dir, ok := openNoLinks(abs)
+	if !ok || !dir {
 		return
+	}
+	if fd >= 0 {
+		if m.dirFDs == nil {
+			m.dirFDs = make(map[string]int, 2)
+		}
+		if old, ok := m.dirFDs[abs]; ok {
+			closeFD(old)
+		}
+		m.dirFDs[abs] = fd
 	}
 	if m.dirs == nil {
 		m.dirs = make(map[string]struct{}, 8)
@@ -264,4 +287,12 @@ func plainASCII(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// closeDirs closes the directories knowDir opened that no read used.
+func (m *memoFS) closeDirs() {
+	for abs, fd := range m.dirFDs {
+		closeFD(fd)
+		delete(m.dirFDs, abs)
+	}
 }

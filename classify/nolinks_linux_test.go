@@ -53,6 +53,10 @@ func TestKnowDir(t *testing.T) {
 		m := newMemoFS(root)
 		m.knowDir(abs)
 		_, learnt := m.dirs[abs]
+		if _, open := m.dirFDs[abs]; open != learnt {
+			t.Errorf("%s: knowDir left the directory open: %v, want %v", tc.path, open, learnt)
+		}
+		m.closeDirs()
 		if learnt != tc.learn {
 			t.Errorf("%s: knowDir learnt %v, want %v", tc.path, learnt, tc.learn)
 		}
@@ -124,6 +128,9 @@ func TestAbsentFromKnownDir(t *testing.T) {
 	}
 	m.absentFrom(small[1:], []string{"held", "gone"})
 	m.absentFrom(big[1:], []string{"gone"})
+	if len(m.dirFDs) != 0 {
+		t.Errorf("directories left open after their reads: %v", m.dirFDs)
+	}
 	if m.hasLstat(small[1:]) || m.hasLstat(big[1:]) {
 		t.Error("absentFrom asked the size of a directory knowDir learnt about")
 	}
