@@ -155,8 +155,20 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 	}
 	held := make([]bool, len(want))
 	if err := m.eachName(dir, listDirMaxRecords, func(e string) {
+		// An entry all ASCII folds to a name of its own length only; one
+		// that is not may fold to a shorter one (K, the Kelvin sign, to
+		// k), and is compared with every name.
+		ascii := true
+		for i := 0; i < len(e); i++ {
+			if e[i] >= 0x80 {
+				ascii = false
+				break
+			}
+		}
 		for i, n := range want {
-			held[i] = held[i] || strings.EqualFold(e, n)
+			if !held[i] && (!ascii || len(e) == len(n)) {
+				held[i] = strings.EqualFold(e, n)
+			}
 		}
 	}); err != nil {
 		return

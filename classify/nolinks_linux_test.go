@@ -147,3 +147,23 @@ func TestAbsentFromKnownDir(t *testing.T) {
 		t.Errorf("big/gone: %v, want does not exist", err)
 	}
 }
+
+// BenchmarkAbsentFrom: a home directory of 120 entries read for the
+// dozen self-protected names, most of them missing.
+func BenchmarkAbsentFrom(b *testing.B) {
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 120 {
+		if err := os.WriteFile(fmt.Sprintf("%s/.entry-%03d", dir, i), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	names := []string{".claude", ".claude.json", ".config", ".bashrc", ".profile", ".zshrc", ".gitconfig", ".ssh", ".gemini", ".codex", ".cursor", ".copilot"}
+	root := os.DirFS("/").(fs.ReadLinkFS)
+	for b.Loop() {
+		m := newMemoFS(root)
+		m.absentFrom(dir[1:], names)
+	}
+}
