@@ -108,8 +108,11 @@ func TestAbsentFromKnownDir(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(small+"/held", nil, 0o644); err != nil {
-		t.Fatal(err)
+	// held, and K (the Kelvin sign) elvin, which folds to kelvin.
+	for _, n := range []string{"held", "\u212aelvin"} {
+		if err := os.WriteFile(small+"/"+n, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Records of 19 + 200 + 1 bytes, rounded to 224: more than
 	// listDirMaxRecords in all.
@@ -126,7 +129,7 @@ func TestAbsentFromKnownDir(t *testing.T) {
 			t.Fatalf("knowDir(%s) learnt nothing", d)
 		}
 	}
-	m.absentFrom(small[1:], []string{"held", "gone"})
+	m.absentFrom(small[1:], []string{"held", "gone", "kelvin", "kelvi"})
 	m.absentFrom(big[1:], []string{"gone"})
 	if len(m.dirFDs) != 0 {
 		t.Errorf("directories left open after their reads: %v", m.dirFDs)
@@ -137,8 +140,13 @@ func TestAbsentFromKnownDir(t *testing.T) {
 	if !m.knownAbsent(small[1:] + "/gone") {
 		t.Error("small/gone: not recorded missing")
 	}
-	if m.knownAbsent(small[1:] + "/held") {
-		t.Error("small/held: recorded missing although the directory holds it")
+	for _, n := range []string{"held", "kelvin"} {
+		if m.knownAbsent(small[1:] + "/" + n) {
+			t.Errorf("small/%s: recorded missing although the directory holds it or a spelling that folds to it", n)
+		}
+	}
+	if !m.knownAbsent(small[1:] + "/kelvi") {
+		t.Error("small/kelvi: not recorded missing")
 	}
 	if m.hasLstat(big[1:] + "/gone") {
 		t.Error("big/gone: answered from a directory over listDirMaxRecords")
