@@ -469,10 +469,7 @@ func (d *decider) setRoots() error {
 		home := path.Clean(d.env.Home)
 		d.anchors.home = []string{home}
 		if d.needsHome() {
-			if m, ok := d.fsys.(*memoFS); ok {
-				m.knowDir(home)
-			}
-			if res, err := Resolve(d.fsys, home); err == nil {
+			if res, err := ResolveDir(d.fsys, home); err == nil {
 				d.anchors.home = uniq(home, res.Path)
 			}
 		}
@@ -481,10 +478,7 @@ func (d *decider) setRoots() error {
 }
 
 func (d *decider) addRoot(p, src string) error {
-	if m, ok := d.fsys.(*memoFS); ok {
-		m.knowDir(p)
-	}
-	res, err := Resolve(d.fsys, p)
+	res, err := ResolveDir(d.fsys, p)
 	if err != nil {
 		return fmt.Errorf("sandbox root %s (%s): %w", p, src, err)
 	}

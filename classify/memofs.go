@@ -43,6 +43,18 @@ type linkResult struct {
 	err    error
 }
 
+// CloseMemoFS closes the directories a [MemoFS] view holds open for a
+// later read ([ResolveDir] keeps the directory it opened for the
+// decision's read of it; [Decide] closes them when it returns): a caller
+// that made a view and may not decide with it calls it when done. It does
+// nothing to another file system, and the view stays usable (a later read
+// opens the directory by its path).
+func CloseMemoFS(fsys fs.ReadLinkFS) {
+	if m, ok := fsys.(*memoFS); ok {
+		m.closeDirs()
+	}
+}
+
 // MemoFS returns a view of fsys that asks fsys each Lstat and ReadLink
 // question once and then repeats its answer, errors included; Open and
 // the rest go to fsys. [Decide] uses such a view when it is given one and

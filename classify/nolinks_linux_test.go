@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestKnowDir: one openat2 call answers for every component of a
+// TestKnowDir: ResolveDir's one openat2 call answers for every component of a
 // directory's path when none is a link, and a resolution through what it
 // learnt is the one a walk gives; a link, a missing component or a file
 // on the way teaches it nothing, and a name the view has already answered
@@ -51,17 +51,19 @@ func TestKnowDir(t *testing.T) {
 	} {
 		abs := dir + "/" + tc.path
 		m := newMemoFS(root)
-		m.knowDir(abs)
+		got, gotErr := ResolveDir(m, abs)
+		want, wantErr := Resolve(root, abs)
 		_, learnt := m.dirs[abs]
 		if _, open := m.dirFDs[abs]; open != learnt {
 			t.Errorf("%s: knowDir left the directory open: %v, want %v", tc.path, open, learnt)
 		}
-		m.closeDirs()
+		CloseMemoFS(m)
+		if len(m.dirFDs) != 0 {
+			t.Errorf("%s: CloseMemoFS left %v open", tc.path, m.dirFDs)
+		}
 		if learnt != tc.learn {
 			t.Errorf("%s: knowDir learnt %v, want %v", tc.path, learnt, tc.learn)
 		}
-		got, gotErr := Resolve(m, abs)
-		want, wantErr := Resolve(root, abs)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: resolved after knowDir to %+v, %v; a walk gives %+v, %v", tc.path, got, gotErr, want, wantErr)
 		}

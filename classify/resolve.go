@@ -116,6 +116,20 @@ func Resolve(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
 	return res, nil
 }
 
+// ResolveDir is [Resolve] for a path the caller expects to be a directory
+// (a sandbox root, the home directory). Given a [MemoFS] view of the real
+// root, it first asks the kernel, in one openat2(2) call with
+// RESOLVE_NO_SYMLINKS (Linux 5.6), whether abs is a directory reached
+// through no symbolic link, instead of an lstat per component; when it is
+// not (a link, a missing component, a file) or the kernel cannot say,
+// Resolve walks as it would have. The result and errors are Resolve's.
+func ResolveDir(fsys fs.ReadLinkFS, abs string) (Resolution, error) {
+	if m, ok := fsys.(*memoFS); ok {
+		m.knowDir(abs)
+	}
+	return Resolve(fsys, abs)
+}
+
 // walk is the state of one resolution: the components still to walk (the
 // path's own, under the targets of the links met), the physical directory
 // reached, and what is known of the result so far.

@@ -274,6 +274,7 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	// decision that follows it, go to the disk again.
 	view := *j.Sys
 	view.FS = classify.MemoFS(j.Sys.FS)
+	defer classify.CloseMemoFS(view.FS)
 	if j.Cache == nil { // a live call, not a replay
 		if err := view.checkWatch(root, pol.HostSandbox.Enabled.Value); err != nil {
 			return Verdict{Err: err, OnError: policy.Deny, input: data, host: host}

@@ -66,7 +66,7 @@ func (s *System) WatchPath(project string) string {
 	if dir == "" || project == "" {
 		return ""
 	}
-	if r, err := classify.Resolve(s.FS, filepath.Clean(project)); err == nil {
+	if r, err := classify.ResolveDir(s.FS, filepath.Clean(project)); err == nil {
 		project = r.Path
 	}
 	// FNV-1a, not a cryptographic hash (crypto's package initialisation
