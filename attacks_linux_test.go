@@ -181,40 +181,78 @@ func hookCall(t *testing.T, bin, root, cmd string) (decision, reason, output str
 // the call's cwd).
 func hookCallIn(t *testing.T, bin, root, proj, cmd string) (decision, reason, output string) {
 	t.Helper()
+	r := bashCall(t, bin, root, proj, "", "", cmd)
+	if r.Decision == "allow" && r.Command == "" {
+		t.Fatalf("allowed without confinement: %s", r.Reason)
+	}
+	return r.Decision, r.Reason, r.Output
+}
+
+// bashResult is what bashCall saw: the hook's exit status and
+// hookSpecificOutput, and what the rewritten command printed.
+type bashResult struct {
+	Code     int    // the hook's exit status: 0, or 2 for a deny forced by an error
+	Decision string // permissionDecision; "abstain" where the hook printed nothing
+	Reason   string // permissionDecisionReason
+	Context  string // additionalContext
+	Command  string // updatedInput's command: the confined form; "" for none
+	Output   string // what Command printed, standard error included; "" where it did not run
+}
+
+// bashCall is one Bash call through the hook at bin, in bypassPermissions,
+// for the project proj (CLAUDE_PROJECT_DIR, and the call's cwd) of
+// attackFixture's root (HOME, XDG_CONFIG_HOME and XDG_STATE_HOME below
+// it); session and toolUseID go in the input where they are not "". Where
+// the hook allows with a rewritten command, bashCall runs that command
+// with bash -c in proj, as Claude Code would, for 20 seconds at most. It
+// fails t on a hook that exits other than 0 or 2, on output that is not
+// JSON, and where the launcher reports it could not confine the command.
+func bashCall(t *testing.T, bin, root, proj, session, toolUseID, cmd string) bashResult {
+	t.Helper()
 	home := filepath.Join(root, "home")
-	in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": proj,
-		"permission_mode": "bypassPermissions", "tool_input": map[string]any{"command": cmd}})
+	call := map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": proj,
+		"permission_mode": "bypassPermissions", "tool_input": map[string]any{"command": cmd}}
+	if session != "" {
+		call["session_id"] = session
+	}
+	if toolUseID != "" {
+		call["tool_use_id"] = toolUseID
+	}
+	in, _ := json.Marshal(call)
 	env := []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
 		"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state"), "TMPDIR=/tmp"}
 	hook := exec.Command(bin)
 	hook.Dir, hook.Env, hook.Stdin = proj, env, bytes.NewReader(in)
 	var hout bytes.Buffer
 	hook.Stdout = &hout
-	if err := hook.Run(); err != nil && hook.ProcessState.ExitCode() != 2 {
-		t.Fatalf("hook: %v", err)
+	var r bashResult
+	if err := hook.Run(); err != nil {
+		if r.Code = hook.ProcessState.ExitCode(); r.Code != 2 {
+			t.Fatalf("hook: %v", err)
+		}
+	}
+	if hout.Len() == 0 {
+		r.Decision = "abstain"
+		return r
 	}
 	var o struct {
 		H struct {
 			Decision string `json:"permissionDecision"`
 			Reason   string `json:"permissionDecisionReason"`
+			Context  string `json:"additionalContext"`
 			Input    struct {
 				Command string `json:"command"`
 			} `json:"updatedInput"`
 		} `json:"hookSpecificOutput"`
 	}
-	if hout.Len() == 0 {
-		return "abstain", "", ""
-	}
 	if err := json.Unmarshal(hout.Bytes(), &o); err != nil {
 		t.Fatalf("hook output %q: %v", hout.String(), err)
 	}
-	if o.H.Decision != "allow" {
-		return o.H.Decision, o.H.Reason, ""
+	r.Decision, r.Reason, r.Context, r.Command = o.H.Decision, o.H.Reason, o.H.Context, o.H.Input.Command
+	if r.Decision != "allow" || r.Command == "" {
+		return r
 	}
-	if o.H.Input.Command == "" {
-		t.Fatalf("allowed without confinement: %s", o.H.Reason)
-	}
-	run := exec.Command("bash", "-c", o.H.Input.Command)
+	run := exec.Command("bash", "-c", r.Command)
 	run.Dir, run.Env = proj, env
 	var out bytes.Buffer
 	run.Stdout, run.Stderr = &out, &out
@@ -232,7 +270,8 @@ func hookCallIn(t *testing.T, bin, root, proj, cmd string) (decision, reason, ou
 	if strings.Contains(out.String(), "safezone: confine:") {
 		t.Errorf("the launcher failed: %s", out.String())
 	}
-	return o.H.Decision, o.H.Reason, out.String()
+	r.Output = out.String()
+	return r
 }
 
 // TestAttackHardLinkLater runs issue 27 item 4's attack for real: a

@@ -228,19 +228,7 @@ func TestNetworkForwardPerProject(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "xdg/safezone/policy.yaml"), []byte("version: 1\nnetwork:\n  isolate: true\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(projA, "srv.py"), []byte(`import http.server, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with open("got.txt", "ab") as f:
-            f.write(body + b"\n")
-        self.send_response(200)
-        self.end_headers()
-        self.wfile.write(b"A-SERVER got it\n")
-    def log_message(self, *a):
-        pass
-http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-`), 0o644)
+	os.WriteFile(filepath.Join(projA, "srv.py"), []byte(readFileT(t, "testdata/net/post_recorder.py")), 0o644)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

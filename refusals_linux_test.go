@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"os"
@@ -197,43 +196,15 @@ func kernelRecords(t *testing.T, p string) []audit.Record {
 }
 
 // sessionCall is hookCall with a session and tool_use_id, returning the
-// model's additionalContext too.
+// model's additionalContext too. An allow without a rewritten command runs
+// nothing (output ""), and the hook must exit 0.
 func sessionCall(t *testing.T, bin, root, session, id, cmd string) (decision, context, output string) {
 	t.Helper()
-	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
-	in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": proj, "session_id": session,
-		"tool_use_id": id, "permission_mode": "bypassPermissions", "tool_input": map[string]any{"command": cmd}})
-	env := []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/bash",
-		"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "XDG_STATE_HOME=" + filepath.Join(root, "state"), "TMPDIR=/tmp"}
-	hook := exec.Command(bin)
-	hook.Dir, hook.Env, hook.Stdin = proj, env, bytes.NewReader(in)
-	var hout bytes.Buffer
-	hook.Stdout = &hout
-	if err := hook.Run(); err != nil {
-		t.Fatalf("hook: %v", err)
+	r := bashCall(t, bin, root, filepath.Join(root, "proj"), session, id, cmd)
+	if r.Code != 0 {
+		t.Fatalf("hook: exit status %d (%s %s)", r.Code, r.Decision, r.Reason)
 	}
-	var o struct {
-		H struct {
-			Decision string `json:"permissionDecision"`
-			Context  string `json:"additionalContext"`
-			Input    struct {
-				Command string `json:"command"`
-			} `json:"updatedInput"`
-		} `json:"hookSpecificOutput"`
-	}
-	if hout.Len() == 0 {
-		return "abstain", "", ""
-	}
-	if err := json.Unmarshal(hout.Bytes(), &o); err != nil {
-		t.Fatalf("hook output %q: %v", hout.String(), err)
-	}
-	if o.H.Decision != "allow" || o.H.Input.Command == "" {
-		return o.H.Decision, o.H.Context, ""
-	}
-	run := exec.Command("bash", "-c", o.H.Input.Command)
-	run.Dir, run.Env = proj, env
-	b, _ := run.CombinedOutput()
-	return o.H.Decision, o.H.Context, string(b)
+	return r.Decision, r.Context, r.Output
 }
 
 // setAudit turns the kernel's audit on or off (AUDIT_SET, the

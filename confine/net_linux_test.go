@@ -433,19 +433,11 @@ func TestNetworkForwardScoped(t *testing.T) {
 	rsB := scoped(t, netRules(t, f, nil, nil, ""), projB)
 	rsBNamed := scoped(t, netRules(t, f, []string{"localhost:" + port}, nil, ""), projB)
 	got := projA + "/got.txt"
-	os.WriteFile(projA+"/srv.py", []byte(`import http.server, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with open("got.txt", "ab") as f:
-            f.write(body + b"\n")
-        self.send_response(200)
-        self.end_headers()
-        self.wfile.write(b"A-SERVER got it\n")
-    def log_message(self, *a):
-        pass
-http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-`), 0o644)
+	srv, err := os.ReadFile("../testdata/net/post_recorder.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(projA+"/srv.py", srv, 0o644)
 	post := func(data string) string {
 		return "curl -sS --max-time 2 -d " + data + " http://localhost:" + port + "/"
 	}
