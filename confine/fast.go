@@ -2,7 +2,6 @@ package confine
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"errors"
@@ -14,6 +13,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/safezonehq/safezone/puresha256"
 )
 
 // The fast launcher. The Go launcher ([Main]) needs two starts of the
@@ -160,7 +161,7 @@ func fileSum(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h := sha256.Sum256(b)
+	h := puresha256.Sum256(b)
 	return hex.EncodeToString(h[:]), nil
 }
 
@@ -284,7 +285,7 @@ func UsableFast(p string, uid int) bool {
 			want = v
 		}
 	}
-	if len(sum) != 2*sha256.Size {
+	if len(sum) != 2*puresha256.Size {
 		return false
 	}
 	if want != "" && id == want {
