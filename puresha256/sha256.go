@@ -6,8 +6,9 @@
 // initialisation at every start of the binary, whether the call hashes
 // anything or not: a hook call is a process start, and most calls hash
 // nothing (issue 31; measured in December 2026 on the CI VM, paired with
-// the floor in one run: 0.05x to 0.10x of the floor's time and CPU time,
-// 11 to 15 page faults of a Bash call). safezone hashes small inputs only:
+// the floor in one run: 0.02x to 0.11x of the floor's wall time and 0.04x
+// to 0.10x of its CPU time off a call, about 12 page faults fewer: README,
+// "Performance"). safezone hashes small inputs only:
 // Codex's hook identities (a few hundred bytes of JSON) and the fast
 // launcher's binary (about 50 KB, when its identity changed), where a
 // portable implementation's speed does not matter.
