@@ -2,6 +2,7 @@ package confine
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"errors"
@@ -13,8 +14,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/safezonehq/safezone/puresha256"
 )
 
 // The fast launcher. The Go launcher ([Main]) needs two starts of the
@@ -161,7 +160,7 @@ func fileSum(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h := puresha256.Sum256(b)
+	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:]), nil
 }
 
@@ -285,7 +284,7 @@ func UsableFast(p string, uid int) bool {
 			want = v
 		}
 	}
-	if len(sum) != 2*puresha256.Size {
+	if len(sum) != 2*sha256.Size {
 		return false
 	}
 	if want != "" && id == want {

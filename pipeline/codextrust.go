@@ -22,6 +22,7 @@ package pipeline
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -29,7 +30,6 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"github.com/safezonehq/safezone/puresha256"
 )
 
 // CodexHook is one handler of a Codex hooks.json that runs safezone, with
@@ -89,7 +89,7 @@ func CodexHooks(file string, data []byte, ours func(string) bool) ([]CodexHook, 
 			if err := enc.Encode(identity); err != nil {
 				return nil, err
 			}
-			sum := puresha256.Sum256(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+			sum := sha256.Sum256(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 			out = append(out, CodexHook{
 				key:     fmt.Sprintf("%s:pre_tool_use:%d:%d", file, gi, hi),
 				hash:    "sha256:" + hex.EncodeToString(sum[:]),
