@@ -5,7 +5,6 @@ package pipeline
 import (
 	"errors"
 	"io/fs"
-	"os"
 
 	"github.com/safezonehq/safezone/policy"
 )
@@ -21,7 +20,7 @@ func readWithID(path string) ([]byte, fileID, bool, error) {
 	return data, fileID{}, false, err
 }
 
-func openCacheFile(string, int) (*os.File, int64, bool) { return nil, 0, false }
+func readCacheFile(string, int, int64, int64) ([]byte, bool) { return nil, false }
 
 func infoID(fs.FileInfo) (fileID, bool) { return fileID{}, false }
 

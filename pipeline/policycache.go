@@ -33,7 +33,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -293,18 +292,8 @@ func (s *System) writePolicyCache(key policyCacheKey, e cacheEntry, timeout time
 // timeout cached with it, when the cache file can be trusted and every
 // file the policy was loaded from is as it was.
 func (s *System) readPolicyCache(key policyCacheKey) (*policy.Policy, time.Duration, bool) {
-	f, size, ok := openCacheFile(key.file, s.uid)
-	if !ok {
-		return nil, 0, false
-	}
-	if size > maxPolicyCache || size < int64(len(policyCacheMagic))+8 {
-		f.Close()
-		return nil, 0, false
-	}
-	data := make([]byte, size)
-	_, err := io.ReadFull(f, data)
-	f.Close()
-	if err != nil || string(data[:len(policyCacheMagic)]) != policyCacheMagic {
+	data, ok := readCacheFile(key.file, s.uid, int64(len(policyCacheMagic))+8, maxPolicyCache)
+	if !ok || string(data[:len(policyCacheMagic)]) != policyCacheMagic {
 		return nil, 0, false
 	}
 	data = data[len(policyCacheMagic):]
