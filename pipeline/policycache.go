@@ -231,8 +231,49 @@ func (r *cacheRecorder) entry(loc policy.Locations, reads *FileCache) cacheEntry
 			e.ok = false
 		}
 	}
+	e.deps = missingDirs(e.deps)
 	slices.SortFunc(e.deps, func(a, b cacheDep) int { return strings.Compare(a.path, b.path) })
 	return e
+}
+
+// missingDirs returns deps with each missing file whose directory is
+// missing too recorded as its highest missing directory instead, once:
+// the call's check then makes one stat for every file below it (Cursor's,
+// Codex's, Gemini's and VS Code's files, in the home directory and the
+// project, are two or three to a directory, most directories missing), and
+// a directory that appears, which a new file there needs, is a change
+// (the cache is not used; the loading records what it finds then). A
+// directory that cannot be looked at, or exists, leaves its files as
+// they are.
+func missingDirs(deps []cacheDep) []cacheDep {
+	out := make([]cacheDep, 0, len(deps))
+	seen := make(map[string]bool, len(deps))
+	missing := map[string]bool{} // directories asked about: missing or not
+	for _, d := range deps {
+		if !d.exists {
+			for {
+				dir := filepath.Dir(d.path)
+				if dir == d.path || dir == "/" || !filepath.IsAbs(dir) {
+					break
+				}
+				gone, asked := missing[dir]
+				if !asked {
+					_, err := statID(dir)
+					gone = errors.Is(err, fs.ErrNotExist)
+					missing[dir] = gone
+				}
+				if !gone {
+					break
+				}
+				d.path = dir
+			}
+		}
+		if !seen[d.path] {
+			seen[d.path] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // settled reports whether every file of e is older than the settle time.

@@ -361,3 +361,66 @@ func TestPolicyCacheKeysFlagsAndEnvironment(t *testing.T) {
 		t.Errorf("back to the first: %s, want allow", got)
 	}
 }
+
+// TestPolicyCacheMissingDirs: missing files below a missing directory are
+// recorded as the highest missing directory, once; a missing file in a
+// directory that exists, and the files that exist, as they are. And a
+// cache so recorded is not used once the directory appears, empty.
+func TestPolicyCacheMissingDirs(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir+"/there/kept.json", "{}")
+	id, err := statID(dir + "/there/kept.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := missingDirs([]cacheDep{
+		{path: dir + "/gone/deeper/a.json"}, {path: dir + "/gone/b.json"}, {path: dir + "/there/c.json"},
+		{path: dir + "/there/kept.json", exists: true, id: id}, {path: dir + "/gone"},
+	})
+	want := []cacheDep{{path: dir + "/gone"}, {path: dir + "/there/c.json"}, {path: dir + "/there/kept.json", exists: true, id: id}}
+	if len(got) != len(want) {
+		t.Fatalf("missingDirs = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("missingDirs[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+
+	// Through the hook: the home's .cursor is missing, so the cache holds
+	// it, not its two files; an empty .cursor made later is a change.
+	sys, root := testSystem(t)
+	sys.cacheSettle = cacheSettleForTest
+	write(t, root+"/proj/src/main.go", "package main\n")
+	call := editCall(t, sys, root, root+"/proj/src/main.go")
+	call()
+	settle()
+	call() // writes the cache
+	files := cacheFiles(t, sys)
+	if len(files) != 1 {
+		t.Fatalf("cache files %v, want one", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(root+"/home/.cursor\x00")) || bytes.Contains(data, []byte(root+"/home/.cursor/")) {
+		t.Fatalf("the cache does not record %s/home/.cursor alone, in place of its files", root)
+	}
+	before, err := os.Stat(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(root+"/home/.cursor", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	call() // reads the files again, and rewrites the cache
+	after, err := os.Stat(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.ModTime().After(before.ModTime()) {
+		t.Error("the cache was used after the missing directory it recorded appeared")
+	}
+}
