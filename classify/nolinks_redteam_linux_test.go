@@ -1,0 +1,226 @@
+package classify
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/safezonehq/safezone/hookio"
+	"github.com/safezonehq/safezone/policy"
+)
+
+// redTree makes, below a temporary directory reached through no link, a
+// project deep enough for knowDir (a/b/c/proj), a home (home/u/h) and an
+// outside directory, with the links a project or a home may be reached
+// through, and links planted at the self-protected names: it returns the
+// temporary directory.
+func redTree(t testing.TB) string {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"a/b/c/proj/sub", "a/b/c/proj/.git", "a/b/c/other", "home/u/h/.ssh", "outside/claude", "outside/hooks"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"a/b/c/proj/f.txt", "outside/secret", "home/u/h/.ssh/id_rsa", "home/u/h/.bashrc", "file"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for l, target := range map[string]string{
+		"lnk":                   dir + "/a",          // an ancestor of the project, a link
+		"rel":                   "a",                 // the same, relative
+		"plink":                 dir + "/a/b/c/proj", // the project itself, a link
+		"hlnk":                  dir + "/home",       // an ancestor of the home, a link
+		"a/b/c/proj/out":        dir + "/outside",    // a link out of the project
+		"a/b/c/proj/.claude":    dir + "/outside/claude",
+		"a/b/c/proj/.mcp.json":  dir + "/outside/secret",
+		"a/b/c/proj/.git/hooks": dir + "/outside/hooks",
+		"home/u/h/.config":      dir + "/outside",
+		"home/u/h/.gitconfig":   dir + "/outside/secret",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// openFDs lists the descriptors this process holds open, with what each
+// leads to.
+func openFDs(t testing.TB) map[string]string {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	fds := map[string]string{}
+	for _, e := range ents {
+		target, _ := os.Readlink("/proc/self/fd/" + e.Name())
+		fds[e.Name()] = target
+	}
+	return fds
+}
+
+// TestResolveDirSpellings: a sandbox root or a home directory however it
+// is spelt (a link above it or at it, relative or absolute, "//", ".",
+// "..", a trailing slash, /proc/self magic links, a file, a missing path)
+// resolves through ResolveDir and a MemoFS view of the real root as a
+// plain walk resolves it, and so does each path below it resolved through
+// that view afterwards (what a decision does with its targets).
+func TestResolveDirSpellings(t *testing.T) {
+	dir := redTree(t)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir + "/a/b/c/proj"); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	P, H := dir+"/a/b/c/proj", dir+"/home/u/h"
+	roots := []string{
+		P, P + "/", "/" + P, P + "/.", dir + "/a/b/../b/c/proj", dir + "/a/./b/c/proj", dir + "/a/b/c/other/../proj",
+		dir + "/lnk/b/c/proj", dir + "/rel/b/c/proj", dir + "/plink", dir + "/plink/", dir + "/plink/sub",
+		"/proc/self/cwd", "/proc/self/root" + P, "/proc/" + fmt.Sprint(os.Getpid()) + "/cwd",
+		dir + "/file", dir + "/file/x/y", dir + "/missing/a/b", P + "/out", P + "/.claude", P + "/.git/hooks",
+		H, dir + "/hlnk/u/h", H + "/.config", H + "/.ssh",
+	}
+	below := []string{"", "/f.txt", "/new.txt", "/out/x", "/.claude/settings.json", "/.mcp.json", "/.git/hooks/pre-commit",
+		"/sub/../out/secret", "/../../../../outside/secret", "/.config/safezone/policy.yaml", "/.ssh/id_rsa", "/.gitconfig"}
+	root := os.DirFS("/").(fs.ReadLinkFS)
+	for _, r := range roots {
+		m := newMemoFS(root)
+		got, gotErr := ResolveDir(m, r)
+		want, wantErr := Resolve(root, r)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("ResolveDir(%s) = %+v, %v; a walk gives %+v, %v", r, got, gotErr, want, wantErr)
+		}
+		for _, b := range below {
+			p := strings.TrimSuffix(r, "/") + b
+			got, gotErr := Resolve(m, p)
+			want, wantErr := Resolve(root, p)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Errorf("after ResolveDir(%s): Resolve(%s) = %+v, %v; a walk gives %+v, %v", r, p, got, gotErr, want, wantErr)
+			}
+		}
+		CloseMemoFS(m)
+	}
+}
+
+// TestDecideClosesKnownDirs: however many decisions a process makes (a
+// replay, a fuzzer, a test), the directories knowDir opens are closed: by
+// their read, by Decide, or by CloseMemoFS for a view no decision used.
+func TestDecideClosesKnownDirs(t *testing.T) {
+	dir := redTree(t)
+	P, H := dir+"/a/b/c/proj", dir+"/home/u/h"
+	loc := policy.Locations{ProjectRoot: P, Home: H, User: H + "/.config/safezone/policy.yaml"}
+	pol := policy.Merge(mustLayer(t, policy.EmbeddedName, string(mustRead(t, "../policy.example.yaml"))), policy.SelfProtection(loc, nil))
+	env := Env{ProjectDir: P, Home: H, Today: "2026-11-22"}
+	root := os.DirFS("/").(fs.ReadLinkFS)
+	calls := []map[string]any{
+		{"tool_name": "Write", "tool_input": map[string]any{"file_path": P + "/f.txt", "content": "x"}},
+		{"tool_name": "Write", "tool_input": map[string]any{"file_path": P + "/.claude/settings.json", "content": "x"}},
+		{"tool_name": "Read", "tool_input": map[string]any{"file_path": H + "/.ssh/id_rsa"}},
+		{"tool_name": "Read", "tool_input": map[string]any{"file_path": dir + "/outside/secret"}},
+		{"tool_name": "Bash", "tool_input": map[string]any{"command": "cat out/secret ../../../../outside/secret; echo > .mcp.json"}},
+		{"tool_name": "Glob", "tool_input": map[string]any{"pattern": "**/*", "path": P}},
+	}
+	before := openFDs(t)
+	held := 0 // views that held a directory open before CloseMemoFS
+	for i := range 300 {
+		c := calls[i%len(calls)]
+		c["cwd"] = P
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		call, err := hookio.DecodeClaude(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch i % 3 {
+		case 0: // Decide's own view
+			Decide(call, pol, env, root)
+		case 1: // a view shared with a ResolveDir before the decision (the watch list's)
+			v := MemoFS(root)
+			if _, err := ResolveDir(v, P); err != nil {
+				t.Fatal(err)
+			}
+			Decide(call, pol, env, v)
+		case 2: // a view no decision uses
+			v := MemoFS(root)
+			for _, d := range []string{P, H, dir + "/outside/claude"} {
+				if _, err := ResolveDir(v, d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(openFDs(t)) > len(before) {
+				held++
+			}
+			CloseMemoFS(v)
+		}
+	}
+	if held == 0 {
+		t.Error("ResolveDir held no directory open: knowDir was not exercised")
+	}
+	after := openFDs(t)
+	for fd, target := range after {
+		if _, ok := before[fd]; !ok {
+			t.Errorf("descriptor %s (%s) left open after 300 decisions", fd, target)
+		}
+	}
+}
+
+// TestResolveDirUnreadable: a root the user may search but not read (a
+// 0311 project, a 0711 home of another user: openat2 for reading fails
+// with EACCES, knowDir asks again with O_PATH) is learnt without a
+// descriptor, resolves as a walk resolves it, and its names are left to
+// lstat: none is recorded missing from a read that failed. Root reads
+// every directory, so it runs for another user only (as CI does; by hand:
+// go test -c ./classify && setpriv --reuid=65534 --regid=65534
+// --clear-groups ./classify.test -test.run TestResolveDirUnreadable).
+func TestResolveDirUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads a directory whatever its mode")
+	}
+	dir := redTree(t)
+	P := dir + "/a/b/c/proj"
+	if err := os.Chmod(P, 0o311); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(P, 0o755)
+	root := os.DirFS("/").(fs.ReadLinkFS)
+	m := newMemoFS(root)
+	got, gotErr := ResolveDir(m, P)
+	want, wantErr := Resolve(root, P)
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+		t.Errorf("ResolveDir(%s) = %+v, %v; a walk gives %+v, %v", P, got, gotErr, want, wantErr)
+	}
+	if _, learnt := m.dirs[P]; !learnt {
+		t.Errorf("knowDir learnt nothing of a directory it may search (O_PATH)")
+	}
+	if fd, open := m.dirFDs[P]; open {
+		t.Errorf("knowDir holds descriptor %d of a directory it may not read", fd)
+	}
+	m.absentFrom(P[1:], []string{".claude", ".mcp.json", "f.txt", "gone", "hooks", ".vscode"})
+	for _, n := range []string{".claude", ".mcp.json", "f.txt", "gone"} {
+		if m.knownAbsent(P[1:] + "/" + n) {
+			t.Errorf("%s recorded missing from a directory that could not be read", n)
+		}
+	}
+	for _, n := range []string{"/.claude/settings.json", "/.mcp.json", "/f.txt", "/out/secret"} {
+		got, gotErr := Resolve(m, P+n)
+		want, wantErr := Resolve(root, P+n)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("Resolve(%s) = %+v, %v; a walk gives %+v, %v", P+n, got, gotErr, want, wantErr)
+		}
+	}
+	CloseMemoFS(m)
+}
