@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/safezonehq/safezone/hookio"
@@ -33,6 +34,10 @@ func redTree(t testing.TB) string {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A FIFO: opening it for reading without O_DIRECTORY would block.
+	if err := syscall.Mkfifo(filepath.Join(dir, "a/b/c/fifo"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	for l, target := range map[string]string{
 		"lnk":                   dir + "/a",          // an ancestor of the project, a link
@@ -70,10 +75,11 @@ func openFDs(t testing.TB) map[string]string {
 
 // TestResolveDirSpellings: a sandbox root or a home directory however it
 // is spelt (a link above it or at it, relative or absolute, "//", ".",
-// "..", a trailing slash, /proc/self magic links, a file, a missing path)
-// resolves through ResolveDir and a MemoFS view of the real root as a
-// plain walk resolves it, and so does each path below it resolved through
-// that view afterwards (what a decision does with its targets).
+// "..", a trailing slash, /proc/self magic links, a file, a FIFO, a
+// missing path) resolves through ResolveDir and a MemoFS view of the real
+// root as a plain walk resolves it, and so does each path below it
+// resolved through that view afterwards (what a decision does with its
+// targets).
 func TestResolveDirSpellings(t *testing.T) {
 	dir := redTree(t)
 	wd, err := os.Getwd()
@@ -89,7 +95,7 @@ func TestResolveDirSpellings(t *testing.T) {
 		P, P + "/", "/" + P, P + "/.", dir + "/a/b/../b/c/proj", dir + "/a/./b/c/proj", dir + "/a/b/c/other/../proj",
 		dir + "/lnk/b/c/proj", dir + "/rel/b/c/proj", dir + "/plink", dir + "/plink/", dir + "/plink/sub",
 		"/proc/self/cwd", "/proc/self/root" + P, "/proc/" + fmt.Sprint(os.Getpid()) + "/cwd",
-		dir + "/file", dir + "/file/x/y", dir + "/missing/a/b", P + "/out", P + "/.claude", P + "/.git/hooks",
+		dir + "/file", dir + "/file/x/y", dir + "/a/b/c/fifo", dir + "/a/b/c/fifo/x", dir + "/missing/a/b", P + "/out", P + "/.claude", P + "/.git/hooks",
 		H, dir + "/hlnk/u/h", H + "/.config", H + "/.ssh",
 	}
 	below := []string{"", "/f.txt", "/new.txt", "/out/x", "/.claude/settings.json", "/.mcp.json", "/.git/hooks/pre-commit",
