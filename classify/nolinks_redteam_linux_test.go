@@ -230,3 +230,44 @@ func TestResolveDirUnreadable(t *testing.T) {
 	}
 	CloseMemoFS(m)
 }
+
+// TestAbsentFromFoldsAsTheKernel: in a directory that folds case (ext4,
+// f2fs or tmpfs with casefold: Unicode full case folding after NFD,
+// fs/unicode/mkutf8data.c "Use the C+F casefold"), lstat(".config") finds
+// an entry ".conﬁg" (the fi ligature), ".ssh" finds ".ßh" and "stuff"
+// finds "ﬆuﬀ", although strings.EqualFold (simple folding) matches none
+// of them: a directory read must leave such names to lstat, not record
+// them missing. A name no entry may fold to is recorded missing still.
+func TestAbsentFromFoldsAsTheKernel(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dir + "/p/q/home"
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{".con\ufb01g", ".\u00dfh", "\ufb06u\ufb00", "a\u037eb", "\u212aelvin"} {
+		if err := os.WriteFile(d+"/"+n, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, known := range []bool{false, true} {
+		m := newMemoFS(os.DirFS("/").(fs.ReadLinkFS))
+		if known {
+			m.knowDir(d)
+		}
+		m.absentFrom(d[1:], []string{".config", ".ssh", "stuff", "a;b", "kelvin", "gone", ".conf", "ss"})
+		for _, n := range []string{".config", ".ssh", "stuff", "a;b", "kelvin"} {
+			if m.knownAbsent(d[1:] + "/" + n) {
+				t.Errorf("%s recorded missing (knowDir %v), though the kernel's casefold finds an entry by it", n, known)
+			}
+		}
+		for _, n := range []string{"gone", ".conf", "ss"} {
+			if !m.knownAbsent(d[1:] + "/" + n) {
+				t.Errorf("%s not recorded missing (knowDir %v)", n, known)
+			}
+		}
+		CloseMemoFS(m)
+	}
+}
