@@ -271,3 +271,58 @@ func TestAbsentFromFoldsAsTheKernel(t *testing.T) {
 		CloseMemoFS(m)
 	}
 }
+
+// TestHookDescriptorIsNotTheWriters: a path through /proc/self/fd/N names
+// the descriptor N of the process that opens it (the host's, writing a
+// file; the shell's, running a command), not the hook's. knowDir keeps the
+// sandbox root open for its read, so the hook's own descriptor N is the
+// project while the decision resolves its targets: "/proc/self/fd/N/x"
+// must not be allowed as a write inside the project (the host writes
+// below whatever its descriptor N is: exec 7</etc; echo > /proc/self/fd/7/x).
+func TestHookDescriptorIsNotTheWriters(t *testing.T) {
+	dir := redTree(t)
+	P, H := dir+"/a/b/c/proj", dir+"/home/u/h"
+	pol := policy.Merge(mustLayer(t, "p.yaml", "version: 1\nrules:\n  allow: [\"Write(/**)\", \"Edit(**)\"]\n"))
+	env := Env{ProjectDir: P, Home: H, Today: "2026-11-22"}
+	root := os.DirFS("/").(fs.ReadLinkFS)
+	decide := func(p string, fsys fs.ReadLinkFS) *Result {
+		in, _ := json.Marshal(map[string]any{"tool_name": "Write", "cwd": P,
+			"tool_input": map[string]any{"file_path": p, "content": "x"}})
+		call, err := hookio.DecodeClaude(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Decide(call, pol, env, fsys)
+	}
+	if r := decide(P+"/x.txt", root); r.Decision != policy.Allow {
+		t.Fatalf("a write inside the project: %s: %s", r.Decision, r.Reason)
+	}
+	for _, p := range []string{dir + "/outside/x.txt", "/proc/self/fd/999/x.txt"} {
+		if r := decide(p, root); r.Decision == policy.Allow {
+			t.Fatalf("a write outside the project allowed: %s", r.Reason)
+		}
+	}
+	// The descriptor Decide's own knowDir gets: the lowest free one.
+	probe, err := syscall.Open(P, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(probe)
+	for _, p := range []string{fmt.Sprintf("/proc/self/fd/%d/x.txt", probe), fmt.Sprintf("/dev/fd/%d/x.txt", probe),
+		fmt.Sprintf("/proc/%d/fd/%d/x.txt", os.Getpid(), probe), fmt.Sprintf("/proc/thread-self/fd/%d/x.txt", probe)} {
+		if r := decide(p, root); r.Decision == policy.Allow {
+			t.Errorf("write %s allowed (the hook's descriptor %d, not the writer's): %s\n%s", p, probe, r.Reason, trace(r))
+		}
+	}
+	// A view shared with the watch list's ResolveDir, as the engine makes.
+	v := MemoFS(root)
+	if _, err := ResolveDir(v, P); err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range v.(*memoFS).dirFDs {
+		if r := decide(fmt.Sprintf("/proc/self/fd/%d/x.txt", fd), v); r.Decision == policy.Allow {
+			t.Errorf("write /proc/self/fd/%d/x.txt allowed through a shared view: %s", fd, r.Reason)
+		}
+	}
+	CloseMemoFS(v)
+}
