@@ -131,8 +131,11 @@ const listDirMaxRecords = 32 << 10
 // exist. It changes no answer: a name it holds, a name that is not plain
 // ASCII (on a file system that folds case or normalises, lstat finds
 // spellings a listing does not show: such names, and any the listing holds
-// in another case, are left to Lstat), and a directory that cannot be read
-// or is too large are left to Lstat.
+// in another case or in a spelling Linux's casefold takes for it,
+// kernelFolds, are left to Lstat), and a directory that cannot be read or
+// is too large are left to Lstat. A file system that normalises to
+// compatibility forms (ZFS normalization=formKC or formKD: a fullwidth
+// "．ｓｓｈ" is ".ssh" there) is not covered.
 func (m *memoFS) absentFrom(dir string, names []string) {
 	// A directory knowDir learnt about is a directory: its size is not
 	// asked for, its read stops after as many bytes of records instead.
@@ -169,13 +172,17 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 	if err := m.eachName(dir, listDirMaxRecords, func(e string) {
 		// An entry all ASCII folds to a name of its own length only; one
 		// that is not may fold to a shorter one (K, the Kelvin sign, to
-		// k), and is compared with every name.
+		// k) or a longer one (kernelFolds), and is compared with every
+		// name.
 		ascii := true
 		for i := 0; i < len(e); i++ {
 			if e[i] >= 0x80 {
 				ascii = false
 				break
 			}
+		}
+		if !ascii {
+			e = kernelFolds.Replace(e)
 		}
 		for i, n := range want {
 			if !held[i] && (!ascii || len(e) == len(n)) {
@@ -191,6 +198,20 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 		}
 	}
 }
+
+// kernelFolds spells, in ASCII, the characters that a directory which
+// folds case finds by an ASCII name strings.EqualFold does not match (it
+// folds one character to one: K, the Kelvin sign, and ſ, the long s, it
+// matches itself): Linux's casefold (ext4, f2fs, tmpfs) is Unicode's full
+// case folding after NFD (fs/unicode/mkutf8data.c, "Use the C+F
+// casefold"), under which these, and no other non-ASCII character, become
+// ASCII (Unicode 14; the kernel's tables are 12.1): an entry ".conﬁg" is
+// what lstat(".config") finds there.
+var kernelFolds = strings.NewReplacer(
+	"\u00df", "ss", "\u1e9e", "ss", // ß, ẞ
+	"\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st", // ligatures
+	"\u037e", ";", "\u1fef", "`", // canonical singletons (NFD)
+)
 
 // direntBufs are eachRootName's buffers, 8 KiB as os.ReadDir reads.
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}

@@ -330,6 +330,9 @@ func (w *walk) follow(next string) error {
 	if w.hops > MaxSymlinks {
 		return fmt.Errorf("%w: more than %d links from %s (a symlink loop?)", ErrLoop, MaxSymlinks, w.abs)
 	}
+	if procDescriptor(next) {
+		return fmt.Errorf("%w: %s is a descriptor of a process (a /proc magic link): it leads where that descriptor does for the program that opens the path, which safezone cannot see (the hook's own descriptors are not the host's); name the file itself", ErrUnreadable, next)
+	}
 	target, err := w.fsys.ReadLink(next[1:])
 	switch {
 	case err != nil && notExist(err): // removed while we looked: treat as missing
@@ -347,6 +350,44 @@ func (w *walk) follow(next string) error {
 	w.pieces[w.n] = piece{s: target}
 	w.n++
 	return nil
+}
+
+// procDescriptor reports whether link (absolute, its parents resolved)
+// is a process's open descriptor in procfs (proc(5)): /proc/PID/fd/N or
+// /proc/PID/task/TID/fd/N, which /proc/self/fd, /proc/thread-self/fd and
+// /dev/fd lead to. The kernel follows such a link to the open file itself,
+// not to the text ReadLink gives, and each process has its own: through
+// /proc/self the hook would read its own descriptors (knowDir keeps a
+// sandbox root open during a decision), not those of the host or shell
+// that opens the path.
+func procDescriptor(link string) bool {
+	rest, ok := strings.CutPrefix(link, "/proc/")
+	if !ok {
+		return false
+	}
+	pid, rest, _ := strings.Cut(rest, "/")
+	if !allDigits(pid) {
+		return false
+	}
+	if t, ok := strings.CutPrefix(rest, "task/"); ok {
+		tid, after, _ := strings.Cut(t, "/")
+		if !allDigits(tid) {
+			return false
+		}
+		rest = after
+	}
+	n, ok := strings.CutPrefix(rest, "fd/")
+	return ok && n != "" && !strings.Contains(n, "/")
+}
+
+// allDigits reports whether s is a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // hasMore reports whether another component is still to walk ("." does

@@ -513,14 +513,17 @@ func isNumber(s string) bool {
 }
 
 // notAFile lists device files that are not data: writing to them or reading
-// from them is not a file access the policy is about.
+// from them is not a file access the policy is about. A descriptor,
+// /dev/fd/N (a process substitution's), is one; a path below it
+// (/dev/fd/7/x, below a directory the command opened) is a file.
 func notAFile(p string) bool {
 	switch p {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty",
 		"/dev/zero", "/dev/random", "/dev/urandom":
 		return true
 	}
-	return strings.HasPrefix(p, "/dev/fd/")
+	n, ok := strings.CutPrefix(p, "/dev/fd/")
+	return ok && n != "" && !strings.Contains(n, "/")
 }
 
 // source returns w as written in the script being walked: the text

@@ -68,6 +68,8 @@ var Cases = []Case{
 	{Name: "input redirection reads", In: []string{"cat < f", "cat <f", "wc -l < f"}, Want: []string{"r /p/f"}},
 	{Name: "here-documents are no files", In: []string{"cat <<EOF > .env\nk=v\nEOF", "cat > .env <<'EOF'\nk=v\nEOF", "cat <<< hi > .env"}, Want: []string{"w /p/.env"}},
 	{Name: "descriptors and devices are no targets", In: []string{"echo x 2>&1", "echo x >&2", "cat <&3", "echo x > /dev/null 2>&1", "echo x > /dev/stderr", "echo >&-", "head -c 8 /dev/urandom"}},
+	{Name: "a path below a descriptor is a file", In: []string{"echo x > /dev/fd/7/x"}, Want: []string{"w /dev/fd/7/x"}},
+	{Name: "a descriptor is no target", In: []string{"cat /dev/fd/63", "echo x > /dev/fd/3"}},
 	{Name: "a redirection of a group", In: []string{"{ echo a; echo b; } > out", "(echo a) > out"}, Want: []string{"w /p/out"}},
 	{Name: ">& with a file name writes it", In: []string{"echo x >& log"}, Want: []string{"w /p/log"}},
 	{Name: "exec with only a redirection", In: []string{"exec 3> /tmp/x"}, Want: []string{"w /tmp/x"}},
