@@ -252,8 +252,16 @@ func (d *daemon) answer(lfd int) {
 	tv := unix.Timeval{Sec: 1}
 	unix.SetsockoptTimeval(cfd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
 	unix.SetsockoptTimeval(cfd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv)
+	// A read or write with SO_RCVTIMEO or SO_SNDTIMEO set fails with
+	// EINTR after a signal handler ran, SA_RESTART or not (signal(7)):
+	// try again until the second is up, as Query does.
+	deadline := time.Now().Add(time.Second)
+	retry := func(err error) bool { return err == unix.EINTR && time.Now().Before(deadline) }
 	buf := make([]byte, 16)
 	n, err := unix.Read(cfd, buf)
+	for retry(err) {
+		n, err = unix.Read(cfd, buf)
+	}
 	if err != nil || n < 4 || string(buf[:4]) != "sync" {
 		return
 	}
@@ -274,6 +282,9 @@ func (d *daemon) answer(lfd int) {
 	out = slices.Clone(out)
 	for len(out) > 0 {
 		n, err := unix.Write(cfd, out)
+		if retry(err) {
+			continue
+		}
 		if err != nil {
 			return
 		}

@@ -1,13 +1,18 @@
 package index
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // serve starts a daemon for root in the test process and returns its
@@ -177,6 +182,58 @@ func daemonRandom(t *testing.T, seed uint64) {
 			if d := same(t, sock, root); d != "" {
 				t.Fatalf("after step %d:\n%s", i, d)
 			}
+		}
+	}
+}
+
+// TestDaemonAnswersThroughSignals: a read or write with SO_RCVTIMEO or
+// SO_SNDTIMEO set fails with EINTR when a signal handler runs, whatever
+// SA_RESTART says (signal(7)). A client whose "sync" comes while signals
+// reach the daemon's thread (the Go runtime's SIGURG, a SIGCHLD) still
+// gets its answer. It failed as "broken pipe" in CI before the daemon
+// tried again.
+func TestDaemonAnswersThroughSignals(t *testing.T) {
+	root := mkTree(t, ".env", "src/main.go")
+	sock := serve(t, root)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pid := unix.Getpid()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tasks, _ := os.ReadDir("/proc/self/task")
+			for _, task := range tasks {
+				if tid, err := strconv.Atoi(task.Name()); err == nil {
+					unix.Tgkill(pid, tid, unix.SIGURG)
+				}
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	for i := range 5 {
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Connect(fd, &unix.SockaddrUnix{Name: sock}); err != nil {
+			t.Fatal(err)
+		}
+		// The daemon accepts and waits in read(2) meanwhile.
+		time.Sleep(30 * time.Millisecond)
+		f := os.NewFile(uintptr(fd), "client")
+		if _, err := f.Write([]byte("sync\n")); err != nil {
+			t.Fatalf("query %d: the daemon dropped the client: %v", i, err)
+		}
+		out, err := io.ReadAll(f)
+		f.Close()
+		if err != nil || !bytes.HasSuffix(out, []byte("\n")) {
+			t.Fatalf("query %d: answer %q, %v: the daemon gave up on a signal", i, out, err)
 		}
 	}
 }

@@ -95,8 +95,14 @@ func AuditEnabled() (bool, error) {
 		return false, err
 	}
 	buf := make([]byte, 8192)
+	deadline := time.Now().Add(time.Second)
 	for range 4 {
 		n, _, err := unix.Recvfrom(fd, buf, 0)
+		// With SO_RCVTIMEO set, a signal handler makes recvfrom fail
+		// with EINTR, SA_RESTART or not (signal(7)).
+		for err == unix.EINTR && time.Now().Before(deadline) {
+			n, _, err = unix.Recvfrom(fd, buf, 0)
+		}
 		if err != nil {
 			return false, err
 		}
