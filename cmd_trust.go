@@ -33,8 +33,10 @@ When the hook runs a command confined, the kernel keeps safezone's policy
 files, .claude/, .mcp.json and the other hosts' hook files read-only, but it
 cannot stop the command from creating one that does not exist yet. The hook
 therefore watches those files, and while one of them has appeared since,
-every call in the project is denied. Look at the file; if it is yours, trust
-it; else delete it. A trusted file that changes again within 24 hours (a
+every call in the project is denied. Likewise the .git of a project that is
+no git repository: a repository made there counts once it holds what git
+would run (a hook, configuration that runs a program), listed in the
+reason. Look at the file; if it is yours, trust it; else delete it. A trusted file that changes again within 24 hours (a
 program started before it existed may still run) is reported again.
 
 Exit status: 0, or 1 when a FILE is neither watched nor a policy or
@@ -249,7 +251,13 @@ func trustList(stdout, stderr io.Writer, sys *pipeline.System) int {
 		state := "missing"
 		if changed, ok := sys.ChangedAt(p); ok {
 			state = "present"
-			if !changed.Before(since.Add(-pipeline.WatchMargin)) {
+			switch items := pipeline.RepoCode(sys, p); {
+			case changed.Before(since.Add(-pipeline.WatchMargin)):
+			case pipeline.IsRepo(p) && len(items) == 0:
+				state = "present: a git repository holding nothing git would run (no hook, no configuration that runs a program)"
+			case pipeline.IsRepo(p):
+				state = "APPEARED, a git repository holding what git would run: " + strings.Join(items, "; ") + " (every call is denied until you trust or delete it)"
+			default:
 				state = "APPEARED (every call is denied until you trust or delete it)"
 			}
 		}

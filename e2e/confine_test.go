@@ -467,6 +467,50 @@ var confineCases = []confineCase{
 		},
 	},
 	{
+		// A project that is no git repository: a confined command may make
+		// one (git init, ordinary work, which goes on), and later commands
+		// cannot change its hooks or configuration (read-only, as in any
+		// repository).
+		name:  "repo-made",
+		needs: []string{"git"},
+		files: map[string]string{"proj/plant.sh": "printf '#!/bin/sh\\ntouch ../pwned\\n' > .git/hooks/pre-commit\n"},
+		calls: func(w *world) []string {
+			return []string{
+				"git init -q && git config user.email agent@example.com",
+				"git -c user.name=a commit -q --allow-empty -m x && git log --oneline | wc -l",
+				"sh plant.sh",
+			}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1, 2)
+			r.wantResult(1, "1")
+			r.wantResult(2, "Read-only file system")
+			r.wantAbsent("proj/.git/hooks/pre-commit")
+		},
+	},
+	{
+		// But the command that makes the repository can leave in it a hook
+		// that git would run later outside the sandbox (the user's git, a
+		// commit the user approves): the kernel cannot stop the creation.
+		// The hook watches the .git of a project that has none and, once
+		// it holds what git would run, denies every call, naming it
+		// (safezone before this ran the hook: ../pwned).
+		name:  "repo-made-with-hook",
+		needs: []string{"git"},
+		files: map[string]string{"proj/plant.sh": "printf '#!/bin/sh\\ntouch ../pwned\\n' > .git/hooks/pre-commit\nchmod +x .git/hooks/pre-commit\n"},
+		calls: func(w *world) []string {
+			return []string{
+				"git init -q && sh plant.sh",
+				"git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m y",
+			}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0)
+			r.wantDenied(1, "the git repository "+r.w.path("proj/.git"), "hooks/pre-commit", "safezone trust "+r.w.path("proj/.git"))
+			r.wantAbsent("pwned")
+		},
+	},
+	{
 		// Background work confined (issue 27: the state of the confined
 		// shell now travels in pipes, and a process left behind must not
 		// hold up the call): a server started with & in one call, another

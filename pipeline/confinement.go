@@ -502,6 +502,7 @@ func (j *Judger) ruleset(c *confinement, res *classify.Result, pol *policy.Polic
 	var missing []string
 	c.GitWritable = map[string]string{}
 	rs.ReadOnly, missing = j.readOnly(res, pol, cwd, found.Repos, rs.Write, c.Why, c.GitWritable)
+	missing = append(missing, j.missingRepos(res)...)
 	rs.ReadOnly = append(rs.ReadOnly, found.ReadOnly...)
 	for _, root := range res.Roots {
 		// sandbox.read_dirs below a directory the command may write (a
@@ -1223,7 +1224,8 @@ func (j *Judger) gitPaths(dirs []string) []gitconfig.Path {
 // gets the reason of each, by its resolved path; left the git
 // paths this line may write (gitOnly), with why. In a root that
 // is no git repository nothing of git's is listed: a confined program can
-// make a repository with hooks there (README, "What the kernel enforces").
+// make a repository with hooks there, so its .git is watched instead
+// (missingRepos; README, "What the kernel enforces").
 func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, nested, writable []string, why, left map[string]string) (existing, missing []string) {
 	cand := map[string]string{}
 	cands, optional, made := j.readOnlyCandidates(res, pol, cwd, nested, cand, left)
@@ -1253,6 +1255,27 @@ func (j *Judger) readOnly(res *classify.Result, pol *policy.Policy, cwd string, 
 		}
 	}
 	return existing, missing
+}
+
+// missingRepos returns the ".git" of each writable sandbox root that has
+// none: a command can make a repository there (git init), and leave in it
+// hooks or configuration that git runs later, outside the sandbox (the
+// user's git, a git command the user approves). The kernel cannot stop it
+// (Landlock grants by directory), so they are watched: a repository that
+// appears holding what git would run (gitconfig.Code) denies every call
+// in the project until the user trusts it (checkWatch).
+func (j *Judger) missingRepos(res *classify.Result) []string {
+	var out []string
+	for _, root := range res.Roots {
+		if root.ReadOnly {
+			continue
+		}
+		g := filepath.Join(root.Resolved, ".git")
+		if _, err := j.Sys.FS.Lstat(strings.TrimPrefix(g, "/")); errors.Is(err, fs.ErrNotExist) && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // existingParent returns the nearest existing directory above the missing

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/gitconfig"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -46,6 +47,11 @@ type watchList struct {
 	// before it existed, still running, could rewrite it: its mount
 	// namespace has no read-only copy of it).
 	Trusted map[string]time.Time `json:"trusted,omitempty"`
+	// TrustedCode maps a trusted repository (a watched ".git") to what it
+	// held that git runs when the user trusted it (repoCode): within
+	// trustWindow it counts as appearing again only when that changes,
+	// since every git command changes the directory itself.
+	TrustedCode map[string]string `json:"trusted_code,omitempty"`
 }
 
 // TrustWindow is how long a trusted path stays watched for changes.
@@ -135,10 +141,22 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 	if err != nil {
 		return fmt.Errorf("the list of files confined commands could create is unreadable: %w; delete it to go on", err)
 	}
-	var appeared []string
+	var appeared, repos []string
+	code := map[string][]string{}
 	for path, since := range w.Paths {
 		changed, ok := s.ChangedAt(path)
-		if ok && !changed.Before(since.Add(-WatchMargin)) && !(placeholders && s.empty(path)) {
+		if !ok || changed.Before(since.Add(-WatchMargin)) {
+			continue
+		}
+		if IsRepo(path) {
+			// A repository counts by what git would run from it: `git
+			// init` or `git clone` by the agent is ordinary work.
+			if items := gitconfig.Code(s.FS, path); len(items) > 0 {
+				repos, code[path] = append(repos, path), items
+			}
+			continue
+		}
+		if !(placeholders && s.empty(path)) {
 			appeared = append(appeared, path)
 		}
 	}
@@ -147,19 +165,74 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 		if now.Sub(at) > TrustWindow {
 			continue
 		}
-		if changed, ok := s.ChangedAt(path); ok && changed.After(at) {
-			appeared = append(appeared, path)
-			if _, ok := w.Paths[path]; !ok {
+		if _, watched := w.Paths[path]; watched {
+			continue
+		}
+		changed, ok := s.ChangedAt(path)
+		switch {
+		case !ok || !changed.After(at):
+		case IsRepo(path):
+			if items := gitconfig.Code(s.FS, path); len(items) > 0 && s.repoCode(path, items) != w.TrustedCode[path] {
+				repos, code[path] = append(repos, path), items
 				w.Paths[path] = at
 			}
+		default:
+			appeared = append(appeared, path)
+			w.Paths[path] = at
 		}
 	}
-	if len(appeared) == 0 {
+	if len(appeared) == 0 && len(repos) == 0 {
 		return nil
 	}
 	sort.Strings(appeared)
-	return &watchError{fmt.Sprintf("%s appeared after a command ran confined (%s): a program the agent ran may have made it, and it changes what safezone or the host allows, so every call here is denied. Ask the user to look at it; if it is theirs, they run `safezone trust %s`, else they delete it",
-		strings.Join(appeared, ", "), w.Paths[appeared[0]].Format(time.RFC3339), strings.Join(appeared, " "))}
+	sort.Strings(repos)
+	var msgs []string
+	if len(appeared) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%s appeared after a command ran confined (%s): a program the agent ran may have made it, and it changes what safezone or the host allows",
+			strings.Join(appeared, ", "), w.Paths[appeared[0]].Format(time.RFC3339)))
+	}
+	for _, r := range repos {
+		items := code[r]
+		if len(items) > 5 {
+			items = append(items[:5:5], fmt.Sprintf("%d more", len(code[r])-5))
+		}
+		msgs = append(msgs, fmt.Sprintf("the git repository %s was made or changed after a command ran confined (%s) and holds what git would run outside the sandbox (%s): a program the agent ran may have put it there, and the user's git, or a git command they approve, would run it",
+			r, w.Paths[r].Format(time.RFC3339), strings.Join(items, "; ")))
+	}
+	all := slices.Concat(appeared, repos)
+	return &watchError{fmt.Sprintf("%s, so every call here is denied. Ask the user to look at it; if it is theirs, they run `safezone trust %s`, else they delete it",
+		strings.Join(msgs, "; "), strings.Join(all, " "))}
+}
+
+// IsRepo reports whether the watched path is a repository's ".git": judged
+// by what git would run from it (RepoCode), not by its appearing.
+func IsRepo(path string) bool { return filepath.Base(path) == ".git" }
+
+// RepoCode lists what the repository whose ".git" is at path (absolute)
+// holds that git would run (gitconfig.Code), read through s's file
+// system; nothing for a path that is no repository's.
+func RepoCode(s *System, path string) []string {
+	if !IsRepo(path) {
+		return nil
+	}
+	return gitconfig.Code(s.FS, path)
+}
+
+// repoCode is what the repository at path holds that git runs, as
+// gitconfig.Code lists it, each file of it with when it last changed: a
+// program rewritten in place changes it too.
+func (s *System) repoCode(path string, items []string) string {
+	var b strings.Builder
+	for _, it := range items {
+		b.WriteString(it)
+		if !strings.Contains(it, ": ") && !strings.HasPrefix(it, ".git ") {
+			if c, ok := s.ChangedAt(filepath.Join(path, it)); ok {
+				b.WriteString(" " + c.UTC().Format(time.RFC3339Nano))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // empty reports whether path (not followed) is an empty regular file or
@@ -250,6 +323,7 @@ func (s *System) Trust(paths []string) ([]string, error) {
 		for p, at := range w.Trusted {
 			if now.Sub(at) > TrustWindow {
 				delete(w.Trusted, p)
+				delete(w.TrustedCode, p)
 				changed = true
 			}
 		}
@@ -267,6 +341,12 @@ func (s *System) Trust(paths []string) ([]string, error) {
 			w.Trusted[p] = now
 			if c, ok := s.ChangedAt(p); ok && c.After(now) {
 				w.Trusted[p] = c
+			}
+			if IsRepo(p) {
+				if w.TrustedCode == nil {
+					w.TrustedCode = map[string]string{}
+				}
+				w.TrustedCode[p] = s.repoCode(p, gitconfig.Code(s.FS, p))
 			}
 			changed = true
 			if !slices.Contains(found, p) {

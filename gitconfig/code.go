@@ -1,0 +1,308 @@
+package gitconfig
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// Limits of Code: a repository a command has just made holds a few
+// files; past these the rest counts as code (fail closed), not as read.
+const (
+	maxCodeDirEntries = 256 // entries of hooks/, modules/, worktrees/
+	maxCodeDepth      = 3   // modules/ below one another
+)
+
+// Code lists what in the repository at dotgit (an absolute path, a
+// work tree's ".git" as git finds it, not followed) would make git run a
+// program that the repository chose: an empty list for a repository as
+// `git init` or `git clone` makes it, with no hook installed and only the
+// configuration those commands, `git remote`, `git branch` and
+// `git config user.*` write.
+//
+// Each item is a short description, in the order found:
+//   - ".git is a symlink" or ".git is a file (gitdir: …)": git reads the
+//     repository elsewhere, which this does not follow;
+//   - "hooks/NAME": a file in the hooks directory that is not one of git's
+//     disabled "*.sample" files (githooks(5));
+//   - "config: KEY=VALUE": a variable outside [benignKey]'s list, which
+//     includes every one that runs a program (core.hooksPath,
+//     core.fsmonitor, core.sshCommand, core.pager, credential.helper,
+//     include.path, filter.*, alias.* starting with "!", …; git-config(1));
+//   - "commondir": the repository takes its hooks and configuration from
+//     another directory (gitrepository-layout(5));
+//   - the same for each submodule's repository (modules/NAME, up to
+//     maxCodeDepth deep) and each linked worktree's config.worktree.
+//
+// A file that cannot be read, a configuration git would refuse, and a
+// directory longer than maxCodeDirEntries are items too: what is not read
+// is not known to be harmless. fsys is the whole file system, paths
+// without their leading "/" (os.DirFS("/")). Nothing is written or run.
+// A missing dotgit has no items.
+func Code(fsys fs.ReadLinkFS, dotgit string) []string {
+	dotgit = path.Clean(dotgit)
+	fi, err := fsys.Lstat(rel(dotgit))
+	switch {
+	case err != nil && isNotExist(err):
+		return nil
+	case err != nil:
+		return []string{".git cannot be inspected: " + err.Error()}
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, _ := fsys.ReadLink(rel(dotgit))
+		return []string{".git is a symlink to " + quoteShort(target)}
+	case fi.Mode().IsRegular():
+		d := deriver{fsys: fsys}
+		return []string{".git is a file (gitdir: " + quoteShort(strings.TrimPrefix(d.readSmall(dotgit), "gitdir:")) + ")"}
+	case !fi.IsDir():
+		return []string{".git is neither a directory nor a file"}
+	}
+	var items []string
+	codeIn(fsys, dotgit, "", 0, &items)
+	return items
+}
+
+// codeIn adds the items of the repository directory g to items, each
+// prefixed with prefix (its path below the top repository).
+func codeIn(fsys fs.ReadLinkFS, g, prefix string, depth int, items *[]string) {
+	add := func(s string) { *items = append(*items, prefix+s) }
+	if _, err := fsys.Lstat(rel(g + "/commondir")); err == nil || !isNotExist(err) {
+		add("commondir")
+	}
+	for _, name := range []string{"config", "config.worktree"} {
+		configCode(fsys, g+"/"+name, prefix+name, items)
+	}
+	hooks, err := readDirBounded(fsys, g+"/hooks")
+	switch {
+	case err != nil:
+		add("hooks: " + err.Error())
+	default:
+		for _, h := range hooks {
+			if !strings.HasSuffix(h, ".sample") {
+				add("hooks/" + h)
+			}
+		}
+	}
+	worktrees, err := readDirBounded(fsys, g+"/worktrees")
+	if err != nil {
+		add("worktrees: " + err.Error())
+	}
+	for _, w := range worktrees {
+		configCode(fsys, g+"/worktrees/"+w+"/config.worktree", prefix+"worktrees/"+w+"/config.worktree", items)
+		if _, err := fsys.Lstat(rel(g + "/worktrees/" + w + "/commondir")); err == nil {
+			// A linked worktree points at its main repository: this
+			// one. Anything else is another repository's.
+			d := deriver{fsys: fsys}
+			if c := d.readSmall(g + "/worktrees/" + w + "/commondir"); c != "../.." && path.Clean(path.Join(g+"/worktrees/"+w, c)) != g {
+				add("worktrees/" + w + "/commondir: " + quoteShort(c))
+			}
+		}
+	}
+	modules, err := readDirBounded(fsys, g+"/modules")
+	if err != nil {
+		add("modules: " + err.Error())
+	}
+	for _, m := range modules {
+		if depth >= maxCodeDepth {
+			add("modules/" + m + ": nested deeper than " + fmt.Sprint(maxCodeDepth))
+			continue
+		}
+		sub := g + "/modules/" + m
+		fi, err := fsys.Lstat(rel(sub))
+		if err != nil || !fi.IsDir() {
+			add("modules/" + m + ": not a directory")
+			continue
+		}
+		if _, err := fsys.Lstat(rel(sub + "/config")); err != nil && isNotExist(err) {
+			// modules/ groups submodules by their path: a directory
+			// without a config is one level of that path.
+			codeModules(fsys, sub, prefix+"modules/"+m+"/", depth+1, items)
+			continue
+		}
+		codeIn(fsys, sub, prefix+"modules/"+m+"/", depth+1, items)
+	}
+}
+
+// codeModules reads a level of modules/ that is not a repository (a
+// submodule at a/b is modules/a/b): each entry is a repository or
+// another level.
+func codeModules(fsys fs.ReadLinkFS, dir, prefix string, depth int, items *[]string) {
+	if depth > maxCodeDepth {
+		*items = append(*items, prefix+": nested deeper than "+fmt.Sprint(maxCodeDepth))
+		return
+	}
+	names, err := readDirBounded(fsys, dir)
+	if err != nil {
+		*items = append(*items, prefix+": "+err.Error())
+	}
+	for _, n := range names {
+		sub := dir + "/" + n
+		fi, err := fsys.Lstat(rel(sub))
+		if err != nil || !fi.IsDir() {
+			*items = append(*items, prefix+n+": not a directory")
+			continue
+		}
+		if _, err := fsys.Lstat(rel(sub + "/config")); err != nil && isNotExist(err) {
+			codeModules(fsys, sub, prefix+n+"/", depth+1, items)
+			continue
+		}
+		codeIn(fsys, sub, prefix+n+"/", depth+1, items)
+	}
+}
+
+// configCode adds the entries of the configuration file p that run code
+// (not benignKey), as "name: KEY=VALUE"; a missing file has none.
+func configCode(fsys fs.ReadLinkFS, p, name string, items *[]string) {
+	fi, err := fsys.Lstat(rel(p))
+	switch {
+	case err != nil && isNotExist(err):
+		return
+	case err != nil:
+		*items = append(*items, name+": "+err.Error())
+		return
+	case !fi.Mode().IsRegular():
+		*items = append(*items, name+": not a regular file")
+		return
+	case fi.Size() > MaxFile:
+		*items = append(*items, name+": larger than 1 MiB")
+		return
+	}
+	f, err := fsys.Open(rel(p))
+	if err != nil {
+		*items = append(*items, name+": "+err.Error())
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
+	f.Close()
+	if err != nil {
+		*items = append(*items, name+": "+err.Error())
+		return
+	}
+	entries, err := Parse(data)
+	if err != nil {
+		*items = append(*items, name+": "+err.Error())
+	}
+	for _, e := range entries {
+		if !benignKey(e) {
+			*items = append(*items, name+": "+e.Name()+"="+quoteShort(e.Value))
+		}
+	}
+}
+
+// benignKey reports whether git never runs a program the value names for
+// the variable e, from a list of what `git init`, `git clone`,
+// `git remote`, `git branch`, `git submodule add`, `git config user.*`
+// and actions/checkout write (git-config(1), git 2.47). Every other
+// variable counts as code: the list is short on purpose.
+func benignKey(e Entry) bool {
+	switch e.Section {
+	case "core":
+		return e.Subsection == "" && slices.Contains([]string{
+			"repositoryformatversion", "filemode", "bare", "logallrefupdates", "ignorecase",
+			"precomposeunicode", "symlinks", "autocrlf", "eol", "safecrlf", "quotepath",
+			"worktree", "sparsecheckout", "sparsecheckoutcone", "untrackedcache", "splitindex",
+			"checkstat", "trustctime", "abbrev", "compression", "loosecompression",
+			"bigfilethreshold", "preloadindex", "longpaths", "fscache", "commentchar",
+			"whitespace", "excludesfile", "attributesfile",
+		}, e.Key)
+	case "user", "author", "committer":
+		return e.Subsection == "" && slices.Contains([]string{"name", "email", "signingkey", "useconfigonly"}, e.Key)
+	case "remote":
+		return slices.Contains([]string{"url", "pushurl", "fetch", "push", "tagopt", "prune", "prunetags",
+			"mirror", "skipdefaultupdate", "skipfetchall", "promisor", "partialclonefilter"}, e.Key)
+	case "branch":
+		return e.Subsection != "" && slices.Contains([]string{"remote", "merge", "rebase", "pushremote", "description"}, e.Key)
+	case "submodule":
+		switch e.Key {
+		case "url", "active", "branch", "fetchrecursesubmodules", "ignore", "shallow", "recurse", "fetchjobs":
+			return true
+		case "update":
+			// "!command" runs it (git-submodule(1)).
+			return slices.Contains([]string{"checkout", "rebase", "merge", "none"}, e.Value)
+		}
+	case "init":
+		return e.Key == "defaultbranch"
+	case "extensions":
+		return slices.Contains([]string{"objectformat", "worktreeconfig", "refstorage", "partialclone", "preciousobjects", "noop"}, e.Key)
+	case "pull":
+		return slices.Contains([]string{"rebase", "ff"}, e.Key)
+	case "push":
+		return slices.Contains([]string{"default", "autosetupremote", "followtags"}, e.Key)
+	case "fetch":
+		return slices.Contains([]string{"prune", "prunetags", "recursesubmodules", "writecommitgraph"}, e.Key)
+	case "gc", "maintenance":
+		return slices.Contains([]string{"auto", "autodetach", "strategy"}, e.Key)
+	case "commit", "tag":
+		return slices.Contains([]string{"gpgsign", "verbose", "cleanup"}, e.Key)
+	case "rebase":
+		return slices.Contains([]string{"autostash", "autosquash", "updaterefs"}, e.Key)
+	case "merge":
+		return e.Subsection == "" && slices.Contains([]string{"ff", "conflictstyle"}, e.Key)
+	case "color":
+		return true
+	case "http":
+		// actions/checkout's http.<url>.extraheader holds a token, not a
+		// program.
+		return slices.Contains([]string{"extraheader", "sslverify", "postbuffer", "version"}, e.Key)
+	case "alias":
+		// An alias starting with "!" is a shell command (git-config(1),
+		// alias.*).
+		return !strings.HasPrefix(strings.TrimSpace(e.Value), "!")
+	}
+	return false
+}
+
+// readDirBounded returns the names in dir, sorted; a missing dir has none.
+// Past maxCodeDirEntries, or when dir is not a directory, it is an error.
+func readDirBounded(fsys fs.ReadLinkFS, dir string) ([]string, error) {
+	fi, err := fsys.Lstat(rel(dir))
+	switch {
+	case err != nil && isNotExist(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case !fi.IsDir():
+		return nil, fmt.Errorf("%s is not a directory", path.Base(dir))
+	}
+	f, err := fsys.Open(rel(dir))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rd, ok := f.(fs.ReadDirFile)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot be listed", path.Base(dir))
+	}
+	ents, err := rd.ReadDir(maxCodeDirEntries + 1)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(ents) > maxCodeDirEntries {
+		return nil, fmt.Errorf("more than %d entries", maxCodeDirEntries)
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// isNotExist: the name is missing (ENOENT), or a component of its path is
+// no directory (ENOTDIR): nothing there either way.
+func isNotExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// quoteShort quotes s for a reason, bounded to 80 bytes.
+func quoteShort(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}

