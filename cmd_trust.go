@@ -251,7 +251,7 @@ func trustList(stdout, stderr io.Writer, sys *pipeline.System) int {
 		state := "missing"
 		if changed, ok := sys.ChangedAt(p); ok {
 			state = "present"
-			switch items := pipeline.RepoCode(sys, p); {
+			switch items := pipeline.RepoCode(sys, w, p); {
 			case changed.Before(since.Add(-pipeline.WatchMargin)):
 			case pipeline.IsRepo(p) && len(items) == 0:
 				state = "present: a git repository holding nothing git would run (no hook, no configuration that runs a program)"

@@ -357,3 +357,93 @@ func TestWatchRepo(t *testing.T) {
 	git("config", "core.hooksPath", ".husky/_")
 	denied("core.hooksPath set", "config: core.hookspath=")
 }
+
+// TestWatchNestedRepo: a repository made below the project after a command
+// ran confined there (git init sub, by that command or one it left
+// running) counts by what git would run from it, from the next shell
+// command that runs outside the sandbox (a git commit the user would
+// approve) or the next call after a confined one; those that were there
+// before are the user's.
+func TestWatchNestedRepo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	git := func(in string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	plant := func(repo string) {
+		t.Helper()
+		if err := os.WriteFile(repo+"/.git/hooks/pre-commit", []byte("#!/bin/sh\ntouch ../pwned\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call := func(mode, command string) runResult {
+		t.Helper()
+		in := pipelinetest.Input("Bash", proj, map[string]any{"command": command})
+		return runHook(t, sys, strings.NewReader(strings.Replace(in, `"default"`, `"`+mode+`"`, 1)))
+	}
+	// The user's own nested repository, with a hook, before any command
+	// ran confined.
+	os.MkdirAll(proj+"/theirs", 0o755)
+	git(proj+"/theirs", "init", "-q")
+	plant(proj + "/theirs")
+	if r := call("bypassPermissions", "python3 -c 'print(1)'"); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+		t.Fatalf("not confined: %+v", r)
+	}
+	if r := call("default", "git -C theirs commit --allow-empty -m x"); r.decision == "deny" {
+		t.Fatalf("the user's repository: %+v", r)
+	}
+
+	// Made since: one as git init leaves it is ordinary work.
+	os.MkdirAll(proj+"/plain", 0o755)
+	git(proj+"/plain", "init", "-q")
+	if r := call("default", "git -C plain commit --allow-empty -m x"); r.decision == "deny" {
+		t.Fatalf("a plain nested repository: %+v", r)
+	}
+	// A linked worktree of it (a .git file): git worktree add is ordinary
+	// work too.
+	git(proj+"/plain", "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "--allow-empty", "-m", "x")
+	git(proj+"/plain", "worktree", "add", "-q", "../wt")
+	if r := call("default", "git -C wt status"); r.decision == "deny" {
+		t.Fatalf("a linked worktree: %+v", r)
+	}
+	// One holding a hook denies the shell command that would run it.
+	os.MkdirAll(proj+"/sub", 0o755)
+	git(proj+"/sub", "init", "-q")
+	plant(proj + "/sub")
+	r := call("default", "git -C sub commit --allow-empty -m x")
+	if r.decision != "deny" || !strings.Contains(r.stdout, "the git repository "+proj+"/sub/.git") || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("a planted hook: %+v", r)
+	}
+	// And every call after it, a file tool's too.
+	r = runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/sub/.git") {
+		t.Fatalf("the next call: %+v", r)
+	}
+
+	// A confined command notes one too: the call after it is denied.
+	if out := runCmd(sys, "trust", proj+"/sub/.git"); out.code != 0 {
+		t.Fatalf("trust: %+v", out)
+	}
+	os.MkdirAll(proj+"/sub2", 0o755)
+	git(proj+"/sub2", "init", "-q")
+	plant(proj + "/sub2")
+	if r := call("bypassPermissions", "python3 -c 'print(2)'"); r.decision != "allow" {
+		t.Fatalf("confined: %+v", r)
+	}
+	r = runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/sub2/.git") {
+		t.Fatalf("after a confined call: %+v", r)
+	}
+}

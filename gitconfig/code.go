@@ -26,8 +26,14 @@ const (
 // `git config user.*` write.
 //
 // Each item is a short description, in the order found:
-//   - ".git is a symlink" or ".git is a file (gitdir: …)": git reads the
-//     repository elsewhere, which this does not follow;
+//   - ".git is a symlink": git reads the repository elsewhere, which this
+//     does not follow;
+//   - for a ".git" file (gitdir: DIR, gitrepository-layout(5)), the items
+//     of DIR, each prefixed with "gitdir DIR: "; when DIR is a linked
+//     worktree's (it holds commondir), its config.worktree and the items
+//     of the common directory it names, unless elsewhere reports that
+//     common directory (absolute, clean) judged on its own (the .git of a
+//     sandbox root: git worktree add is ordinary work);
 //   - "hooks/NAME": a file in the hooks directory that is not one of git's
 //     disabled "*.sample" files (githooks(5));
 //   - "config: KEY=VALUE": a variable outside [benignKey]'s list, which
@@ -44,7 +50,7 @@ const (
 // is not known to be harmless. fsys is the whole file system, paths
 // without their leading "/" (os.DirFS("/")). Nothing is written or run.
 // A missing dotgit has no items.
-func Code(fsys fs.ReadLinkFS, dotgit string) []string {
+func Code(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bool) []string {
 	dotgit = path.Clean(dotgit)
 	fi, err := fsys.Lstat(rel(dotgit))
 	switch {
@@ -56,13 +62,54 @@ func Code(fsys fs.ReadLinkFS, dotgit string) []string {
 		target, _ := fsys.ReadLink(rel(dotgit))
 		return []string{".git is a symlink to " + quoteShort(target)}
 	case fi.Mode().IsRegular():
-		d := deriver{fsys: fsys}
-		return []string{".git is a file (gitdir: " + quoteShort(strings.TrimPrefix(d.readSmall(dotgit), "gitdir:")) + ")"}
+		return gitFileCode(fsys, dotgit, elsewhere)
 	case !fi.IsDir():
 		return []string{".git is neither a directory nor a file"}
 	}
 	var items []string
 	codeIn(fsys, dotgit, "", 0, &items)
+	return items
+}
+
+// gitFileCode is Code for a .git that is a file.
+func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool) []string {
+	d := deriver{fsys: fsys}
+	line := d.readSmall(dotgit)
+	dir, ok := strings.CutPrefix(line, "gitdir:")
+	dir = strings.TrimSpace(dir)
+	if !ok || dir == "" {
+		return []string{".git is a file without a gitdir line: " + quoteShort(line)}
+	}
+	if !path.IsAbs(dir) {
+		dir = path.Join(path.Dir(dotgit), dir)
+	}
+	dir = path.Clean(dir)
+	prefix := "gitdir " + dir + ": "
+	if fi, err := fsys.Lstat(rel(dir)); err != nil || !fi.IsDir() {
+		return []string{prefix + "not a directory"}
+	}
+	var items []string
+	if _, err := fsys.Lstat(rel(dir + "/commondir")); err != nil {
+		// A submodule's repository (modules/NAME of its superproject), or
+		// any other: all of it.
+		codeIn(fsys, dir, prefix, 0, &items)
+		return items
+	}
+	// A linked worktree: git reads its config.worktree, and the hooks and
+	// configuration of the common directory.
+	common := d.readSmall(dir + "/commondir")
+	if !path.IsAbs(common) {
+		common = path.Join(dir, common)
+	}
+	common = path.Clean(common)
+	configCode(fsys, dir+"/config.worktree", prefix+"config.worktree", &items)
+	if elsewhere == nil || !elsewhere(common) {
+		if fi, err := fsys.Lstat(rel(common)); err != nil || !fi.IsDir() {
+			items = append(items, prefix+"commondir "+common+": not a directory")
+		} else {
+			codeIn(fsys, common, prefix+"commondir "+common+": ", 0, &items)
+		}
+	}
 	return items
 }
 

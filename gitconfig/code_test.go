@@ -36,7 +36,7 @@ func TestCodeOrdinary(t *testing.T) {
 	gitIn(t, proj, home, "init", "-q")
 	check := func(what string) {
 		t.Helper()
-		if items := Code(rootFS(), proj+"/.git"); len(items) > 0 {
+		if items := Code(rootFS(), proj+"/.git", nil); len(items) > 0 {
 			t.Errorf("after %s: %q, want nothing", what, items)
 		}
 	}
@@ -59,10 +59,10 @@ func TestCodeOrdinary(t *testing.T) {
 
 	clone := filepath.Join(root, "clone")
 	gitIn(t, root, home, "clone", "-q", up, clone)
-	if items := Code(rootFS(), clone+"/.git"); len(items) > 0 {
+	if items := Code(rootFS(), clone+"/.git", nil); len(items) > 0 {
 		t.Errorf("after git clone: %q, want nothing", items)
 	}
-	if items := Code(rootFS(), filepath.Join(root, "none", ".git")); items != nil {
+	if items := Code(rootFS(), filepath.Join(root, "none", ".git"), nil); items != nil {
 		t.Errorf("a missing .git: %q, want nothing", items)
 	}
 }
@@ -145,10 +145,15 @@ func TestCodePlanted(t *testing.T) {
 			os.RemoveAll(p + "/.git/hooks")
 			os.Symlink(home, p+"/.git/hooks")
 		}, "hooks: hooks is not a directory"},
-		{".git a file", func(p string) {
+		{".git a file naming a repository with a hook", func(p string) {
+			os.WriteFile(p+"/.git/hooks/post-checkout", []byte("#!/bin/sh\n"), 0o755)
+			os.Rename(p+"/.git", p+"/elsewhere")
+			os.WriteFile(p+"/.git", []byte("gitdir: elsewhere\n"), 0o644)
+		}, "gitdir " + root},
+		{".git a file without gitdir", func(p string) {
 			os.RemoveAll(p + "/.git")
-			os.WriteFile(p+"/.git", []byte("gitdir: "+up+"/.git\n"), 0o644)
-		}, ".git is a file (gitdir: "},
+			os.WriteFile(p+"/.git", []byte("x\n"), 0o644)
+		}, ".git is a file without a gitdir line"},
 		{".git a symlink", func(p string) {
 			os.RemoveAll(p + "/.git")
 			os.Symlink(up+"/.git", p+"/.git")
@@ -156,7 +161,7 @@ func TestCodePlanted(t *testing.T) {
 	} {
 		p := fresh()
 		c.make(p)
-		items := Code(rootFS(), p+"/.git")
+		items := Code(rootFS(), p+"/.git", nil)
 		if !slices.ContainsFunc(items, func(s string) bool { return strings.HasPrefix(s, c.want) }) {
 			t.Errorf("%s: %q, want an item starting %q", c.name, items, c.want)
 		}
@@ -165,3 +170,40 @@ func TestCodePlanted(t *testing.T) {
 
 // rootFS is the whole file system as Code takes it.
 func rootFS() fs.ReadLinkFS { return os.DirFS("/").(fs.ReadLinkFS) }
+
+// TestCodeLinkedWorktree: a linked worktree's .git file leads to its
+// worktree directory and the common directory, whose hooks git runs: a
+// hook there is an item, unless the caller judges that repository on its
+// own.
+func TestCodeLinkedWorktree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	p := filepath.Join(root, "p")
+	os.MkdirAll(home, 0o755)
+	os.MkdirAll(p, 0o755)
+	gitIn(t, p, home, "init", "-q")
+	gitIn(t, p, home, "commit", "-q", "--allow-empty", "-m", "x")
+	gitIn(t, p, home, "worktree", "add", "-q", "wt")
+	if items := Code(rootFS(), p+"/wt/.git", nil); len(items) > 0 {
+		t.Errorf("a worktree of a plain repository: %q", items)
+	}
+	os.WriteFile(p+"/.git/hooks/pre-commit", []byte("#!/bin/sh\n"), 0o755)
+	items := Code(rootFS(), p+"/wt/.git", nil)
+	if !slices.ContainsFunc(items, func(s string) bool { return strings.HasSuffix(s, "commondir "+p+"/.git: hooks/pre-commit") }) {
+		t.Errorf("the common directory's hook: %q", items)
+	}
+	if items := Code(rootFS(), p+"/wt/.git", func(c string) bool { return c == p+"/.git" }); len(items) > 0 {
+		t.Errorf("the common directory judged on its own: %q", items)
+	}
+	os.WriteFile(p+"/.git/worktrees/wt/config.worktree", []byte("[core]\n\tfsmonitor = ./x\n"), 0o644)
+	items = Code(rootFS(), p+"/wt/.git", func(c string) bool { return c == p+"/.git" })
+	if !slices.ContainsFunc(items, func(s string) bool { return strings.Contains(s, "config.worktree: core.fsmonitor=") }) {
+		t.Errorf("the worktree's own config.worktree: %q", items)
+	}
+}

@@ -269,6 +269,12 @@ func (j *Judger) confinementFor(res *classify.Result, call *hookio.Call, host ho
 		if err := j.Sys.RecordWatch(project, c.Missing); err != nil {
 			return nil, fmt.Errorf("the files it could create cannot be watched: %w", err)
 		}
+		// A nested repository that appeared since the last search is
+		// watched: this command is confined (its configuration and hooks
+		// read-only to it), the next call is judged by what git would run.
+		if _, err := j.Sys.NoteRepos(project, c.Found.Repos, true); err != nil {
+			return nil, fmt.Errorf("the repositories it could make cannot be watched: %w", err)
+		}
 	}
 	c.Ruleset = c.Ruleset.Normalize()
 	if err := c.Ruleset.Validate(); err != nil {

@@ -345,8 +345,40 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 		}
 		v.conf = conf
 	}
+	if j.live && v.Res.Shell != nil && !v.Res.Confine && v.Res.Decision != policy.Deny {
+		// A shell command that runs outside the sandbox may run git (a
+		// commit the user approves): in a repository an earlier confined
+		// command made below the project, with a hook it planted.
+		if err := j.newRepos(v.Res, pol, root, &view); err != nil {
+			return Verdict{Err: err, OnError: policy.Deny, input: data, host: host}
+		}
+	}
 	v.confineOff = why
 	return v
+}
+
+// newRepos notes the nested repositories below res's sandbox roots (a
+// search: the index daemon's answer, or a walk) in project's watch list,
+// where a command ran confined before (NoteRepos), and returns checkWatch's
+// error when one of them that is new holds what git would run. A search
+// that does not finish notes nothing.
+func (j *Judger) newRepos(res *classify.Result, pol *policy.Policy, project string, view *System) error {
+	w, err := view.ReadWatch(view.WatchPath(project))
+	if err != nil || w.ReposAt.IsZero() {
+		return nil // no confined command noted any; an unreadable list is checkWatch's
+	}
+	found, err := j.search(res, pol, map[string]string{})
+	if err != nil {
+		return nil
+	}
+	added, err := view.NoteRepos(project, found.Repos, false)
+	if err != nil {
+		return fmt.Errorf("the repositories a confined command could have made cannot be watched: %w", err)
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	return view.checkWatch(project, pol.HostSandbox.Enabled.Value)
 }
 
 // policy returns root's effective policy: for a live hook call through the

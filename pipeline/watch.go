@@ -52,6 +52,12 @@ type watchList struct {
 	// trustWindow it counts as appearing again only when that changes,
 	// since every git command changes the directory itself.
 	TrustedCode map[string]string `json:"trusted_code,omitempty"`
+	// Repos are the nested repositories (directories below the sandbox
+	// roots that hold a .git) the search of the roots found at ReposAt.
+	// One found later that was not there is watched like the project's
+	// own .git, from ReposAt on (NoteRepos).
+	Repos   []string  `json:"repos,omitempty"`
+	ReposAt time.Time `json:"repos_at,omitzero"`
 }
 
 // TrustWindow is how long a trusted path stays watched for changes.
@@ -151,7 +157,7 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 		if IsRepo(path) {
 			// A repository counts by what git would run from it: `git
 			// init` or `git clone` by the agent is ordinary work.
-			if items := gitconfig.Code(s.FS, path); len(items) > 0 {
+			if items := RepoCode(s, w, path); len(items) > 0 {
 				repos, code[path] = append(repos, path), items
 			}
 			continue
@@ -172,7 +178,7 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 		switch {
 		case !ok || !changed.After(at):
 		case IsRepo(path):
-			if items := gitconfig.Code(s.FS, path); len(items) > 0 && s.repoCode(path, items) != w.TrustedCode[path] {
+			if items := RepoCode(s, w, path); len(items) > 0 && s.repoCode(path, items) != w.TrustedCode[path] {
 				repos, code[path] = append(repos, path), items
 				w.Paths[path] = at
 			}
@@ -210,12 +216,17 @@ func IsRepo(path string) bool { return filepath.Base(path) == ".git" }
 
 // RepoCode lists what the repository whose ".git" is at path (absolute)
 // holds that git would run (gitconfig.Code), read through s's file
-// system; nothing for a path that is no repository's.
-func RepoCode(s *System, path string) []string {
+// system; nothing for a path that is no repository's. A linked worktree's
+// common directory is judged on its own where it is the .git of the
+// project of w, or of a nested repository w lists (the user's, or
+// watched itself).
+func RepoCode(s *System, w *watchList, path string) []string {
 	if !IsRepo(path) {
 		return nil
 	}
-	return gitconfig.Code(s.FS, path)
+	return gitconfig.Code(s.FS, path, func(common string) bool {
+		return common == filepath.Join(w.Project, ".git") || slices.ContainsFunc(w.Repos, func(r string) bool { return common == filepath.Join(r, ".git") })
+	})
 }
 
 // repoCode is what the repository at path holds that git runs, as
@@ -292,6 +303,49 @@ func (s *System) RecordWatch(project string, missing []string) error {
 	return writeWatch(p, w)
 }
 
+// NoteRepos records repos, the nested repositories a search of project's
+// sandbox roots found (absolute directories, index.Found.Repos), in its
+// watch list, and returns the .git of each that it did not list before:
+// from then on each is watched (Paths, since the previous note), and so
+// judged by what git would run from it (checkWatch), like the project's
+// own .git. The first note of a list only records them: a repository that
+// was there before any command ran confined is the user's. With create
+// false it notes nothing where no note was made yet (no command ran
+// confined in the project since safezone noted repositories).
+func (s *System) NoteRepos(project string, repos []string, create bool) ([]string, error) {
+	p := s.WatchPath(project)
+	if p == "" {
+		return nil, errors.New("no state directory: set HOME or XDG_STATE_HOME")
+	}
+	w, err := s.ReadWatch(p)
+	if err != nil {
+		return nil, err
+	}
+	if w.ReposAt.IsZero() && !create {
+		return nil, nil
+	}
+	now := s.Now()
+	var added []string
+	if !w.ReposAt.IsZero() {
+		for _, r := range repos {
+			if g := filepath.Join(r, ".git"); !slices.Contains(w.Repos, r) {
+				if _, ok := w.Paths[g]; !ok {
+					w.Paths[g] = w.ReposAt
+				}
+				added = append(added, g)
+			}
+		}
+	}
+	known := slices.Sorted(slices.Values(repos))
+	if slices.Equal(known, w.Repos) && !w.ReposAt.IsZero() {
+		return nil, nil
+	}
+	// A repository removed and made again counts as new: it is no longer
+	// listed once a search does not find it.
+	w.Repos, w.ReposAt, w.Project = known, now, project
+	return added, writeWatch(p, w)
+}
+
 // writeWatch replaces the watch list at p atomically.
 func writeWatch(p string, w *watchList) error {
 	data, err := json.MarshalIndent(w, "", "  ")
@@ -346,7 +400,7 @@ func (s *System) Trust(paths []string) ([]string, error) {
 				if w.TrustedCode == nil {
 					w.TrustedCode = map[string]string{}
 				}
-				w.TrustedCode[p] = s.repoCode(p, gitconfig.Code(s.FS, p))
+				w.TrustedCode[p] = s.repoCode(p, RepoCode(s, w, p))
 			}
 			changed = true
 			if !slices.Contains(found, p) {
