@@ -184,6 +184,13 @@ func TestDecide(t *testing.T) {
 		// Row 3: protected.
 		{name: "protected .git", tool: "Write", input: write("/proj/.git/config"), perm: "acceptEdits", want: policy.Deny, row: RowProtected, has: []string{`paths.protected ".git/**"`, "ask the user"}},
 		{name: "protected in bypass", tool: "Write", input: write("/proj/.git/hooks/pre-commit"), perm: "bypassPermissions", want: policy.Deny},
+		// Any repository's .git, for the file tools, whatever the policy.
+		{name: "a nested repository's hook", tool: "Write", input: write("/proj/vendor/lib/.git/hooks/pre-commit"), perm: "bypassPermissions", want: policy.Deny, row: RowProtected, has: []string{`self-protection "**/.git/**" (the file tools)`, "outside the sandbox"}},
+		{name: "a nested repository's config, any case", tool: "Edit", input: map[string]any{"file_path": "/proj/sub/.GIT/config", "old_string": "a", "new_string": "b"}, perm: "bypassPermissions", want: policy.Deny},
+		{name: "a .git file naming another repository", tool: "Write", input: write("/proj/sub/.git"), perm: "bypassPermissions", want: policy.Deny},
+		{name: "a .git reached through a symlink", fs: []string{"proj/vendor/lib/.git/hooks/", "proj/h => vendor/lib/.git/hooks"}, tool: "Write", input: write("/proj/h/pre-push"), perm: "bypassPermissions", want: policy.Deny, has: []string{"/proj/vendor/lib/.git/hooks/pre-push"}},
+		{name: "the project's .git, the policy's protection removed", tool: "Write", input: write("/proj/.git/hooks/pre-commit"), extra: "version: 1\nremove:\n  paths.protected: [\".git/**\"]\n", perm: "bypassPermissions", want: policy.Deny},
+		{name: ".gitignore, .github, x.git are no .git", tool: "Write", input: write("/proj/x.git/.github/.gitignore"), perm: "bypassPermissions", want: policy.Allow},
 		{name: "protected with -y", tool: "Write", input: write("/proj/package-lock.json"), flags: yesFlag, want: policy.Deny},
 		{name: "protected base name at depth", tool: "Write", input: write("/proj/web/package-lock.json"), perm: "acceptEdits", want: policy.Deny},
 		{name: "protected *.pem deep", tool: "Write", input: write("/proj/a/b/ca.pem"), perm: "bypassPermissions", want: policy.Deny},

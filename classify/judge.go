@@ -97,6 +97,13 @@ func (j *judgement) classes() Class {
 			j.add(RowProtected, policy.Deny, protectedRule(pt), pt.Pos.String(), p, "")
 		}
 	}
+	if d.shell == nil {
+		if p, ok := gitFile(t); ok {
+			class = ClassProtected
+			j.add(RowProtected, policy.Deny, gitFileRule, "built in", p,
+				"git runs a repository's hooks and reads its configuration outside the sandbox, a nested repository's too")
+		}
+	}
 	// A write to a directory reaches everything below it: a shell command's
 	// target says so itself (Recursive: rm -r, mv of a directory); a file
 	// tool's or an MCP tool's write of an existing directory (a move) does.
@@ -988,6 +995,31 @@ func (d *decider) someMatch(dir, rest string) string {
 		return fs.SkipAll
 	})
 	return found
+}
+
+// gitFileRule names gitFile's row in reasons.
+const gitFileRule = `self-protection "**/.git/**" (the file tools)`
+
+// gitFile reports whether a view of the write target t lies in a
+// directory named .git or is one (a ".git" file names the repository git
+// uses there, gitrepository-layout(5)), and which view: a file tool (Write,
+// Edit, an MCP tool) may not write there, in any repository below the
+// project or outside it, whatever the policy, since git runs what it finds
+// there (hooks, core.hooksPath, core.fsmonitor) outside the sandbox. The
+// name is compared without case: git refuses ".GIT" in a tree only on
+// case-insensitive file systems, where it is the same directory. Shell
+// commands are left to the policy (.git/** for the project's own), the
+// kernel (a confined command's repositories' configuration and hooks are
+// read-only) and rm (removing a nested repository whole is ordinary work).
+func gitFile(t *Target) (string, bool) {
+	for _, v := range t.views() {
+		for c := range strings.SplitSeq(v, "/") {
+			if strings.EqualFold(c, ".git") {
+				return v, true
+			}
+		}
+	}
+	return "", false
 }
 
 // protectedRule names a protected pattern in reasons: "self-protection" for

@@ -28,11 +28,11 @@ func EmbeddedDefault() *policy.Layer {
 			Pos: policy.Pos{File: policy.EmbeddedName, Line: 55, Col: 18},
 		},
 		OnError: &policy.Setting[policy.Decision]{
-			Pos: policy.Pos{File: policy.EmbeddedName, Line: 272, Col: 11},
+			Pos: policy.Pos{File: policy.EmbeddedName, Line: 268, Col: 11},
 		},
 		HostSettings: &policy.Setting[bool]{
 			Value: true,
-			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 277, Col: 16},
+			Pos:   policy.Pos{File: policy.EmbeddedName, Line: 273, Col: 16},
 		},
 		Protected: []policy.Pattern{
 			policy.Pattern{
@@ -42,63 +42,57 @@ func EmbeddedDefault() *policy.Layer {
 				Glob:   ".git/**",
 			},
 			policy.Pattern{
-				Text:   "**/.git/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 68, Col: 7},
-				Anchor: 1,
-				Glob:   "**/.git/**",
-			},
-			policy.Pattern{
 				Text:   "node_modules/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 69, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 66, Col: 7},
 				Anchor: 1,
 				Glob:   "node_modules/**",
 			},
 			policy.Pattern{
 				Text: ".env*",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 70, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 67, Col: 7},
 				Glob: ".env*",
 			},
 			policy.Pattern{
 				Text: "*.key",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 71, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 68, Col: 7},
 				Glob: "*.key",
 			},
 			policy.Pattern{
 				Text: "*.pem",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 72, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 69, Col: 7},
 				Glob: "*.pem",
 			},
 			policy.Pattern{
 				Text: "package-lock.json",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 73, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 70, Col: 7},
 				Glob: "package-lock.json",
 			},
 			policy.Pattern{
 				Text: "yarn.lock",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 74, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 71, Col: 7},
 				Glob: "yarn.lock",
 			},
 			policy.Pattern{
 				Text:   ".claude/settings*.json",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 77, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 74, Col: 7},
 				Anchor: 1,
 				Glob:   ".claude/settings*.json",
 			},
 			policy.Pattern{
 				Text: ".safezone.yaml",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 78, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 75, Col: 7},
 				Glob: ".safezone.yaml",
 			},
 			policy.Pattern{
 				Text: ".safezone.local.yaml",
-				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 79, Col: 7},
+				Pos:  policy.Pos{File: policy.EmbeddedName, Line: 76, Col: 7},
 				Glob: ".safezone.local.yaml",
 			},
 		},
 		Warned: []policy.Pattern{
 			policy.Pattern{
 				Text:   "src/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 82, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 79, Col: 7},
 				Anchor: 1,
 				Glob:   "src/**",
 			},
@@ -106,19 +100,19 @@ func EmbeddedDefault() *policy.Layer {
 		Safe: []policy.Pattern{
 			policy.Pattern{
 				Text:   "docs/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 85, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 82, Col: 7},
 				Anchor: 1,
 				Glob:   "docs/**",
 			},
 			policy.Pattern{
 				Text:   "agent_sandbox/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 86, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 83, Col: 7},
 				Anchor: 1,
 				Glob:   "agent_sandbox/**",
 			},
 			policy.Pattern{
 				Text:   "tests/**",
-				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 87, Col: 7},
+				Pos:    policy.Pos{File: policy.EmbeddedName, Line: 84, Col: 7},
 				Anchor: 1,
 				Glob:   "tests/**",
 			},
@@ -126,700 +120,700 @@ func EmbeddedDefault() *policy.Layer {
 		Templates: []policy.Setting[string]{
 			policy.Setting[string]{
 				Value: ".env.example",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 93, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 90, Col: 7},
 			},
 			policy.Setting[string]{
 				Value: ".env.sample",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 94, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 91, Col: 7},
 			},
 			policy.Setting[string]{
 				Value: ".env.template",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 95, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 92, Col: 7},
 			},
 			policy.Setting[string]{
 				Value: ".env.dist",
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 96, Col: 7},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 93, Col: 7},
 			},
 		},
 		Deny: []policy.Rule{
 			policy.Rule{
 				Text:      "Read(.env*)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 106, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 103, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text: ".env*",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 106, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 103, Col: 7},
 					Glob: ".env*",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(*.pem)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 107, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 104, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text: "*.pem",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 107, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 104, Col: 7},
 					Glob: "*.pem",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(*.key)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 108, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 105, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text: "*.key",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 108, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 105, Col: 7},
 					Glob: "*.key",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.ssh/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 111, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 108, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.ssh/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 111, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 108, Col: 7},
 					Anchor: 3,
 					Glob:   ".ssh/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.aws/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 112, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 109, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.aws/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 112, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 109, Col: 7},
 					Anchor: 3,
 					Glob:   ".aws/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.kube/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 113, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 110, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.kube/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 113, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 110, Col: 7},
 					Anchor: 3,
 					Glob:   ".kube/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/gh/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 114, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 111, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/gh/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 114, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 111, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/gh/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/gcloud/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 115, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 112, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/gcloud/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 115, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 112, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/gcloud/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.azure/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 116, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 113, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.azure/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 116, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 113, Col: 7},
 					Anchor: 3,
 					Glob:   ".azure/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.docker/config.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 117, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 114, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.docker/config.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 117, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 114, Col: 7},
 					Anchor: 3,
 					Glob:   ".docker/config.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.npmrc)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 118, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 115, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.npmrc",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 118, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 115, Col: 7},
 					Anchor: 3,
 					Glob:   ".npmrc",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.pypirc)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 119, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 116, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.pypirc",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 119, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 116, Col: 7},
 					Anchor: 3,
 					Glob:   ".pypirc",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.cargo/credentials*)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 120, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 117, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.cargo/credentials*",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 120, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 117, Col: 7},
 					Anchor: 3,
 					Glob:   ".cargo/credentials*",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.git-credentials)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 121, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 118, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.git-credentials",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 121, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 118, Col: 7},
 					Anchor: 3,
 					Glob:   ".git-credentials",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.netrc)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 122, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 119, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.netrc",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 122, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 119, Col: 7},
 					Anchor: 3,
 					Glob:   ".netrc",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.gnupg/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 123, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 120, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.gnupg/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 123, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 120, Col: 7},
 					Anchor: 3,
 					Glob:   ".gnupg/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.*_history)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 124, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 121, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.*_history",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 124, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 121, Col: 7},
 					Anchor: 3,
 					Glob:   ".*_history",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.local/share/fish/fish_history)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 125, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 122, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.local/share/fish/fish_history",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 125, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 122, Col: 7},
 					Anchor: 3,
 					Glob:   ".local/share/fish/fish_history",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.claude/.credentials.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 126, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 123, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.claude/.credentials.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 126, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 123, Col: 7},
 					Anchor: 3,
 					Glob:   ".claude/.credentials.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.claude.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 124, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.claude.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 124, Col: 7},
 					Anchor: 3,
 					Glob:   ".claude.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.codex/auth.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.codex/auth.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 127, Col: 7},
 					Anchor: 3,
 					Glob:   ".codex/auth.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.codex/.credentials.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 128, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.codex/.credentials.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 128, Col: 7},
 					Anchor: 3,
 					Glob:   ".codex/.credentials.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.gemini/oauth_creds.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 132, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 129, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.gemini/oauth_creds.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 132, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 129, Col: 7},
 					Anchor: 3,
 					Glob:   ".gemini/oauth_creds.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.gemini/gemini-credentials.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 133, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.gemini/gemini-credentials.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 133, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 130, Col: 7},
 					Anchor: 3,
 					Glob:   ".gemini/gemini-credentials.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.gemini/mcp-oauth-tokens.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 134, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.gemini/mcp-oauth-tokens.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 134, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 131, Col: 7},
 					Anchor: 3,
 					Glob:   ".gemini/mcp-oauth-tokens.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.gemini/a2a-oauth-tokens.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 135, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 132, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.gemini/a2a-oauth-tokens.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 135, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 132, Col: 7},
 					Anchor: 3,
 					Glob:   ".gemini/a2a-oauth-tokens.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.mozilla/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 138, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 135, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.mozilla/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 138, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 135, Col: 7},
 					Anchor: 3,
 					Glob:   ".mozilla/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/snap/firefox/common/.mozilla/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 139, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 136, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/snap/firefox/common/.mozilla/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 139, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 136, Col: 7},
 					Anchor: 3,
 					Glob:   "snap/firefox/common/.mozilla/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/google-chrome/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 140, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 137, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/google-chrome/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 140, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 137, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/google-chrome/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/chromium/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 141, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 138, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/chromium/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 141, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 138, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/chromium/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/BraveSoftware/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 139, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/BraveSoftware/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 139, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/BraveSoftware/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/microsoft-edge/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 143, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 140, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/microsoft-edge/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 143, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 140, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/microsoft-edge/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/vivaldi/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 144, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 141, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/vivaldi/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 144, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 141, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/vivaldi/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/opera/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 145, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/opera/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 145, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 142, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/opera/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/Library/Application Support/Firefox/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 143, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/Library/Application Support/Firefox/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 143, Col: 7},
 					Anchor: 3,
 					Glob:   "Library/Application Support/Firefox/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/Library/Application Support/Google/Chrome/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 147, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 144, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/Library/Application Support/Google/Chrome/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 147, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 144, Col: 7},
 					Anchor: 3,
 					Glob:   "Library/Application Support/Google/Chrome/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/Library/Application Support/BraveSoftware/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 148, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 145, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/Library/Application Support/BraveSoftware/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 148, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 145, Col: 7},
 					Anchor: 3,
 					Glob:   "Library/Application Support/BraveSoftware/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/Library/Application Support/Microsoft Edge/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 149, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/Library/Application Support/Microsoft Edge/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 149, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 146, Col: 7},
 					Anchor: 3,
 					Glob:   "Library/Application Support/Microsoft Edge/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/Library/Cookies/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 150, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 147, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/Library/Cookies/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 150, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 147, Col: 7},
 					Anchor: 3,
 					Glob:   "Library/Cookies/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/Library/Keychains/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 151, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 148, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/Library/Keychains/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 151, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 148, Col: 7},
 					Anchor: 3,
 					Glob:   "Library/Keychains/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.password-store/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 152, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 149, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.password-store/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 152, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 149, Col: 7},
 					Anchor: 3,
 					Glob:   ".password-store/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.local/share/keyrings/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 153, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 150, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.local/share/keyrings/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 153, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 150, Col: 7},
 					Anchor: 3,
 					Glob:   ".local/share/keyrings/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.config/github-copilot/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 154, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 151, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.config/github-copilot/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 154, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 151, Col: 7},
 					Anchor: 3,
 					Glob:   ".config/github-copilot/**",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.m2/settings.xml)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 155, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 152, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.m2/settings.xml",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 155, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 152, Col: 7},
 					Anchor: 3,
 					Glob:   ".m2/settings.xml",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.gradle/gradle.properties)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 156, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 153, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.gradle/gradle.properties",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 156, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 153, Col: 7},
 					Anchor: 3,
 					Glob:   ".gradle/gradle.properties",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.pgpass)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 157, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 154, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.pgpass",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 157, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 154, Col: 7},
 					Anchor: 3,
 					Glob:   ".pgpass",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.vault-token)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 158, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 155, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.vault-token",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 158, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 155, Col: 7},
 					Anchor: 3,
 					Glob:   ".vault-token",
 				},
 			},
 			policy.Rule{
 				Text:      "Read(~/.terraform.d/credentials.tfrc.json)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 159, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 156, Col: 7},
 				Kind:      1,
 				Tool:      "Read",
 				AnyAccess: true,
 				Access:    1, /* read */
 				Path: policy.Pattern{
 					Text:   "~/.terraform.d/credentials.tfrc.json",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 159, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 156, Col: 7},
 					Anchor: 3,
 					Glob:   ".terraform.d/credentials.tfrc.json",
 				},
 			},
 			policy.Rule{
 				Text:      "Write(/etc/**)",
-				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 160, Col: 7},
+				Pos:       policy.Pos{File: policy.EmbeddedName, Line: 157, Col: 7},
 				Kind:      1,
 				Tool:      "Write",
 				AnyAccess: true,
 				Path: policy.Pattern{
 					Text:   "/etc/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 160, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 157, Col: 7},
 					Anchor: 2,
 					Glob:   "/etc/**",
 				},
@@ -827,123 +821,117 @@ func EmbeddedDefault() *policy.Layer {
 		},
 		Audit: policy.AuditLayer{
 			Path: &policy.Setting[string]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 310, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 306, Col: 9},
 			},
 			All: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 312, Col: 8},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 308, Col: 8},
 			},
 			MaxBytes: &policy.Setting[int64]{
 				Value: 10485760,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 315, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 311, Col: 14},
 			},
 			Keep: &policy.Setting[int]{
 				Value: 5,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 316, Col: 9},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 312, Col: 9},
 			},
 			Required: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 319, Col: 13},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 315, Col: 13},
 			},
 			Syslog: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 322, Col: 11},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 318, Col: 11},
 			},
 			DryRun: &policy.Setting[bool]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 326, Col: 12},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 322, Col: 12},
 			},
 		},
 		Guards: policy.GuardsLayer{
 			LoseWork: &policy.Setting[policy.Decision]{
 				Value: 1, /* ask */
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 171, Col: 14},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 168, Col: 14},
 			},
 			InstallOutside: &policy.Setting[policy.Decision]{
 				Value: 1, /* ask */
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 175, Col: 20},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 172, Col: 20},
 			},
 		},
 		Confine: policy.ConfineLayer{
 			Mode: &policy.Setting[policy.ConfineMode]{
-				Pos: policy.Pos{File: policy.EmbeddedName, Line: 191, Col: 9},
+				Pos: policy.Pos{File: policy.EmbeddedName, Line: 188, Col: 9},
 			},
 			Write: []policy.Dir{
 				policy.Dir{
 					Path: "~/.cache",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 262, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 258, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/go/pkg/mod",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 263, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 259, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/go/pkg/sumdb",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 264, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 260, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.npm",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 265, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 261, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/registry",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 266, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 262, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.cargo/git",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 267, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 263, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.gradle/caches",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 268, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 264, Col: 7},
 				},
 				policy.Dir{
 					Path: "~/.m2/repository",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 269, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 265, Col: 7},
 				},
 			},
 			ProgramWritable: []policy.Pattern{
 				policy.Pattern{
 					Text:   ".git/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 195, Col: 7},
 					Anchor: 1,
 					Glob:   ".git/**",
 				},
 				policy.Pattern{
-					Text:   "**/.git/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 199, Col: 7},
-					Anchor: 1,
-					Glob:   "**/.git/**",
-				},
-				policy.Pattern{
 					Text:   "node_modules/**",
-					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 200, Col: 7},
+					Pos:    policy.Pos{File: policy.EmbeddedName, Line: 196, Col: 7},
 					Anchor: 1,
 					Glob:   "node_modules/**",
 				},
 				policy.Pattern{
 					Text: "package-lock.json",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 201, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 197, Col: 7},
 					Glob: "package-lock.json",
 				},
 				policy.Pattern{
 					Text: "yarn.lock",
-					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 202, Col: 7},
+					Pos:  policy.Pos{File: policy.EmbeddedName, Line: 198, Col: 7},
 					Glob: "yarn.lock",
 				},
 			},
 			Sockets: []policy.Setting[string]{
 				policy.Setting[string]{
 					Value: "/var/lib/sss/pipes/nss",
-					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 208, Col: 13},
+					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 13},
 				},
 				policy.Setting[string]{
 					Value: "/run/nscd/socket",
-					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 208, Col: 39},
+					Pos:   policy.Pos{File: policy.EmbeddedName, Line: 204, Col: 39},
 				},
 			},
 			Grants: []policy.Grant{
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git push:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 212, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git push",
@@ -952,13 +940,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 217, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 213, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -968,10 +956,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git fetch:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 215, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git fetch",
@@ -980,13 +968,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 220, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 216, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -996,10 +984,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git pull:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 218, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git pull",
@@ -1008,13 +996,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 223, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 219, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -1024,10 +1012,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git clone:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 221, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git clone",
@@ -1036,13 +1024,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 226, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 226, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 222, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -1052,10 +1040,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git ls-remote:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 224, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git ls-remote",
@@ -1064,13 +1052,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 229, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 229, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 225, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -1080,10 +1068,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 231, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(git submodule:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 231, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 227, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "git submodule",
@@ -1092,13 +1080,13 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.ssh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 14},
 							Anchor: 3,
 							Glob:   ".ssh/**",
 						},
 						policy.Pattern{
 							Text:   "~/.git-credentials",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 27},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 228, Col: 27},
 							Anchor: 3,
 							Glob:   ".git-credentials",
 						},
@@ -1108,10 +1096,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 234, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 230, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(gh:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 234, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 230, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "gh",
@@ -1120,17 +1108,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.config/gh/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 235, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 231, Col: 14},
 							Anchor: 3,
 							Glob:   ".config/gh/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 236, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(docker:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 236, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 232, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "docker",
@@ -1139,7 +1127,7 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.docker/config.json",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 233, Col: 14},
 							Anchor: 3,
 							Glob:   ".docker/config.json",
 						},
@@ -1151,10 +1139,10 @@ func EmbeddedDefault() *policy.Layer {
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 239, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 235, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(npm publish:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 239, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 235, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "npm publish",
@@ -1163,17 +1151,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.npmrc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 240, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 236, Col: 14},
 							Anchor: 3,
 							Glob:   ".npmrc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(npm whoami:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 237, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "npm whoami",
@@ -1182,17 +1170,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.npmrc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 242, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 238, Col: 14},
 							Anchor: 3,
 							Glob:   ".npmrc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 243, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 239, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(aws:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 243, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 239, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "aws",
@@ -1201,17 +1189,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.aws/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 244, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 240, Col: 14},
 							Anchor: 3,
 							Glob:   ".aws/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 245, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(gcloud:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 245, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 241, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "gcloud",
@@ -1220,17 +1208,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.config/gcloud/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 246, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 242, Col: 14},
 							Anchor: 3,
 							Glob:   ".config/gcloud/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 247, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 243, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(az:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 247, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 243, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "az",
@@ -1239,17 +1227,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.azure/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 248, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 244, Col: 14},
 							Anchor: 3,
 							Glob:   ".azure/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 249, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 245, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(kubectl:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 249, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 245, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "kubectl",
@@ -1258,17 +1246,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.kube/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 250, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 246, Col: 14},
 							Anchor: 3,
 							Glob:   ".kube/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 251, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 247, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(helm:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 251, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 247, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "helm",
@@ -1277,17 +1265,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.kube/**",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 252, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 248, Col: 14},
 							Anchor: 3,
 							Glob:   ".kube/**",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 253, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 249, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(cargo publish:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 253, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 249, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "cargo publish",
@@ -1296,17 +1284,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.cargo/credentials*",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 254, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 250, Col: 14},
 							Anchor: 3,
 							Glob:   ".cargo/credentials*",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 255, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 251, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(twine upload:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 255, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 251, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "twine upload",
@@ -1315,17 +1303,17 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.pypirc",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 256, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 252, Col: 14},
 							Anchor: 3,
 							Glob:   ".pypirc",
 						},
 					},
 				},
 				policy.Grant{
-					Pos: policy.Pos{File: policy.EmbeddedName, Line: 257, Col: 16},
+					Pos: policy.Pos{File: policy.EmbeddedName, Line: 253, Col: 16},
 					Command: policy.Rule{
 						Text:    "Bash(terraform:*)",
-						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 257, Col: 16},
+						Pos:     policy.Pos{File: policy.EmbeddedName, Line: 253, Col: 16},
 						Kind:    2,
 						Tool:    "Bash",
 						Command: "terraform",
@@ -1334,7 +1322,7 @@ func EmbeddedDefault() *policy.Layer {
 					Read: []policy.Pattern{
 						policy.Pattern{
 							Text:   "~/.terraform.d/credentials.tfrc.json",
-							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 258, Col: 14},
+							Pos:    policy.Pos{File: policy.EmbeddedName, Line: 254, Col: 14},
 							Anchor: 3,
 							Glob:   ".terraform.d/credentials.tfrc.json",
 						},
@@ -1345,7 +1333,7 @@ func EmbeddedDefault() *policy.Layer {
 		Network: policy.NetworkLayer{
 			Isolate: &policy.Setting[bool]{
 				Value: true,
-				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 335, Col: 12},
+				Pos:   policy.Pos{File: policy.EmbeddedName, Line: 331, Col: 12},
 			},
 		},
 	}
