@@ -511,6 +511,27 @@ var confineCases = []confineCase{
 		},
 	},
 	{
+		// The same below the project: a confined command makes a nested
+		// repository with a hook (git init sub). The next confined
+		// command's search of the project notes it as new; from the call
+		// after it, every call is denied, naming it.
+		name:  "nested-repo-made-with-hook",
+		needs: []string{"git"},
+		files: map[string]string{"proj/plant.sh": "printf '#!/bin/sh\\ntouch ../../pwned\\n' > sub/.git/hooks/pre-commit\nchmod +x sub/.git/hooks/pre-commit\n"},
+		calls: func(w *world) []string {
+			return []string{
+				"git init -q sub && sh plant.sh",
+				"echo next",
+				"git -C sub -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m y",
+			}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1)
+			r.wantDenied(2, "the git repository "+r.w.path("proj/sub/.git"), "hooks/pre-commit", "safezone trust "+r.w.path("proj/sub/.git"))
+			r.wantAbsent("pwned")
+		},
+	},
+	{
 		// Background work confined (issue 27: the state of the confined
 		// shell now travels in pipes, and a process left behind must not
 		// hold up the call): a server started with & in one call, another
