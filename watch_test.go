@@ -179,6 +179,12 @@ func TestExplainChangesNothing(t *testing.T) {
 	if !strings.Contains(out.String(), "confine") {
 		t.Fatalf("explain: %s %s", out.String(), errb.String())
 	}
+	// It says what it would watch: the project is no repository.
+	for _, want := range []string{"watch    " + proj + "/.git: a repository it could make there with a hook", "watch    " + proj + "/.mcp.json: missing"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("explain does not say %q:\n%s", want, out.String())
+		}
+	}
 	for _, p := range []string{proj + "/.claude", dir + "/home/.cache", sys.WatchPath(proj)} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("explain made %s", p)

@@ -95,6 +95,12 @@ type ExplainConfine struct {
 	// Refusals says whether what the kernel refuses the command reaches
 	// the audit log and the model, and why not (package refusals).
 	Refusals string `json:"refusals,omitempty"`
+	// Watched are the guarded paths that do not exist, which the command
+	// could create and the kernel cannot stop: the hook watches them
+	// (pipeline's watch list), and every later call in the project is
+	// denied once one has appeared (a .git: once it holds what git would
+	// run), until the user trusts it.
+	Watched []string `json:"watched,omitempty"`
 }
 
 // ExplainMode is the effective mode and where each part came from.
@@ -193,6 +199,7 @@ func ExplanationOf(v Verdict) Explanation {
 			c.Why, c.Granted, c.Kept = v.conf.Why, v.conf.Granted, v.conf.Kept
 			c.GitWritable = v.conf.GitWritable
 			c.Refusals = v.conf.Refusals
+			c.Watched = v.conf.Missing
 			c.Network, c.NetOff = "open", v.conf.NetOff
 			if n := v.conf.Ruleset.Net; n != nil && n.Proxy == "" {
 				c.Network = "none"
@@ -540,7 +547,14 @@ func (e Explanation) writeConfine(w *trace) {
 		}
 		w.p("  later    a process it leaves running is not ended with the call and keeps this view: the noread paths stay unreadable once made; a secret made later in the project, or a socket made later outside, is not hidden from it (README, \"What the kernel enforces\")")
 		w.p("  later    nor can it be: a mask bound into its namespace once the secret appears does not take back a file it opened when it appeared, and ending it with the call ends the servers started with &; it can swap a symlink in between a Write or Edit's check and the host's write")
-		w.p("  later    a repository it creates (git init, git clone) keeps what it writes there; that repository's configuration and hooks are read-only from the next call on")
+		for _, p := range c.Watched {
+			if IsRepo(p) {
+				w.p("  watch    %s: a repository it could make there with a hook or configuration that runs a program denies every later call here, until the user runs safezone trust %s", p, p)
+			} else {
+				w.p("  watch    %s: missing; if it appears, every later call here is denied until the user runs safezone trust %s", p, p)
+			}
+		}
+		w.p("  later    a repository it creates (git init, git clone) keeps what it writes there, and its configuration and hooks are read-only from the next call on; once a new one holds what git would run (a hook, configuration that runs a program), every call is denied until the user trusts it, but the user's own git run before that runs it")
 	case c.Note != "":
 		w.p("confine    no: %s", c.Note)
 	case c.Unavailable != "":
