@@ -101,6 +101,22 @@ func (m *memoFS) knownAbsent(name string) bool {
 	return ok && r.absent
 }
 
+// knownMissing reports whether the view's answer for name, without asking
+// the file system, is that it is missing as a walk sees it (walk.step): a
+// directory read found no such name, or Lstat answered with an error
+// notExist takes for missing (the hook's policy cache check asks many of
+// the self-protected names through the view before the decision). A name
+// the view also knows as a directory (memoFS.dirs: answers of different
+// moments) is not.
+func (m *memoFS) knownMissing(name string) bool {
+	r, ok := m.lstat[name]
+	if !ok || !r.absent && (r.err == nil || !notExist(r.err)) {
+		return false
+	}
+	_, dir := m.dirs["/"+name]
+	return !dir
+}
+
 func (m *memoFS) ReadLink(name string) (string, error) {
 	if r, ok := m.link[name]; ok {
 		return r.target, r.err
@@ -137,14 +153,15 @@ const listDirMaxRecords = 32 << 10
 // compatibility forms (ZFS normalization=formKC or formKD: a fullwidth
 // "．ｓｓｈ" is ".ssh" there) is not covered.
 func (m *memoFS) absentFrom(dir string, names []string) {
-	// A directory knowDir learnt about is a directory: its size is not
-	// asked for, its read stops after as many bytes of records instead.
-	if _, known := m.dirs["/"+dir]; !known || m.hasLstat(dir) {
-		fi, err := m.Lstat(dirOrRoot(dir))
-		if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
-			return
-		}
-	}
+	m.absentFromAtLeast(dir, names, 1)
+}
+
+// absentFromAtLeast is absentFrom when least or more of names are still
+// to learn about: the view holds no answer for them (the hook's policy
+// cache check asks about many of the names a decision's self-protection
+// wants, through the same view); with fewer, the directory is not read
+// (each is looked up by itself, if at all, which costs less).
+func (m *memoFS) absentFromAtLeast(dir string, names []string, least int) {
 	// The names to learn about, and their paths, made in one string.
 	var buf strings.Builder
 	buf.Grow(len(names) * (len(dir) + 16))
@@ -165,8 +182,16 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 		}
 		want, paths = append(want, n), append(paths, full)
 	}
-	if len(want) == 0 {
+	if len(want) == 0 || len(want) < least {
 		return
+	}
+	// A directory knowDir learnt about is a directory: its size is not
+	// asked for, its read stops after as many bytes of records instead.
+	if _, known := m.dirs["/"+dir]; !known || m.hasLstat(dir) {
+		fi, err := m.Lstat(dirOrRoot(dir))
+		if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
+			return
+		}
 	}
 	held := make([]bool, len(want))
 	if err := m.eachName(dir, listDirMaxRecords, func(e string) {
