@@ -650,7 +650,7 @@ func (d *decider) missingBelow(c string, n int) bool {
 	if j := strings.IndexByte(c[n+1:], '/'); j >= 0 {
 		end = n + 1 + j
 	}
-	return m.knownMissing(c[1:end])
+	return m.knownMissing(c[:end])
 }
 
 // resolveEntry is a Resolve pattern's part of resolvedPattern: the places

@@ -101,19 +101,19 @@ func (m *memoFS) knownAbsent(name string) bool {
 	return ok && r.absent
 }
 
-// knownMissing reports whether the view's answer for name, without asking
-// the file system, is that it is missing as a walk sees it (walk.step): a
-// directory read found no such name, or Lstat answered with an error
-// notExist takes for missing (the hook's policy cache check asks many of
-// the self-protected names through the view before the decision). A name
-// the view also knows as a directory (memoFS.dirs: answers of different
-// moments) is not.
-func (m *memoFS) knownMissing(name string) bool {
-	r, ok := m.lstat[name]
+// knownMissing reports whether the view's answer for the name of abs
+// (absolute: "/" and the name), without asking the file system, is that
+// it is missing as a walk sees it (walk.step): a directory read found no
+// such name, or Lstat answered with an error notExist takes for missing
+// (the hook's policy cache check asks many of the self-protected names
+// through the view before the decision). A name the view also knows as a
+// directory (memoFS.dirs: answers of different moments) is not.
+func (m *memoFS) knownMissing(abs string) bool {
+	r, ok := m.lstat[abs[1:]]
 	if !ok || !r.absent && (r.err == nil || !notExist(r.err)) {
 		return false
 	}
-	_, dir := m.dirs["/"+name]
+	_, dir := m.dirs[abs]
 	return !dir
 }
 

@@ -422,7 +422,7 @@ func (s *System) fileID(path string) (fileID, error) {
 	fi, err := s.FS.Lstat(name)
 	switch {
 	case err != nil && errors.Is(err, fs.ErrNotExist):
-		return fileID{}, &fs.PathError{Op: "stat", Path: path, Err: fs.ErrNotExist}
+		return fileID{}, err
 	case err != nil || fi.Mode()&fs.ModeSymlink != 0:
 		return statID(path)
 	}
