@@ -89,7 +89,13 @@ func (m *memoFS) lstatOrAbsent(name string) (fi fs.FileInfo, absent bool, err er
 	if r, ok := m.lstat[name]; ok {
 		return r.fi, r.absent, r.err
 	}
-	fi, err = m.ReadLinkFS.Lstat(name)
+	answered := false
+	if fs.FS(m.ReadLinkFS) == osRoot {
+		fi, answered, err = lstatRoot(name)
+	}
+	if !answered {
+		fi, err = m.ReadLinkFS.Lstat(name)
+	}
 	m.lstat[name] = lstatResult{fi: fi, err: err}
 	return fi, false, err
 }
