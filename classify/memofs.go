@@ -347,6 +347,63 @@ func (m *memoFS) knowDir(abs string) {
 	}
 }
 
+// OpenNoLinks opens the file abs (absolute and clean) for reading where
+// it is reached through no symbolic link, its last component included
+// (openat2(2) with RESOLVE_NO_SYMLINKS, Linux 5.6), and, when fsys is a
+// [MemoFS] view of the real root, records in the view that abs's
+// directory and each directory above it exist and are reached through no
+// link, as a walk through them would (walk.step): a later [Resolve] of a
+// path below starts there (walk.skipKnown), with no lstat of those
+// directories. The view learns nothing when it already holds an answer
+// for one of them (a decision sees one answer per name). A caller that
+// reads a file it expects to find through no link (safezone's policy
+// cache, in its state directory) learns that much for free. ok is false,
+// and nothing is opened, where this cannot be asked (another file system
+// than the real root, a platform or kernel without openat2, a seccomp
+// filter) or the kernel met a link (ELOOP): the caller opens the file as
+// it would have. Otherwise fd is the open file (the caller closes it) or
+// err is the kernel's reason (ENOENT: a component is missing, as a plain
+// open would find too).
+func OpenNoLinks(fsys fs.ReadLinkFS, abs string) (fd int, ok bool, err error) {
+	m, memo := fsys.(*memoFS)
+	if !memo || fs.FS(m.ReadLinkFS) != osRoot || len(abs) < 2 || abs[0] != '/' || path.Clean(abs) != abs {
+		return -1, false, nil
+	}
+	fd, err = openFileNoLinks(abs)
+	switch {
+	case err == nil:
+		m.noLinksTo(abs[:strings.LastIndexByte(abs, '/')])
+		return fd, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return -1, true, err
+	}
+	return -1, false, nil
+}
+
+// noLinksTo records that the directory dir ("" for the root, else
+// absolute and clean) and each directory above it exist and are reached
+// through no symbolic link (the kernel said so), unless the view holds an
+// answer for one of them.
+func (m *memoFS) noLinksTo(dir string) {
+	for p := dir; p != ""; p = p[:strings.LastIndexByte(p, '/')] {
+		if _, ok := m.dirs[p]; ok {
+			break
+		}
+		if m.hasLstat(p[1:]) {
+			return
+		}
+	}
+	if m.dirs == nil {
+		m.dirs = make(map[string]struct{}, 8)
+	}
+	for p := dir; p != ""; p = p[:strings.LastIndexByte(p, '/')] {
+		if _, ok := m.dirs[p]; ok {
+			break
+		}
+		m.dirs[p] = struct{}{}
+	}
+}
+
 // dirOrRoot is dir as an fs.FS name: "." for the root.
 func dirOrRoot(dir string) string {
 	if dir == "" {

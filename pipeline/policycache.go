@@ -347,7 +347,7 @@ func (s *System) writePolicyCache(key policyCacheKey, e cacheEntry, timeout time
 // timeout cached with it, when the cache file can be trusted and every
 // file the policy was loaded from is as it was.
 func (s *System) readPolicyCache(key policyCacheKey) (*policy.Policy, time.Duration, bool) {
-	data, ok := readCacheFile(key.file, s.uid, int64(len(policyCacheMagic))+8, maxPolicyCache)
+	data, ok := readCacheFile(s.FS, key.file, s.uid, int64(len(policyCacheMagic))+8, maxPolicyCache)
 	if !ok || string(data[:len(policyCacheMagic)]) != policyCacheMagic {
 		return nil, 0, false
 	}
