@@ -336,6 +336,12 @@ func (m *memoFS) knowDir(abs string) {
 		}
 		m.dirFDs[abs] = fd
 	}
+	m.recordDirs(abs)
+}
+
+// recordDirs records the directory abs (absolute and clean) and each
+// above it in dirs, as reached through no symbolic link.
+func (m *memoFS) recordDirs(abs string) {
 	if m.dirs == nil {
 		m.dirs = make(map[string]struct{}, 8)
 	}
@@ -393,15 +399,7 @@ func (m *memoFS) noLinksTo(dir string) {
 			return
 		}
 	}
-	if m.dirs == nil {
-		m.dirs = make(map[string]struct{}, 8)
-	}
-	for p := dir; p != ""; p = p[:strings.LastIndexByte(p, '/')] {
-		if _, ok := m.dirs[p]; ok {
-			break
-		}
-		m.dirs[p] = struct{}{}
-	}
+	m.recordDirs(dir)
 }
 
 // dirOrRoot is dir as an fs.FS name: "." for the root.
