@@ -639,9 +639,10 @@ func (d *decider) resolvedPattern(p *policy.Pattern) []string {
 // absolute) to be itself because its first component below c[:n], the
 // anchor's spelling, is missing: that spelling is a directory an earlier
 // resolution reached through no link (memoFS.dirs; "/" when n is 0), and
-// a directory read found the component missing (memoFS.knownAbsent). The
-// walk would start there (walk.skipKnown: no deeper directory of c can
-// be known), find the component missing, and apply the rest lexically.
+// the view knows the component missing (memoFS.knownMissing: a directory
+// read or an lstat found it so). The walk would start there
+// (walk.skipKnown: no deeper directory of c can be known), find the
+// component missing, and apply the rest lexically.
 func (d *decider) missingBelow(c string, n int) bool {
 	m, ok := d.fsys.(*memoFS)
 	if !ok || len(c) <= n+1 || c[n] != '/' {
@@ -656,7 +657,7 @@ func (d *decider) missingBelow(c string, n int) bool {
 	if j := strings.IndexByte(c[n+1:], '/'); j >= 0 {
 		end = n + 1 + j
 	}
-	return m.knownAbsent(c[1:end])
+	return m.knownMissing(c[:end])
 }
 
 // resolveEntry is a Resolve pattern's part of resolvedPattern: the places
@@ -739,8 +740,9 @@ func (d *decider) prepareResolve() {
 // readResolveDirs prepares the resolution of the Resolve patterns pats (the
 // self-protection layer's: a dozen names in the project root, as many in
 // the home directory, most of them missing), whose places are in entries:
-// a directory that holds listDirMin or more of the names on their paths is
-// read once instead of looked up name by name (memoFS.absentFrom), which
+// a directory that holds listDirMin or more of the names on their paths,
+// of which the view does not know listDirMin or more yet, is read once
+// instead of looked up name by name (memoFS.absentFromAtLeast), which
 // answers for the missing ones.
 func (d *decider) readResolveDirs(pats []*policy.Pattern, entries []resolveEntry) {
 	m, ok := d.fsys.(*memoFS)
@@ -811,7 +813,7 @@ func (d *decider) readResolveDirs(pats []*policy.Pattern, entries []resolveEntry
 			for k := dn.last; k >= 0; k = names[k].next {
 				ns = append(ns, names[k].name)
 			}
-			m.absentFrom(strings.TrimPrefix(r.Path, "/"), ns)
+			m.absentFromAtLeast(strings.TrimPrefix(r.Path, "/"), ns, listDirMin)
 		}
 	}
 }

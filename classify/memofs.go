@@ -89,7 +89,13 @@ func (m *memoFS) lstatOrAbsent(name string) (fi fs.FileInfo, absent bool, err er
 	if r, ok := m.lstat[name]; ok {
 		return r.fi, r.absent, r.err
 	}
-	fi, err = m.ReadLinkFS.Lstat(name)
+	answered := false
+	if fs.FS(m.ReadLinkFS) == osRoot {
+		fi, answered, err = lstatRoot(name)
+	}
+	if !answered {
+		fi, err = m.ReadLinkFS.Lstat(name)
+	}
 	m.lstat[name] = lstatResult{fi: fi, err: err}
 	return fi, false, err
 }
@@ -99,6 +105,22 @@ func (m *memoFS) lstatOrAbsent(name string) (fi fs.FileInfo, absent bool, err er
 func (m *memoFS) knownAbsent(name string) bool {
 	r, ok := m.lstat[name]
 	return ok && r.absent
+}
+
+// knownMissing reports whether the view's answer for the name of abs
+// (absolute: "/" and the name), without asking the file system, is that
+// it is missing as a walk sees it (walk.step): a directory read found no
+// such name, or Lstat answered with an error notExist takes for missing
+// (the hook's policy cache check asks many of the self-protected names
+// through the view before the decision). A name the view also knows as a
+// directory (memoFS.dirs: answers of different moments) is not.
+func (m *memoFS) knownMissing(abs string) bool {
+	r, ok := m.lstat[abs[1:]]
+	if !ok || !r.absent && (r.err == nil || !notExist(r.err)) {
+		return false
+	}
+	_, dir := m.dirs[abs]
+	return !dir
 }
 
 func (m *memoFS) ReadLink(name string) (string, error) {
@@ -137,14 +159,15 @@ const listDirMaxRecords = 32 << 10
 // compatibility forms (ZFS normalization=formKC or formKD: a fullwidth
 // "．ｓｓｈ" is ".ssh" there) is not covered.
 func (m *memoFS) absentFrom(dir string, names []string) {
-	// A directory knowDir learnt about is a directory: its size is not
-	// asked for, its read stops after as many bytes of records instead.
-	if _, known := m.dirs["/"+dir]; !known || m.hasLstat(dir) {
-		fi, err := m.Lstat(dirOrRoot(dir))
-		if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
-			return
-		}
-	}
+	m.absentFromAtLeast(dir, names, 1)
+}
+
+// absentFromAtLeast is absentFrom when least or more of names are still
+// to learn about: the view holds no answer for them (the hook's policy
+// cache check asks about many of the names a decision's self-protection
+// wants, through the same view); with fewer, the directory is not read
+// (each is looked up by itself, if at all, which costs less).
+func (m *memoFS) absentFromAtLeast(dir string, names []string, least int) {
 	// The names to learn about, and their paths, made in one string.
 	var buf strings.Builder
 	buf.Grow(len(names) * (len(dir) + 16))
@@ -165,8 +188,16 @@ func (m *memoFS) absentFrom(dir string, names []string) {
 		}
 		want, paths = append(want, n), append(paths, full)
 	}
-	if len(want) == 0 {
+	if len(want) == 0 || len(want) < least {
 		return
+	}
+	// A directory knowDir learnt about is a directory: its size is not
+	// asked for, its read stops after as many bytes of records instead.
+	if _, known := m.dirs["/"+dir]; !known || m.hasLstat(dir) {
+		fi, err := m.Lstat(dirOrRoot(dir))
+		if err != nil || !fi.IsDir() || fi.Size() > listDirMaxSize {
+			return
+		}
 	}
 	held := make([]bool, len(want))
 	if err := m.eachName(dir, listDirMaxRecords, func(e string) {
@@ -305,6 +336,12 @@ func (m *memoFS) knowDir(abs string) {
 		}
 		m.dirFDs[abs] = fd
 	}
+	m.recordDirs(abs)
+}
+
+// recordDirs records the directory abs (absolute and clean) and each
+// above it in dirs, as reached through no symbolic link.
+func (m *memoFS) recordDirs(abs string) {
 	if m.dirs == nil {
 		m.dirs = make(map[string]struct{}, 8)
 	}
@@ -314,6 +351,55 @@ func (m *memoFS) knowDir(abs string) {
 		}
 		m.dirs[p] = struct{}{}
 	}
+}
+
+// OpenNoLinks opens the file abs (absolute and clean) for reading where
+// it is reached through no symbolic link, its last component included
+// (openat2(2) with RESOLVE_NO_SYMLINKS, Linux 5.6), and, when fsys is a
+// [MemoFS] view of the real root, records in the view that abs's
+// directory and each directory above it exist and are reached through no
+// link, as a walk through them would (walk.step): a later [Resolve] of a
+// path below starts there (walk.skipKnown), with no lstat of those
+// directories. The view learns nothing when it already holds an answer
+// for one of them (a decision sees one answer per name). A caller that
+// reads a file it expects to find through no link (safezone's policy
+// cache, in its state directory) learns that much for free. ok is false,
+// and nothing is opened, where this cannot be asked (another file system
+// than the real root, a platform or kernel without openat2, a seccomp
+// filter) or the kernel met a link (ELOOP): the caller opens the file as
+// it would have. Otherwise fd is the open file (the caller closes it) or
+// err is the kernel's reason (ENOENT: a component is missing, as a plain
+// open would find too).
+func OpenNoLinks(fsys fs.ReadLinkFS, abs string) (fd int, ok bool, err error) {
+	m, memo := fsys.(*memoFS)
+	if !memo || fs.FS(m.ReadLinkFS) != osRoot || len(abs) < 2 || abs[0] != '/' || path.Clean(abs) != abs {
+		return -1, false, nil
+	}
+	fd, err = openFileNoLinks(abs)
+	switch {
+	case err == nil:
+		m.noLinksTo(abs[:strings.LastIndexByte(abs, '/')])
+		return fd, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return -1, true, err
+	}
+	return -1, false, nil
+}
+
+// noLinksTo records that the directory dir ("" for the root, else
+// absolute and clean) and each directory above it exist and are reached
+// through no symbolic link (the kernel said so), unless the view holds an
+// answer for one of them.
+func (m *memoFS) noLinksTo(dir string) {
+	for p := dir; p != ""; p = p[:strings.LastIndexByte(p, '/')] {
+		if _, ok := m.dirs[p]; ok {
+			break
+		}
+		if m.hasLstat(p[1:]) {
+			return
+		}
+	}
+	m.recordDirs(dir)
 }
 
 // dirOrRoot is dir as an fs.FS name: "." for the root.

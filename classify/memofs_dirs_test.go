@@ -112,6 +112,77 @@ func TestSelfProtectionReadsDirectories(t *testing.T) {
 	}
 }
 
+// TestSelfProtectionKnownNamesNotRead: where the view already holds
+// answers for the self-protected names of a directory (the hook's policy
+// cache check asks about most of them through the decision's view), the
+// directory is read only while listDirMin or more of the names are still
+// unknown; each decision is still the one the lookups give, whatever the
+// names are, and each name is asked once.
+func TestSelfProtectionKnownNamesNotRead(t *testing.T) {
+	pol := selfProtected(t)
+	fixtures := map[string][]string{
+		"nothing of safezone's": nil,
+		"links out of the project": {"elsewhere/", "elsewhere/local.yaml", "elsewhere/claude/", "elsewhere/codex/",
+			"proj/.safezone.local.yaml => /elsewhere/local.yaml", "proj/.claude => /elsewhere/claude", "proj/.codex => ../elsewhere/codex",
+			"home/.gemini => /elsewhere", "home/.claude.json => /elsewhere/claude.json", "proj/hooks => /elsewhere"},
+		"files and directories": {"proj/.safezone.yaml", "proj/.claude/settings.json", "proj/hooks/", "proj/.github/hooks/a.json",
+			"home/.codex/hooks.json", "home/.config/safezone/policy.yaml", "home/.local/state/safezone/trust/x.json"},
+		"a dangling link": {"proj/hooks.json => /nowhere/hooks.json", "proj/.mcp.json => missing.json", "home/.cursor => /nowhere"},
+	}
+	// The names the policy cache asks about: the files and directories the
+	// policy is loaded from (see pipeline's policycache.go), as the hook's
+	// check does before the decision; and a few only.
+	cacheNames := []string{"home/.claude", "home/.claude.json", "home/.codex", "home/.config", "home/.copilot", "home/.cursor",
+		"home/.gemini", "proj/.claude", "proj/.codex", "proj/.cursor", "proj/.gemini", "proj/.github", "proj/.mcp.json",
+		"proj/.safezone.local.yaml", "proj/.safezone.yaml", "proj/.vscode", "etc/safezone", "etc/claude-code"}
+	few := []string{"proj/.claude", "proj/.safezone.yaml", "home/.claude"}
+	targets := []string{
+		"/proj/src/main.go", "/proj/.safezone.yaml", "/proj/.safezone.local.yaml", "/proj/.claude/settings.json",
+		"/elsewhere/local.yaml", "/elsewhere/claude/settings.json", "/elsewhere/codex/x", "/elsewhere/claude.json",
+		"/elsewhere/settings.json", "/nowhere/hooks.json", "/proj/missing.json", "/home/.codex/hooks.json",
+		"/elsewhere/hooks.json", "/nowhere/x", "/proj/hooks/x.json", "/proj/docs/a.md",
+	}
+	for name, extra := range fixtures {
+		for _, asked := range [][]string{cacheNames, few} {
+			m := makefs(append(append([]string{}, baseFS...), extra...)...)
+			for _, target := range targets {
+				in := `{"tool_name":"Write","cwd":"/proj","permission_mode":"bypassPermissions","tool_input":{"file_path":"` + target + `","content":"x"}}`
+				call, err := hookio.DecodeClaude([]byte(in))
+				if err != nil {
+					t.Fatal(err)
+				}
+				env := Env{ProjectDir: "/proj", Home: "/home", Today: "2026-11-22"}
+				c := &countFS{MapFS: m, lstats: map[string]int{}, reads: map[string]int{}}
+				view := MemoFS(c)
+				for _, n := range asked {
+					_, _ = view.Lstat(n)
+				}
+				got := Decide(call, pol, env, view)
+				want := Decide(call, pol, env, lookupFS{m})
+				if got.Decision != want.Decision || got.Row != want.Row || got.Reason != want.Reason {
+					t.Errorf("%s, %d names known, %s: %s (row %d) %q, %s (row %d) %q looking names up",
+						name, len(asked), target, got.Decision, got.Row, got.Reason, want.Decision, want.Row, want.Reason)
+				}
+				for q, n := range c.lstats {
+					if n > 1 {
+						t.Errorf("%s, %d names known, %s: %s asked %d times", name, len(asked), target, q, n)
+					}
+				}
+				// With the cache's names known, one name of the home
+				// directory and three of the project are left: looked up,
+				// not read; with a few, the project (a dozen names) is
+				// read.
+				if len(asked) == len(cacheNames) && (c.reads["proj"] != 0 || c.reads["home"] != 0) {
+					t.Errorf("%s, the cache's names known, %s: directories read %v, want none", name, target, c.reads)
+				}
+				if len(asked) < len(cacheNames) && c.reads["proj"] != 1 {
+					t.Errorf("%s, %d names known, %s: directories read %v, want proj once", name, len(asked), target, c.reads)
+				}
+			}
+		}
+	}
+}
+
 // TestAbsentFromLeavesDoubtToLstat: a directory too large to read, one
 // that cannot be read, and names that are not plain ASCII are left to
 // Lstat.

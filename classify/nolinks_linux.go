@@ -35,5 +35,18 @@ func openNoLinks(abs string) (fd int, dir, ok bool) {
 	}
 }
 
+// openFileNoLinks opens the file abs (absolute) for reading, in one
+// openat2(2) call with RESOLVE_NO_SYMLINKS: it fails with ELOOP at the
+// first symbolic link on the way, the last component included.
+func openFileNoLinks(abs string) (int, error) {
+	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS}
+	for {
+		fd, err := unix.Openat2(unix.AT_FDCWD, abs, &how)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
 // closeFD closes a descriptor openNoLinks returned.
 func closeFD(fd int) { unix.Close(fd) }

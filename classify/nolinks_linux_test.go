@@ -177,3 +177,96 @@ func BenchmarkAbsentFrom(b *testing.B) {
 		m.absentFrom(dir[1:], names)
 	}
 }
+
+// TestOpenNoLinks: a file reached through no link is opened and its
+// directories recorded in the view, and a resolution through what it
+// learnt is the one a walk gives; a link on the way or at the end is left
+// to the caller (not opened, nothing learnt), a missing file is the
+// kernel's ENOENT with nothing learnt, a name the view has answered for
+// keeps the view from learning, and another file system is not asked.
+func TestOpenNoLinks(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "s/cache"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "s/cache/p"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("s", filepath.Join(dir, "l")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("p", filepath.Join(dir, "s/cache/q")); err != nil {
+		t.Fatal(err)
+	}
+	root := os.DirFS("/").(fs.ReadLinkFS)
+	for _, tc := range []struct {
+		path           string
+		answered, open bool
+	}{
+		{"s/cache/p", true, true},
+		{"l/cache/p", false, false}, // a link on the way
+		{"s/cache/q", false, false}, // the file a link
+		{"s/cache/missing", true, false},
+		{"s/gone/p", true, false},
+		{"s/cache/../cache/p", false, false}, // not clean
+	} {
+		abs := dir + "/" + tc.path
+		m := newMemoFS(root)
+		fd, answered, err := OpenNoLinks(m, abs)
+		if answered != tc.answered || (fd >= 0) != tc.open || (err == nil) != tc.open && answered {
+			t.Errorf("%s: fd %d, answered %v, %v; want answered %v, open %v", tc.path, fd, answered, err, tc.answered, tc.open)
+		}
+		if fd >= 0 {
+			closeFD(fd)
+		}
+		_, learnt := m.dirs[filepath.Dir(abs)]
+		if learnt != tc.open {
+			t.Errorf("%s: learnt %v, want %v (%v)", tc.path, learnt, tc.open, m.dirs)
+		}
+		if !learnt {
+			continue
+		}
+		for p := filepath.Dir(abs); p != "/"; p = filepath.Dir(p) {
+			if _, ok := m.dirs[p]; !ok {
+				t.Errorf("%s: %s not recorded", tc.path, p)
+			}
+		}
+		for _, q := range []string{"s/cache/p", "s/cache/q/x", "s/cache/new/y", "s/cache"} {
+			got, gotErr := Resolve(m, dir+"/"+q)
+			want, wantErr := Resolve(root, dir+"/"+q)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: resolved after OpenNoLinks to %+v, %v; a walk gives %+v, %v", q, got, gotErr, want, wantErr)
+			}
+		}
+		for name := range m.lstat {
+			if strings.HasPrefix(dir+"/s/cache", "/"+name) {
+				t.Errorf("%s looked up although OpenNoLinks answered for it", name)
+			}
+		}
+	}
+
+	// A name the view answered for keeps it from learning.
+	m := newMemoFS(root)
+	if _, err := m.Lstat(strings.TrimPrefix(dir+"/s", "/")); err != nil {
+		t.Fatal(err)
+	}
+	fd, answered, err := OpenNoLinks(m, dir+"/s/cache/p")
+	if !answered || err != nil {
+		t.Fatalf("answered %v, %v", answered, err)
+	}
+	closeFD(fd)
+	if len(m.dirs) != 0 {
+		t.Errorf("learnt %v about a path of which the view holds an answer", m.dirs)
+	}
+
+	// Another file system than the real root is not asked.
+	if fd, answered, _ := OpenNoLinks(newMemoFS(lookupFS{makefs("s/cache/p")}), dir+"/s/cache/p"); answered || fd >= 0 {
+		t.Errorf("another file system: fd %d, answered %v", fd, answered)
+	}
+	if fd, answered, _ := OpenNoLinks(root, dir+"/s/cache/p"); answered || fd >= 0 {
+		t.Errorf("no view: fd %d, answered %v", fd, answered)
+	}
+}

@@ -260,21 +260,27 @@ func (j *Judger) Decide(data []byte, inErr error, projectDir string) Verdict {
 	if j.Cache == nil {
 		hr = j.Sys.hostRun(call, host, root)
 	}
-	pol, err := j.policy(root)
+	// One view of the disk for the policy cache's check, the watch check,
+	// what a confined command may write and each decision, which look at
+	// the same directories (the project's, the home directory's): each
+	// name is inspected once. A policy loaded instead of read from the
+	// cache is written to it once the view is no longer used (the write
+	// may make directories). Confining a command makes directories, so
+	// its own look, and the decision that follows it, go to the disk
+	// again.
+	view := *j.Sys
+	view.FS = classify.MemoFS(j.Sys.FS)
+	defer classify.CloseMemoFS(view.FS)
+	pol, save, err := j.policy(root, &view)
+	if save != nil {
+		defer save()
+	}
 	if err != nil {
 		return Verdict{Err: fmt.Errorf("%w: %w", ErrUnusablePolicy, err), OnError: policy.Deny, input: data, host: host}
 	}
 	if j.Loaded != nil {
 		j.Loaded(pol, root) // the hook's deadline follows the registration found
 	}
-	// One view of the disk for the watch check, what a confined command
-	// may write and each decision, which look at the same directories
-	// (the project's, the home directory's): each name is inspected once.
-	// Confining a command makes directories, so its own look, and the
-	// decision that follows it, go to the disk again.
-	view := *j.Sys
-	view.FS = classify.MemoFS(j.Sys.FS)
-	defer classify.CloseMemoFS(view.FS)
 	if j.Cache == nil { // a live call, not a replay
 		if err := view.checkWatch(root, pol.HostSandbox.Enabled.Value); err != nil {
 			return Verdict{Err: err, OnError: policy.Deny, input: data, host: host}
@@ -382,27 +388,28 @@ func (j *Judger) newRepos(res *classify.Result, pol *policy.Policy, project stri
 }
 
 // policy returns root's effective policy: for a live hook call through the
-// policy cache (policycache.go), for replay and test from Cache when there
-// is one.
-func (j *Judger) policy(root string) (*policy.Policy, error) {
+// policy cache (policycache.go), checked through view, for replay and test
+// from Cache when there is one. save, when not nil, writes the policy to
+// the cache: the caller calls it once done with view (cachedPolicy).
+func (j *Judger) policy(root string, view *System) (pol *policy.Policy, save func(), err error) {
 	if j.Cache == nil && j.live {
-		pol, timeout, err := j.cachedPolicy(root)
+		pol, timeout, save, err := j.cachedPolicy(root, view)
 		j.registered = timeout
-		return pol, err
+		return pol, save, err
 	}
 	if j.Cache == nil {
 		pol, err := LoadPolicy(j.Opts, root, j.Sys, j.reads)
 		if j.reads != nil {
 			j.registered, _ = ownTimeout(j.reads, j.Sys.Executable)
 		}
-		return pol, err
+		return pol, nil, err
 	}
 	l, ok := j.Cache[root]
 	if !ok {
 		l.pol, l.err = LoadPolicy(j.Opts, root, j.Sys, j.reads)
 		j.Cache[root] = l
 	}
-	return l.pol, l.err
+	return l.pol, nil, l.err
 }
 
 // LoadPolicy returns the effective policy: the embedded default, every

@@ -20,7 +20,7 @@ func readWithID(path string) ([]byte, fileID, bool, error) {
 	return data, fileID{}, false, err
 }
 
-func readCacheFile(string, int, int64, int64) ([]byte, bool) { return nil, false }
+func readCacheFile(fs.ReadLinkFS, string, int, int64, int64) ([]byte, bool) { return nil, false }
 
 func infoID(fs.FileInfo) (fileID, bool) { return fileID{}, false }
 

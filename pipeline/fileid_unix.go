@@ -9,6 +9,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/safezonehq/safezone/classify"
 	"github.com/safezonehq/safezone/policy"
 )
 
@@ -71,15 +72,15 @@ func readWithID(path string) ([]byte, fileID, bool, error) {
 // themselves, not an os.File: a call reads this one file, and an os.File
 // costs five more system calls (the network poller's registration, which a
 // regular file refuses, and the descriptor's flags, set and restored) and a
-// finalizer (issue 31).
-func readCacheFile(path string, uid int, least, most int64) ([]byte, bool) {
-	var fd int
-	var err error
-	for {
+// finalizer (issue 31). The file is opened through fsys's view where it
+// can be (classify.OpenNoLinks: the state directory reached through no
+// symbolic link, which the call's decision then need not look up again),
+// else as before.
+func readCacheFile(fsys fs.ReadLinkFS, path string, uid int, least, most int64) ([]byte, bool) {
+	fd, answered, err := classify.OpenNoLinks(fsys, path)
+	for !answered {
 		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
+		answered = err != syscall.EINTR
 	}
 	if err != nil {
 		return nil, false

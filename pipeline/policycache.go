@@ -114,7 +114,7 @@ func (s *System) cacheKey(loc policy.Locations, opts *Options) (policyCacheKey, 
 	h := fnv.New64a()
 	h.Write(b)
 	file := filepath.Join(loc.State, "cache", "policy-"+strconv.FormatUint(h.Sum64(), 16))
-	exe, err := statID(s.Executable)
+	exe, err := s.fileID(s.Executable)
 	if err != nil {
 		return policyCacheKey{}, false
 	}
@@ -133,28 +133,42 @@ func appendID(b []byte, id fileID) []byte {
 // cachedPolicy is LoadPolicy for a live hook call, through the cache. It
 // also returns the timeout of the hook's own registration in the settings
 // files read (see ownTimeout; 0 for none), which a cached policy keeps.
-func (j *Judger) cachedPolicy(root string) (*policy.Policy, time.Duration, error) {
+// The cache is checked through view, a copy of j.Sys whose FS is the
+// call's MemoFS view: the decision asks again about many of the names the
+// check looks at (the self-protected places of the project, the home
+// directory and /etc, safezone's binary), and finds the answers there
+// (see System.fileID). When the cache is not used the policy is loaded as
+// without a cache, and save, when not nil, writes it to the cache: the
+// caller calls it once done with the view (writing may make directories,
+// which the view must not span), unless the call's deadline has passed by
+// then.
+func (j *Judger) cachedPolicy(root string, view *System) (pol *policy.Policy, timeout time.Duration, save func(), err error) {
 	s := j.Sys
 	loc := PolicyLocations(j.Opts, root, s, nil)
-	key, keyed := s.cacheKey(loc, j.Opts)
+	key, keyed := view.cacheKey(loc, j.Opts)
 	if keyed {
-		if pol, timeout, ok := s.readPolicyCache(key); ok {
-			return pol, timeout, nil
+		if pol, timeout, ok := view.readPolicyCache(key); ok {
+			return pol, timeout, nil, nil
 		}
 	}
 	reads := j.reads
 	if reads == nil {
 		reads = NewFileCache()
 	}
-	rec := &cacheRecorder{sys: s}
+	rec := &cacheRecorder{sys: view}
 	loc.ReadFile = reads.read
 	loc.Trusted = rec.trusted
-	pol, err := MergeLayers(loc, j.Opts)
-	timeout, _ := ownTimeout(reads, s.Executable)
-	if err == nil && keyed && (j.late == nil || !j.late()) {
-		s.writePolicyCache(key, rec.entry(loc, reads), timeout, pol)
+	pol, err = MergeLayers(loc, j.Opts)
+	timeout, _ = ownTimeout(reads, s.Executable)
+	if err == nil && keyed {
+		e := rec.entry(loc, reads)
+		save = func() {
+			if j.late == nil || !j.late() {
+				s.writePolicyCache(key, e, timeout, pol)
+			}
+		}
 	}
-	return pol, timeout, err
+	return pol, timeout, save, err
 }
 
 // cacheRecorder asks for trust as System.Trusted does, and remembers what
@@ -333,7 +347,7 @@ func (s *System) writePolicyCache(key policyCacheKey, e cacheEntry, timeout time
 // timeout cached with it, when the cache file can be trusted and every
 // file the policy was loaded from is as it was.
 func (s *System) readPolicyCache(key policyCacheKey) (*policy.Policy, time.Duration, bool) {
-	data, ok := readCacheFile(key.file, s.uid, int64(len(policyCacheMagic))+8, maxPolicyCache)
+	data, ok := readCacheFile(s.FS, key.file, s.uid, int64(len(policyCacheMagic))+8, maxPolicyCache)
 	if !ok || string(data[:len(policyCacheMagic)]) != policyCacheMagic {
 		return nil, 0, false
 	}
@@ -376,13 +390,46 @@ func (s *System) readPolicyCache(key policyCacheKey) (*policy.Policy, time.Durat
 	return pol, timeout, true
 }
 
-// unchanged reports whether the file at path is as a cache recorded it.
+// unchanged reports whether the file at path is as a cache recorded it:
+// missing, or present with identity id, symbolic links followed.
 func (s *System) unchanged(path string, exists bool, id fileID) bool {
-	now, err := statID(path)
+	now, err := s.fileID(path)
 	if !exists {
 		return errors.Is(err, fs.ErrNotExist)
 	}
 	return err == nil && now == id
+}
+
+// fileID is statID asked first of s.FS, the file system the call decides
+// on, by lstat: the hook's check of its policy cache and the decision
+// look at many of the same names (the self-protected places: .claude,
+// .codex, .safezone.yaml, ... of the project and the home directory,
+// /etc/safezone), and through the call's MemoFS view each is asked once.
+// Only lstat's answers can be shared (the decision resolves links
+// itself), and they are stat's, save for a symbolic link: a name lstat
+// finds missing (ENOENT) is missing for stat too (both resolve the same
+// directories; the last component is missing), and lstat of a file that
+// is no link describes the same file stat does. A link (stat answers for
+// its target, or that it dangles), any other error of lstat (stat gives
+// it its own way), a file whose identity the answer does not hold, and a
+// path that is not absolute and clean (no name of the view) are asked of
+// stat(2) itself, as before.
+func (s *System) fileID(path string) (fileID, error) {
+	name, ok := strings.CutPrefix(path, "/")
+	if !ok || s.FS == nil || !fs.ValidPath(name) || name == "." {
+		return statID(path)
+	}
+	fi, err := s.FS.Lstat(name)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return fileID{}, err
+	case err != nil || fi.Mode()&fs.ModeSymlink != 0:
+		return statID(path)
+	}
+	if id, ok := infoID(fi); ok {
+		return id, nil
+	}
+	return statID(path)
 }
 
 // cacheReader reads a cache file's fields; bad turns true, for good, at the

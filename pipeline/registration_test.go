@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,14 +68,35 @@ func TestOwnTimeout(t *testing.T) {
 	}
 }
 
+// slowTargetFS is the real root, where looking up the name slow hangs
+// until release is closed: a decision stuck on its target, after the
+// policy cache's check (which asks the same view about the policy's
+// files) found the policy and the registration.
+type slowTargetFS struct {
+	fs.ReadLinkFS
+	slow    string
+	release chan struct{}
+}
+
+func (s slowTargetFS) Lstat(name string) (fs.FileInfo, error) {
+	if name == s.slow {
+		<-s.release
+		return nil, fs.ErrNotExist
+	}
+	return s.ReadLinkFS.Lstat(name)
+}
+
 // TestDeadlineFromRegistration: the hook's deadline follows the timeout of
 // its registration in the project's Claude Code settings (here 1 s, so
-// 500ms), counted from the process start.
+// 500ms), counted from the process start, when the policy is loaded and
+// when it is read from the policy cache. A call whose decision does not
+// finish writes no cache (the write waits for the decision, whose view of
+// the disk it must not change); one that finishes does.
 func TestDeadlineFromRegistration(t *testing.T) {
 	sys, dir := testSystem(t)
 	release := make(chan struct{})
 	defer close(release)
-	sys.FS = slowFS{release}
+	slow := slowTargetFS{os.DirFS("/").(fs.ReadLinkFS), strings.TrimPrefix(dir, "/") + "/proj/README.md", release}
 	settings := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"safezone","timeout":1}]}]}}`
 	if err := os.MkdirAll(dir+"/proj/.claude", 0o755); err != nil {
 		t.Fatal(err)
@@ -83,19 +105,30 @@ func TestDeadlineFromRegistration(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := pipelinetest.Input("Read", dir+"/proj", map[string]any{"file_path": dir + "/proj/README.md"})
-	// The last two calls read the policy, and the timeout found with it,
-	// from the policy cache.
 	sys.cacheSettle = cacheSettleForTest
 	settle()
-	for i := range 3 {
-		r := runHook(t, sys, strings.NewReader(in))
+	stuck := func(i, caches int) {
+		t.Helper()
+		s := *sys
+		s.FS = slow
+		r := runHook(t, &s, strings.NewReader(in))
 		if r.decision != "deny" || r.code != 2 || !strings.Contains(r.stdout, "no decision within 500ms") {
 			t.Errorf("call %d: decision %s exit %d: %s", i, r.decision, r.code, r.stdout)
 		}
-		if n := len(cacheFiles(t, sys)); n != 1 {
-			t.Errorf("call %d: %d cache files, want 1", i, n)
+		if n := len(cacheFiles(t, sys)); n != caches {
+			t.Errorf("call %d: %d cache files, want %d", i, n, caches)
 		}
 	}
+	stuck(0, 0) // the policy loaded
+	if r := runHook(t, sys, strings.NewReader(in)); r.decision == "deny" {
+		t.Fatalf("a call that finishes: decision %s: %s", r.decision, r.stdout)
+	}
+	if n := len(cacheFiles(t, sys)); n != 1 {
+		t.Fatalf("a call that finishes: %d cache files, want 1", n)
+	}
+	// The policy, and the timeout found with it, read from the cache.
+	stuck(1, 1)
+	stuck(2, 1)
 }
 
 // TestKernelAskedOnlyWhenItMatters: the hook asks the kernel whether it
