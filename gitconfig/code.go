@@ -73,19 +73,22 @@ func Code(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bo
 
 // gitFileCode is Code for a .git that is a file.
 func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool) []string {
-	d := deriver{fsys: fsys}
-	line := d.readSmall(dotgit)
-	dir, ok := strings.CutPrefix(line, "gitdir:")
-	dir = strings.TrimSpace(dir)
+	content, _ := readGitPath(fsys, dotgit)
+	dir, ok := strings.CutPrefix(content, "gitdir: ")
 	if !ok || dir == "" {
-		return []string{".git is a file without a gitdir line: " + quoteShort(line)}
+		return []string{".git is a file without a gitdir line: " + quoteShort(content)}
 	}
 	if !path.IsAbs(dir) {
-		dir = path.Join(path.Dir(dotgit), dir)
+		dir = path.Dir(dotgit) + "/" + dir
 	}
-	dir = path.Clean(dir)
+	// git takes the directory the kernel resolves ("l/.." is where the
+	// symlink l leads, up one), not the path cleaned.
+	dir, ok = realPath(fsys, dir)
 	prefix := "gitdir " + dir + ": "
-	if fi, err := fsys.Lstat(rel(dir)); err != nil || !fi.IsDir() {
+	if !ok {
+		prefix = "gitdir " + quoteShort(content) + ": "
+	}
+	if fi, err := fsys.Lstat(rel(dir)); !ok || err != nil || !fi.IsDir() {
 		return []string{prefix + "not a directory"}
 	}
 	var items []string
@@ -97,20 +100,86 @@ func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool)
 	}
 	// A linked worktree: git reads its config.worktree, and the hooks and
 	// configuration of the common directory.
-	common := d.readSmall(dir + "/commondir")
+	common, _ := readGitPath(fsys, dir+"/commondir")
 	if !path.IsAbs(common) {
-		common = path.Join(dir, common)
+		common = dir + "/" + common
 	}
-	common = path.Clean(common)
+	common, ok = realPath(fsys, common)
 	configCode(fsys, dir+"/config.worktree", prefix+"config.worktree", &items)
-	if elsewhere == nil || !elsewhere(common) {
-		if fi, err := fsys.Lstat(rel(common)); err != nil || !fi.IsDir() {
+	if !ok || elsewhere == nil || !elsewhere(common) {
+		if fi, err := fsys.Lstat(rel(common)); !ok || err != nil || !fi.IsDir() {
 			items = append(items, prefix+"commondir "+common+": not a directory")
 		} else {
 			codeIn(fsys, common, prefix+"commondir "+common+": ", 0, &items)
 		}
 	}
 	return items
+}
+
+// readGitPath reads the file p as git reads a .git file
+// (read_gitfile_gently) or a commondir (get_common_dir_noenv, git 2.39
+// setup.c): the whole of it, only trailing "\n" and "\r" removed (a
+// space or a second line is part of the path). ok is false when it cannot
+// be read or is larger than maxSmallFile.
+func readGitPath(fsys fs.ReadLinkFS, p string) (string, bool) {
+	f, err := fsys.Open(rel(p))
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSmallFile+1))
+	if err != nil || len(data) > maxSmallFile {
+		return "", false
+	}
+	return strings.TrimRight(string(data), "\r\n"), true
+}
+
+// maxLinks bounds the symlinks realPath follows, as the kernel does
+// (ELOOP past 40).
+const maxLinks = 40
+
+// realPath resolves the absolute path p as the kernel does (realpath(3),
+// which git applies to a gitdir and a commondir): each symlink followed
+// where it stands, ".." taken after it. ok is false when a component
+// is missing or unreadable, a symlink cannot be read, or there are more
+// than maxLinks.
+func realPath(fsys fs.ReadLinkFS, p string) (string, bool) {
+	if !path.IsAbs(p) {
+		return "", false
+	}
+	done, rest, links := "/", strings.Split(p, "/"), 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			done = path.Dir(done)
+			continue
+		}
+		next := path.Join(done, c)
+		fi, err := fsys.Lstat(rel(next))
+		if err != nil {
+			return "", false
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = next
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", false
+		}
+		target, err := fsys.ReadLink(rel(next))
+		if err != nil || target == "" {
+			return "", false
+		}
+		if path.IsAbs(target) {
+			done = "/"
+		}
+		rest = append(strings.Split(target, "/"), rest...)
+	}
+	return done, true
 }
 
 // codeIn adds the items of the repository directory g to items, each
@@ -143,8 +212,14 @@ func codeIn(fsys fs.ReadLinkFS, g, prefix string, depth int, items *[]string) {
 		if _, err := fsys.Lstat(rel(g + "/worktrees/" + w + "/commondir")); err == nil {
 			// A linked worktree points at its main repository: this
 			// one. Anything else is another repository's.
-			d := deriver{fsys: fsys}
-			if c := d.readSmall(g + "/worktrees/" + w + "/commondir"); c != "../.." && path.Clean(path.Join(g+"/worktrees/"+w, c)) != g {
+			c, _ := readGitPath(fsys, g+"/worktrees/"+w+"/commondir")
+			common := c
+			if !path.IsAbs(common) {
+				common = g + "/worktrees/" + w + "/" + common
+			}
+			rg, ok1 := realPath(fsys, g)
+			rc, ok2 := realPath(fsys, common)
+			if !ok1 || !ok2 || rc != rg {
 				add("worktrees/" + w + "/commondir: " + quoteShort(c))
 			}
 		}
@@ -295,11 +370,12 @@ func benignKey(e Entry) bool {
 		// actions/checkout's http.<url>.extraheader holds a token, not a
 		// program.
 		return slices.Contains([]string{"extraheader", "sslverify", "postbuffer", "version"}, e.Key)
-	case "alias":
-		// An alias starting with "!" is a shell command (git-config(1),
-		// alias.*).
-		return !strings.HasPrefix(strings.TrimSpace(e.Value), "!")
 	}
+	// alias.* is not on the list: one starting with "!" is a shell
+	// command, and any other may carry options that run one ("-c
+	// core.fsmonitor=CMD status", "difftool --extcmd=CMD"); a repository's
+	// alias overrides the user's own of that name (git-config(1),
+	// alias.*).
 	return false
 }
 
