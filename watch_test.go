@@ -453,3 +453,58 @@ func TestWatchNestedRepo(t *testing.T) {
 		t.Fatalf("after a confined call: %+v", r)
 	}
 }
+
+// TestWatchNestedRepoMovedIn: a repository made with a hook where the
+// search does not look (node_modules, a program-writable tree) and moved
+// below the project once the notes have moved past its making counts like
+// one made there: renaming its directory leaves its .git's change time as
+// it was.
+func TestWatchNestedRepoMovedIn(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	now := time.Now()
+	sys.Now = func() time.Time { return now }
+	git := func(in string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	confined := func(command string) {
+		t.Helper()
+		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
+		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+			t.Fatalf("not confined: %+v", r)
+		}
+	}
+	confined("python3 -c 'print(1)'")
+	// What a confined program does: a repository with a hook in
+	// node_modules, then an ordinary one that the next search notes.
+	os.MkdirAll(proj+"/node_modules/x", 0o755)
+	git(proj+"/node_modules/x", "init", "-q")
+	if err := os.WriteFile(proj+"/node_modules/x/.git/hooks/pre-commit", []byte("#!/bin/sh\ntouch ../pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	os.MkdirAll(proj+"/plain", 0o755)
+	git(proj+"/plain", "init", "-q")
+	confined("python3 -c 'print(2)'")
+	now = now.Add(time.Minute)
+	if err := os.Rename(proj+"/node_modules/x", proj+"/x"); err != nil {
+		t.Fatal(err)
+	}
+	confined("python3 -c 'print(3)'")
+	r := runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/x/.git") || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("a repository with a hook moved in: %+v", r)
+	}
+}

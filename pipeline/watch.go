@@ -151,15 +151,20 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 	code := map[string][]string{}
 	for path, since := range w.Paths {
 		changed, ok := s.ChangedAt(path)
-		if !ok || changed.Before(since.Add(-WatchMargin)) {
+		if !ok {
 			continue
 		}
 		if IsRepo(path) {
 			// A repository counts by what git would run from it: `git
-			// init` or `git clone` by the agent is ordinary work.
+			// init` or `git clone` by the agent is ordinary work. Not by
+			// its change time: one made where no search looks
+			// (node_modules) and moved here keeps its .git's.
 			if items := RepoCode(s, w, path); len(items) > 0 {
 				repos, code[path] = append(repos, path), items
 			}
+			continue
+		}
+		if changed.Before(since.Add(-WatchMargin)) {
 			continue
 		}
 		if !(placeholders && s.empty(path)) {
