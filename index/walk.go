@@ -42,9 +42,12 @@ type Limits struct {
 	Deadline time.Time
 }
 
-// maxRepos bounds the nested repositories a search reports (each costs
-// the hook a reading of its configuration, gitconfig.Derive).
-const maxRepos = 64
+// maxRepos bounds the nested repositories a search reports; past it the
+// search is incomplete: a repository it left out would be one no later
+// call judges (pipeline's NoteRepos), so 64 made with git init would hide
+// a 65th with a hook. Each costs the hook a few stat calls
+// (gitconfig.Derive reads at most 64 repositories' configuration).
+const maxRepos = 1024
 
 // DefaultLimits: two million entries, 2,048 paths.
 var DefaultLimits = Limits{Entries: 2_000_000, Found: 2048}
@@ -66,7 +69,8 @@ type Found struct {
 	// rule matches: Landlock can deny reading them.
 	NoRead []string `json:"noread,omitempty"`
 	// Repos are the directories below the roots (the roots themselves
-	// excluded) that hold an entry named .git, a directory or a file:
+	// excluded) that hold an entry named .git, a directory, a file or a
+	// symlink:
 	// nested repositories (a vendored checkout, one an earlier command
 	// made with git init or git clone), whose configuration and hooks a
 	// later unconfined git reads (see pipeline's readOnly). Those inside
@@ -222,7 +226,12 @@ func (t *tree) entry(d string, e entry, roOnly bool) error {
 	if d == "/" {
 		p = "/" + e.name
 	}
-	if e.name == ".git" && (e.typ == typeDir || e.typ == typeFile) && !slices.Contains(t.roots, d) && len(t.repos) < maxRepos {
+	// A .git symlink counts too: git follows it (is_git_directory).
+	if e.name == ".git" && (e.typ == typeDir || e.typ == typeFile || e.typ == typeLink) && !slices.Contains(t.roots, d) && !t.repos[d] {
+		if len(t.repos) >= maxRepos {
+			t.incomplete = fmt.Sprintf("over %d nested git repositories below the sandbox roots", maxRepos)
+			return errStop
+		}
 		t.repos[d] = true
 	}
 	class := t.c.Class(p)
