@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -506,5 +507,103 @@ func TestWatchNestedRepoMovedIn(t *testing.T) {
 	r := runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
 	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/x/.git") || !strings.Contains(r.stdout, "hooks/pre-commit") {
 		t.Fatalf("a repository with a hook moved in: %+v", r)
+	}
+}
+
+// TestWatchRepoItself: a directory of the work tree made a repository
+// itself (HEAD, objects, refs, a config naming the work tree, a hook)
+// is what git run in it takes, before the .git above: the user's git
+// commit in src runs the hook. It is found and judged like a nested .git;
+// so is the project root made one where it has no .git.
+func TestWatchRepoItself(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	git := func(in string, args ...string) error {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+		return nil
+	}
+	// makeRepoAt makes d a repository itself whose work tree is wt, with a
+	// pre-commit hook that makes marker.
+	makeRepoAt := func(d, wt, marker string) {
+		t.Helper()
+		for _, sub := range []string{"objects", "refs/heads", "hooks"} {
+			os.MkdirAll(d+"/"+sub, 0o755)
+		}
+		os.WriteFile(d+"/HEAD", []byte("ref: refs/heads/main\n"), 0o644)
+		os.WriteFile(d+"/config", []byte("[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = "+wt+"\n"), 0o644)
+		os.WriteFile(d+"/hooks/pre-commit", []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	}
+	confined := func(command string) {
+		t.Helper()
+		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
+		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+			t.Fatalf("not confined: %+v", r)
+		}
+	}
+	read := func() runResult {
+		t.Helper()
+		return runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	}
+
+	// The project root, no repository: made one itself.
+	confined("python3 -c 'print(1)'")
+	makeRepoAt(proj, proj, dir+"/ran-root")
+	r := read()
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+" is a repository itself") || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("the project root made a repository: %+v", r)
+	}
+	if err := git(proj, "commit", "-q", "--allow-empty", "-m", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir + "/ran-root"); err != nil {
+		t.Fatalf("git did not run the hook of the project root made a repository: the case is no attack")
+	}
+	for _, n := range []string{"HEAD", "objects", "refs", "hooks", "config", "index", "logs", "info", "description", "branches", "COMMIT_EDITMSG"} {
+		os.RemoveAll(proj + "/" + n)
+	}
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("removed: %+v", r)
+	}
+
+	// A repository project: src made one itself.
+	if err := git(proj, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if out := runCmd(sys, "trust", proj+"/.git"); out.code != 0 {
+		t.Fatalf("trust: %+v", out)
+	}
+	os.MkdirAll(proj+"/src", 0o755)
+	confined("python3 -c 'print(2)'")
+	makeRepoAt(proj+"/src", proj, dir+"/ran-src")
+	confined("python3 -c 'print(3)'")
+	r = read()
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/src is a repository itself") || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("src made a repository: %+v", r)
+	}
+	if err := git(proj+"/src", "commit", "-q", "--allow-empty", "-m", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir + "/ran-src"); err != nil {
+		t.Fatalf("git in src did not run its hook: the case is no attack")
+	}
+	// Trusted by the name the reason gives.
+	if out := runCmd(sys, "trust", proj+"/src/.git"); out.code != 0 {
+		t.Fatalf("trust: %+v", out)
+	}
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("trusted: %+v", r)
 	}
 }

@@ -429,3 +429,21 @@ func quoteShort(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// IsGitDir reports whether git would take the directory dir itself
+// (absolute) for a repository when it looks for one there before the
+// directories above it (is_git_directory, git 2.39 setup.c): it holds
+// HEAD, and objects and refs, or a commondir naming where they are. A
+// directory of a work tree that holds these is a repository to git run in
+// it (safe.bareRepository is "all" unless the user sets it), whatever
+// .git lies above. A superset: HEAD's content is not checked.
+func IsGitDir(fsys fs.ReadLinkFS, dir string) bool {
+	has := func(name string) bool {
+		_, err := fsys.Lstat(rel(path.Join(dir, name)))
+		return err == nil
+	}
+	if fi, err := fsys.Lstat(rel(path.Join(dir, "HEAD"))); err != nil || fi.IsDir() {
+		return false
+	}
+	return has("commondir") || has("objects") && has("refs")
+}

@@ -13,6 +13,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/gitconfig"
 )
 
 // Classifier says what the kernel does with a path: a *classify.PathMatcher.
@@ -70,7 +72,7 @@ type Found struct {
 	NoRead []string `json:"noread,omitempty"`
 	// Repos are the directories below the roots (the roots themselves
 	// excluded) that hold an entry named .git, a directory, a file or a
-	// symlink:
+	// symlink, or that are a repository themselves (gitconfig.IsGitDir):
 	// nested repositories (a vendored checkout, one an earlier command
 	// made with git init or git clone), whose configuration and hooks a
 	// later unconfined git reads (see pipeline's readOnly). Those inside
@@ -84,6 +86,9 @@ type Found struct {
 	// run without a question.
 	Incomplete string `json:"incomplete,omitempty"`
 }
+
+// rootFS is the whole file system as gitconfig reads it.
+var rootFS = os.DirFS("/").(fs.ReadLinkFS)
 
 // errStop ends a search early; tree.incomplete says why.
 var errStop = errors.New("stop")
@@ -226,8 +231,13 @@ func (t *tree) entry(d string, e entry, roOnly bool) error {
 	if d == "/" {
 		p = "/" + e.name
 	}
-	// A .git symlink counts too: git follows it (is_git_directory).
-	if e.name == ".git" && (e.typ == typeDir || e.typ == typeFile || e.typ == typeLink) && !slices.Contains(t.roots, d) && !t.repos[d] {
+	switch {
+	case t.repos[d] || slices.Contains(t.roots, d):
+	case e.name == ".git" && (e.typ == typeDir || e.typ == typeFile || e.typ == typeLink),
+		// A .git symlink counts too: git follows it. So does a directory
+		// that is a repository itself (HEAD, objects, refs): git run in
+		// it takes it before any .git above.
+		(e.name == "HEAD" || e.name == "objects" || e.name == "refs" || e.name == "commondir") && gitconfig.IsGitDir(rootFS, d):
 		if len(t.repos) >= maxRepos {
 			t.incomplete = fmt.Sprintf("over %d nested git repositories below the sandbox roots", maxRepos)
 			return errStop

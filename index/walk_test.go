@@ -108,9 +108,11 @@ func TestWalk(t *testing.T) {
 		".env.dangling -> nowhere",
 		"copy -> =.env",                                    // a hard link of .env under another name
 		"vendor/lib/.git/config", "vendor/lib/.git/hooks/", // a nested repository
-		"wt/.git",                           // a linked worktree's (or submodule's) .git file
-		"linked/.git -> ../vendor/lib/.git", // a .git symlink: git follows it
-		"node_modules/dep/.git/HEAD",        // skipped: not searched
+		"wt/.git",                               // a linked worktree's (or submodule's) .git file
+		"linked/.git -> ../vendor/lib/.git",     // a .git symlink: git follows it
+		"src/objects/", "src/refs/", "src/HEAD", // a repository itself: git in src takes it
+		"lib/HEAD",                   // a file named HEAD alone is none
+		"node_modules/dep/.git/HEAD", // skipped: not searched
 	)
 	f := Walk(matcher(t, root), []string{root}, Limits{})
 	if f.Incomplete != "" {
@@ -126,7 +128,7 @@ func TestWalk(t *testing.T) {
 	if got, want := rel(root, f.NoRead), []string{"OUT:prod.env.txt"}; !slices.Equal(got, want) {
 		t.Errorf("NoRead = %q, want %q", got, want)
 	}
-	if got, want := rel(root, f.Repos), []string{"linked", "vendor/lib", "wt"}; !slices.Equal(got, want) {
+	if got, want := rel(root, f.Repos), []string{"linked", "src", "vendor/lib", "wt"}; !slices.Equal(got, want) {
 		t.Errorf("Repos = %q, want %q", got, want)
 	}
 }

@@ -150,10 +150,6 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 	var appeared, repos []string
 	code := map[string][]string{}
 	for path, since := range w.Paths {
-		changed, ok := s.ChangedAt(path)
-		if !ok {
-			continue
-		}
 		if IsRepo(path) {
 			// A repository counts by what git would run from it: `git
 			// init` or `git clone` by the agent is ordinary work. Not by
@@ -164,7 +160,8 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 			}
 			continue
 		}
-		if changed.Before(since.Add(-WatchMargin)) {
+		changed, ok := s.ChangedAt(path)
+		if !ok || changed.Before(since.Add(-WatchMargin)) {
 			continue
 		}
 		if !(placeholders && s.empty(path)) {
@@ -181,12 +178,14 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 		}
 		changed, ok := s.ChangedAt(path)
 		switch {
-		case !ok || !changed.After(at):
 		case IsRepo(path):
+			// By what it runs, as above: the time of the .git is not
+			// that of what it holds.
 			if items := RepoCode(s, w, path); len(items) > 0 && s.repoCode(path, items) != w.TrustedCode[path] {
 				repos, code[path] = append(repos, path), items
 				w.Paths[path] = at
 			}
+		case !ok || !changed.After(at):
 		default:
 			appeared = append(appeared, path)
 			w.Paths[path] = at
@@ -225,13 +224,27 @@ func IsRepo(path string) bool { return filepath.Base(path) == ".git" }
 // common directory is judged on its own where it is the .git of the
 // project of w, or of a nested repository w lists (the user's, or
 // watched itself).
+//
+// Where path does not exist and its directory is a repository itself
+// (gitconfig.IsGitDir: HEAD, objects, refs), git run there takes that
+// directory, before any .git above it: its items are listed, prefixed
+// with what it is.
 func RepoCode(s *System, w *watchList, path string) []string {
 	if !IsRepo(path) {
 		return nil
 	}
-	return gitconfig.Code(s.FS, path, func(common string) bool {
+	elsewhere := func(common string) bool {
 		return common == filepath.Join(w.Project, ".git") || slices.ContainsFunc(w.Repos, func(r string) bool { return common == filepath.Join(r, ".git") })
-	})
+	}
+	dir := filepath.Dir(path)
+	if _, err := s.FS.Lstat(strings.TrimPrefix(path, "/")); err == nil || !gitconfig.IsGitDir(s.FS, dir) {
+		return gitconfig.Code(s.FS, path, elsewhere)
+	}
+	items := gitconfig.Code(s.FS, dir, elsewhere)
+	for i, it := range items {
+		items[i] = dir + " is a repository itself (HEAD, objects, refs; git run there takes it before any .git above): " + it
+	}
+	return items
 }
 
 // repoCode is what the repository at path holds that git runs, as
