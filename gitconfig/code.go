@@ -51,32 +51,48 @@ const (
 // without their leading "/" (os.DirFS("/")). Nothing is written or run.
 // A missing dotgit has no items.
 func Code(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bool) []string {
+	items, _ := CodeFiles(fsys, dotgit, elsewhere)
+	return items
+}
+
+// collect is what Code finds: the items, and the files they are read
+// from.
+type collect struct{ items, files []string }
+
+// CodeFiles is Code, and the files its items come from (absolute: each
+// hook, each configuration file with an item, each commondir, the .git
+// file followed): a program rewritten in place changes one of them (its
+// change time) though not the items.
+func CodeFiles(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bool) (items, files []string) {
 	dotgit = path.Clean(dotgit)
 	fi, err := fsys.Lstat(rel(dotgit))
 	switch {
 	case err != nil && isNotExist(err):
-		return nil
+		return nil, nil
 	case err != nil:
-		return []string{".git cannot be inspected: " + err.Error()}
+		return []string{".git cannot be inspected: " + err.Error()}, nil
 	case fi.Mode()&fs.ModeSymlink != 0:
 		target, _ := fsys.ReadLink(rel(dotgit))
-		return []string{".git is a symlink to " + quoteShort(target)}
+		return []string{".git is a symlink to " + quoteShort(target)}, nil
 	case fi.Mode().IsRegular():
-		return gitFileCode(fsys, dotgit, elsewhere)
+		c := &collect{files: []string{dotgit}}
+		gitFileCode(fsys, dotgit, elsewhere, c)
+		return c.items, c.files
 	case !fi.IsDir():
-		return []string{".git is neither a directory nor a file"}
+		return []string{".git is neither a directory nor a file"}, nil
 	}
-	var items []string
-	codeIn(fsys, dotgit, "", 0, &items)
-	return items
+	c := &collect{}
+	codeIn(fsys, dotgit, "", 0, c)
+	return c.items, c.files
 }
 
 // gitFileCode is Code for a .git that is a file.
-func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool) []string {
+func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool, c *collect) {
 	content, _ := readGitPath(fsys, dotgit)
 	dir, ok := strings.CutPrefix(content, "gitdir: ")
 	if !ok || dir == "" {
-		return []string{".git is a file without a gitdir line: " + quoteShort(content)}
+		c.items = append(c.items, ".git is a file without a gitdir line: "+quoteShort(content))
+		return
 	}
 	if !path.IsAbs(dir) {
 		dir = path.Dir(dotgit) + "/" + dir
@@ -89,15 +105,16 @@ func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool)
 		prefix = "gitdir " + quoteShort(content) + ": "
 	}
 	if fi, err := fsys.Lstat(rel(dir)); !ok || err != nil || !fi.IsDir() {
-		return []string{prefix + "not a directory"}
+		c.items = append(c.items, prefix+"not a directory")
+		return
 	}
-	var items []string
 	if _, err := fsys.Lstat(rel(dir + "/commondir")); err != nil {
 		// A submodule's repository (modules/NAME of its superproject), or
 		// any other: all of it.
-		codeIn(fsys, dir, prefix, 0, &items)
-		return items
+		codeIn(fsys, dir, prefix, 0, c)
+		return
 	}
+	c.files = append(c.files, dir+"/commondir")
 	// A linked worktree: git reads its config.worktree, and the hooks and
 	// configuration of the common directory.
 	common, _ := readGitPath(fsys, dir+"/commondir")
@@ -105,15 +122,14 @@ func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool)
 		common = dir + "/" + common
 	}
 	common, ok = realPath(fsys, common)
-	configCode(fsys, dir+"/config.worktree", prefix+"config.worktree", &items)
+	configCode(fsys, dir+"/config.worktree", prefix+"config.worktree", c)
 	if !ok || elsewhere == nil || !elsewhere(common) {
 		if fi, err := fsys.Lstat(rel(common)); !ok || err != nil || !fi.IsDir() {
-			items = append(items, prefix+"commondir "+common+": not a directory")
+			c.items = append(c.items, prefix+"commondir "+common+": not a directory")
 		} else {
-			codeIn(fsys, common, prefix+"commondir "+common+": ", 0, &items)
+			codeIn(fsys, common, prefix+"commondir "+common+": ", 0, c)
 		}
 	}
-	return items
 }
 
 // readGitPath reads the file p as git reads a .git file
@@ -184,13 +200,14 @@ func realPath(fsys fs.ReadLinkFS, p string) (string, bool) {
 
 // codeIn adds the items of the repository directory g to items, each
 // prefixed with prefix (its path below the top repository).
-func codeIn(fsys fs.ReadLinkFS, g, prefix string, depth int, items *[]string) {
-	add := func(s string) { *items = append(*items, prefix+s) }
+func codeIn(fsys fs.ReadLinkFS, g, prefix string, depth int, c *collect) {
+	add := func(s string) { c.items = append(c.items, prefix+s) }
 	if _, err := fsys.Lstat(rel(g + "/commondir")); err == nil || !isNotExist(err) {
 		add("commondir")
+		c.files = append(c.files, g+"/commondir")
 	}
 	for _, name := range []string{"config", "config.worktree"} {
-		configCode(fsys, g+"/"+name, prefix+name, items)
+		configCode(fsys, g+"/"+name, prefix+name, c)
 	}
 	hooks, err := readDirBounded(fsys, g+"/hooks")
 	switch {
@@ -200,6 +217,7 @@ func codeIn(fsys fs.ReadLinkFS, g, prefix string, depth int, items *[]string) {
 		for _, h := range hooks {
 			if !strings.HasSuffix(h, ".sample") {
 				add("hooks/" + h)
+				c.files = append(c.files, g+"/hooks/"+h)
 			}
 		}
 	}
@@ -208,7 +226,7 @@ func codeIn(fsys fs.ReadLinkFS, g, prefix string, depth int, items *[]string) {
 		add("worktrees: " + err.Error())
 	}
 	for _, w := range worktrees {
-		configCode(fsys, g+"/worktrees/"+w+"/config.worktree", prefix+"worktrees/"+w+"/config.worktree", items)
+		configCode(fsys, g+"/worktrees/"+w+"/config.worktree", prefix+"worktrees/"+w+"/config.worktree", c)
 		if _, err := fsys.Lstat(rel(g + "/worktrees/" + w + "/commondir")); err == nil {
 			// A linked worktree points at its main repository: this
 			// one. Anything else is another repository's.
@@ -242,76 +260,80 @@ func codeIn(fsys fs.ReadLinkFS, g, prefix string, depth int, items *[]string) {
 		if _, err := fsys.Lstat(rel(sub + "/config")); err != nil && isNotExist(err) {
 			// modules/ groups submodules by their path: a directory
 			// without a config is one level of that path.
-			codeModules(fsys, sub, prefix+"modules/"+m+"/", depth+1, items)
+			codeModules(fsys, sub, prefix+"modules/"+m+"/", depth+1, c)
 			continue
 		}
-		codeIn(fsys, sub, prefix+"modules/"+m+"/", depth+1, items)
+		codeIn(fsys, sub, prefix+"modules/"+m+"/", depth+1, c)
 	}
 }
 
 // codeModules reads a level of modules/ that is not a repository (a
 // submodule at a/b is modules/a/b): each entry is a repository or
 // another level.
-func codeModules(fsys fs.ReadLinkFS, dir, prefix string, depth int, items *[]string) {
+func codeModules(fsys fs.ReadLinkFS, dir, prefix string, depth int, c *collect) {
 	if depth > maxCodeDepth {
-		*items = append(*items, prefix+": nested deeper than "+fmt.Sprint(maxCodeDepth))
+		c.items = append(c.items, prefix+": nested deeper than "+fmt.Sprint(maxCodeDepth))
 		return
 	}
 	names, err := readDirBounded(fsys, dir)
 	if err != nil {
-		*items = append(*items, prefix+": "+err.Error())
+		c.items = append(c.items, prefix+": "+err.Error())
 	}
 	for _, n := range names {
 		sub := dir + "/" + n
 		fi, err := fsys.Lstat(rel(sub))
 		if err != nil || !fi.IsDir() {
-			*items = append(*items, prefix+n+": not a directory")
+			c.items = append(c.items, prefix+n+": not a directory")
 			continue
 		}
 		if _, err := fsys.Lstat(rel(sub + "/config")); err != nil && isNotExist(err) {
-			codeModules(fsys, sub, prefix+n+"/", depth+1, items)
+			codeModules(fsys, sub, prefix+n+"/", depth+1, c)
 			continue
 		}
-		codeIn(fsys, sub, prefix+n+"/", depth+1, items)
+		codeIn(fsys, sub, prefix+n+"/", depth+1, c)
 	}
 }
 
 // configCode adds the entries of the configuration file p that run code
 // (not benignKey), as "name: KEY=VALUE"; a missing file has none.
-func configCode(fsys fs.ReadLinkFS, p, name string, items *[]string) {
+func configCode(fsys fs.ReadLinkFS, p, name string, c *collect) {
 	fi, err := fsys.Lstat(rel(p))
 	switch {
 	case err != nil && isNotExist(err):
 		return
 	case err != nil:
-		*items = append(*items, name+": "+err.Error())
+		c.items = append(c.items, name+": "+err.Error())
 		return
 	case !fi.Mode().IsRegular():
-		*items = append(*items, name+": not a regular file")
+		c.items = append(c.items, name+": not a regular file")
 		return
 	case fi.Size() > MaxFile:
-		*items = append(*items, name+": larger than 1 MiB")
+		c.items = append(c.items, name+": larger than 1 MiB")
 		return
 	}
 	f, err := fsys.Open(rel(p))
 	if err != nil {
-		*items = append(*items, name+": "+err.Error())
+		c.items = append(c.items, name+": "+err.Error())
 		return
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
 	f.Close()
 	if err != nil {
-		*items = append(*items, name+": "+err.Error())
+		c.items = append(c.items, name+": "+err.Error())
 		return
 	}
+	n := len(c.items)
 	entries, err := Parse(data)
 	if err != nil {
-		*items = append(*items, name+": "+err.Error())
+		c.items = append(c.items, name+": "+err.Error())
 	}
 	for _, e := range entries {
 		if !benignKey(e) {
-			*items = append(*items, name+": "+e.Name()+"="+quoteShort(e.Value))
+			c.items = append(c.items, name+": "+e.Name()+"="+quoteShort(e.Value))
 		}
+	}
+	if len(c.items) > n {
+		c.files = append(c.files, p)
 	}
 }
 

@@ -181,7 +181,7 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 		case IsRepo(path):
 			// By what it runs, as above: the time of the .git is not
 			// that of what it holds.
-			if items := RepoCode(s, w, path); len(items) > 0 && s.repoCode(path, items) != w.TrustedCode[path] {
+			if items, fp := s.repoCode(w, path); len(items) > 0 && fp != w.TrustedCode[path] {
 				repos, code[path] = append(repos, path), items
 				w.Paths[path] = at
 			}
@@ -230,38 +230,50 @@ func IsRepo(path string) bool { return filepath.Base(path) == ".git" }
 // directory, before any .git above it: its items are listed, prefixed
 // with what it is.
 func RepoCode(s *System, w *watchList, path string) []string {
+	items, _ := repoCodeFiles(s, w, path)
+	return items
+}
+
+// repoCodeFiles is RepoCode, and the files the items come from
+// (gitconfig.CodeFiles).
+func repoCodeFiles(s *System, w *watchList, path string) (items, files []string) {
 	if !IsRepo(path) {
-		return nil
+		return nil, nil
 	}
 	elsewhere := func(common string) bool {
 		return common == filepath.Join(w.Project, ".git") || slices.ContainsFunc(w.Repos, func(r string) bool { return common == filepath.Join(r, ".git") })
 	}
 	dir := filepath.Dir(path)
 	if _, err := s.FS.Lstat(strings.TrimPrefix(path, "/")); err == nil || !gitconfig.IsGitDir(s.FS, dir) {
-		return gitconfig.Code(s.FS, path, elsewhere)
+		return gitconfig.CodeFiles(s.FS, path, elsewhere)
 	}
-	items := gitconfig.Code(s.FS, dir, elsewhere)
+	items, files = gitconfig.CodeFiles(s.FS, dir, elsewhere)
 	for i, it := range items {
 		items[i] = dir + " is a repository itself (HEAD, objects, refs; git run there takes it before any .git above): " + it
 	}
-	return items
+	return items, files
 }
 
-// repoCode is what the repository at path holds that git runs, as
-// gitconfig.Code lists it, each file of it with when it last changed: a
-// program rewritten in place changes it too.
-func (s *System) repoCode(path string, items []string) string {
+// repoCode is the fingerprint of what the repository at path (a watched
+// .git) holds that git runs: the items gitconfig.Code lists, and each
+// file they come from with when it last changed (its inode's ctime,
+// which no program can set back): a program rewritten in place, or a
+// configuration value changed past what an item shows, changes it too.
+func (s *System) repoCode(w *watchList, path string) (items []string, fingerprint string) {
+	items, files := repoCodeFiles(s, w, path)
 	var b strings.Builder
 	for _, it := range items {
 		b.WriteString(it)
-		if !strings.Contains(it, ": ") && !strings.HasPrefix(it, ".git ") {
-			if c, ok := s.ChangedAt(filepath.Join(path, it)); ok {
-				b.WriteString(" " + c.UTC().Format(time.RFC3339Nano))
-			}
+		b.WriteByte('\n')
+	}
+	for _, f := range files {
+		b.WriteString(f)
+		if c, ok := s.ChangedAt(f); ok {
+			b.WriteString(" " + c.UTC().Format(time.RFC3339Nano))
 		}
 		b.WriteByte('\n')
 	}
-	return b.String()
+	return items, b.String()
 }
 
 // empty reports whether path (not followed) is an empty regular file or
@@ -418,7 +430,7 @@ func (s *System) Trust(paths []string) ([]string, error) {
 				if w.TrustedCode == nil {
 					w.TrustedCode = map[string]string{}
 				}
-				w.TrustedCode[p] = s.repoCode(p, RepoCode(s, w, p))
+				_, w.TrustedCode[p] = s.repoCode(w, p)
 			}
 			changed = true
 			if !slices.Contains(found, p) {
