@@ -42,6 +42,10 @@ const (
 //     include.path, filter.*, alias.* starting with "!", …; git-config(1));
 //   - "commondir": the repository takes its hooks and configuration from
 //     another directory (gitrepository-layout(5));
+//   - for a remote whose URL is a local repository, its items (git push
+//     runs its hooks), prefixed with the variable; a remote helper's URL,
+//     a relative path or a missing repository is an item itself
+//     (localRemote);
 //   - the same for each submodule's repository (modules/NAME, up to
 //     maxCodeDepth deep) and each linked worktree's config.worktree.
 //
@@ -57,33 +61,41 @@ func Code(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bo
 
 // collect is what Code finds: the items, and the files they are read
 // from.
-type collect struct{ items, files []string }
+type collect struct {
+	items, files []string
+	// remote is set while the repository a local remote names is read:
+	// its own remotes are not followed.
+	remote bool
+}
 
 // CodeFiles is Code, and the files its items come from (absolute: each
 // hook, each configuration file with an item, each commondir, the .git
 // file followed): a program rewritten in place changes one of them (its
 // change time) though not the items.
 func CodeFiles(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bool) (items, files []string) {
-	dotgit = path.Clean(dotgit)
+	c := &collect{}
+	codeFrom(fsys, path.Clean(dotgit), elsewhere, c)
+	return c.items, c.files
+}
+
+// codeFrom adds the items of the .git at dotgit (clean) to c.
+func codeFrom(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bool, c *collect) {
 	fi, err := fsys.Lstat(rel(dotgit))
 	switch {
 	case err != nil && isNotExist(err):
-		return nil, nil
 	case err != nil:
-		return []string{".git cannot be inspected: " + err.Error()}, nil
+		c.items = append(c.items, ".git cannot be inspected: "+err.Error())
 	case fi.Mode()&fs.ModeSymlink != 0:
 		target, _ := fsys.ReadLink(rel(dotgit))
-		return []string{".git is a symlink to " + quoteShort(target)}, nil
+		c.items = append(c.items, ".git is a symlink to "+quoteShort(target))
 	case fi.Mode().IsRegular():
-		c := &collect{files: []string{dotgit}}
+		c.files = append(c.files, dotgit)
 		gitFileCode(fsys, dotgit, elsewhere, c)
-		return c.items, c.files
 	case !fi.IsDir():
-		return []string{".git is neither a directory nor a file"}, nil
+		c.items = append(c.items, ".git is neither a directory nor a file")
+	default:
+		codeIn(fsys, dotgit, "", 0, c)
 	}
-	c := &collect{}
-	codeIn(fsys, dotgit, "", 0, c)
-	return c.items, c.files
 }
 
 // gitFileCode is Code for a .git that is a file.
@@ -332,9 +344,57 @@ func configCode(fsys fs.ReadLinkFS, p, name string, c *collect) {
 			c.items = append(c.items, name+": "+e.Name()+"="+quoteShort(e.Value))
 		}
 	}
+	if !c.remote {
+		for _, e := range entries {
+			if e.Section == "remote" && (e.Key == "url" || e.Key == "pushurl") && benignKey(e) {
+				localRemote(fsys, name+": "+e.Name()+"="+quoteShort(e.Value), e.Value, c)
+			}
+		}
+	}
 	if len(c.items) > n {
 		c.files = append(c.files, p)
 	}
+}
+
+// localRemote adds the items of the repository a remote's URL v names
+// when it is a local one (a path, or file://: git-fetch(1) "GIT URLS"):
+// git push runs git receive-pack there, and with it that repository's
+// hooks (pre-receive, update, post-receive; githooks(5)) and the
+// configuration that names programs. A URL through a remote helper
+// ("helper::address", git-remote-helpers(7)) runs a program the URL
+// chooses; a relative path or a missing repository is not known: each is
+// an item. A URL with a scheme ("https://", "ssh://") or scp-like
+// ("host:path") runs only the user's own programs.
+func localRemote(fsys fs.ReadLinkFS, what, v string, c *collect) {
+	p, isFile := strings.CutPrefix(v, "file://")
+	switch {
+	case strings.Contains(v, "::"):
+		c.items = append(c.items, what+": a remote helper runs a program the URL names")
+		return
+	case !isFile && strings.Contains(v, "://"):
+		return
+	case !isFile && strings.Contains(v, ":") && !strings.Contains(v[:strings.Index(v, ":")], "/"):
+		return // host:path, ssh
+	case !path.IsAbs(p):
+		c.items = append(c.items, what+": a local repository at a relative path")
+		return
+	}
+	target := path.Clean(p)
+	prefix := what + ", a local repository: "
+	sub := &collect{remote: true}
+	switch fi, err := fs.Stat(fsys, rel(target)); {
+	case err == nil && fi.IsDir() && func() bool { _, err := fsys.Lstat(rel(target + "/.git")); return err == nil }():
+		codeFrom(fsys, target+"/.git", nil, sub)
+	case err == nil && fi.IsDir() && IsGitDir(fsys, target):
+		codeIn(fsys, target, "", 0, sub)
+	default:
+		c.items = append(c.items, prefix+"not a repository now")
+		return
+	}
+	for _, it := range sub.items {
+		c.items = append(c.items, prefix+it)
+	}
+	c.files = append(c.files, sub.files...)
 }
 
 // benignKey reports whether git never runs a program the value names for

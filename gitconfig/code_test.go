@@ -252,6 +252,13 @@ func TestCodeAsGitRuns(t *testing.T) {
 			os.MkdirAll(p+"/h", 0o755)
 			os.WriteFile(p+"/h/pre-commit", []byte("#!/bin/sh\ntouch '"+marker+"'\n"), 0o755)
 		}, []string{"ci", "-q", "--allow-empty", "-m", "x"}},
+		{"a remote at a local repository with a pre-receive hook", func(t *testing.T, p, marker string) {
+			bareAt(t, p+"-remote")
+			hook(p+"-remote", "pre-receive", marker)
+			gitIn(t, p, home, "init", "-q")
+			gitIn(t, p, home, "remote", "add", "origin", p+"-remote")
+			gitIn(t, p, home, "commit", "-q", "--allow-empty", "-m", "x")
+		}, []string{"push", "-q", "origin", "HEAD:refs/heads/x"}},
 		{"a gitdir line with a trailing space", func(t *testing.T, p, marker string) {
 			bareAt(t, p+"/g")  // what a reading that trims sees
 			bareAt(t, p+"/g ") // what git takes
@@ -312,5 +319,57 @@ func TestCodeAsGitRuns(t *testing.T) {
 			}
 			t.Logf("items: %q", items)
 		})
+	}
+}
+
+// TestCodeRemotes: a remote's URL counts by what it runs: one with a
+// scheme or scp-like runs the user's programs only; a local repository
+// counts by its own items; a remote helper, a relative path or a missing
+// repository is an item.
+func TestCodeRemotes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	plain := filepath.Join(root, "plain")
+	for _, d := range []string{home, plain} {
+		os.MkdirAll(d, 0o755)
+	}
+	gitIn(t, plain, home, "init", "-q")
+	for i, c := range []struct {
+		url  string
+		want string // "" for no item
+	}{
+		{"https://github.com/a/b.git", ""},
+		{"ssh://git@host/a/b", ""},
+		{"git@github.com:a/b.git", ""},
+		{plain, ""},
+		{"file://" + plain, ""},
+		{plain + "/.git", ""},
+		{"ext::sh -c touch% /tmp/x", "a remote helper"},
+		{"../plain", "a relative path"},
+		{filepath.Join(root, "none"), "not a repository now"},
+	} {
+		p := filepath.Join(root, fmt.Sprint("p", i))
+		os.MkdirAll(p, 0o755)
+		gitIn(t, p, home, "init", "-q")
+		gitIn(t, p, home, "remote", "add", "origin", c.url)
+		items := Code(rootFS(), p+"/.git", nil)
+		switch {
+		case c.want == "" && len(items) > 0:
+			t.Errorf("%s: %q, want nothing", c.url, items)
+		case c.want != "" && !slices.ContainsFunc(items, func(s string) bool { return strings.Contains(s, c.want) }):
+			t.Errorf("%s: %q, want an item with %q", c.url, items, c.want)
+		}
+	}
+	// A loop of local remotes ends.
+	gitIn(t, plain, home, "remote", "add", "back", filepath.Join(root, "p3"))
+	os.WriteFile(plain+"/.git/hooks/update", []byte("#!/bin/sh\n"), 0o755)
+	if items := Code(rootFS(), filepath.Join(root, "p3", ".git"), nil); !slices.ContainsFunc(items, func(s string) bool { return strings.HasSuffix(s, "hooks/update") }) {
+		t.Errorf("a local remote with a hook: %q", items)
 	}
 }
