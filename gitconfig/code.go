@@ -36,7 +36,9 @@ const (
 //     sandbox root: git worktree add is ordinary work);
 //   - "hooks/NAME": a file in the hooks directory that is not one of git's
 //     disabled "*.sample" files (githooks(5));
-//   - "config: KEY=VALUE": a variable outside [benignKey]'s list, which
+//   - "config: KEY=VALUE": a variable outside [benignKey]'s list, or a
+//     core.worktree outside the directory that holds dotgit
+//     (worktreeWithin), which
 //     includes every one that runs a program (core.hooksPath,
 //     core.fsmonitor, core.sshCommand, core.pager, credential.helper,
 //     include.path, filter.*, alias.* starting with "!", …; git-config(1));
@@ -63,6 +65,9 @@ func Code(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bo
 // from.
 type collect struct {
 	items, files []string
+	// worktree is where core.worktree may point: the directory that
+	// holds the .git judged (its own work tree); "" for none.
+	worktree string
 	// remote is set while the repository a local remote names is read:
 	// its own remotes are not followed.
 	remote bool
@@ -73,8 +78,9 @@ type collect struct {
 // file followed): a program rewritten in place changes one of them (its
 // change time) though not the items.
 func CodeFiles(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bool) (items, files []string) {
-	c := &collect{}
-	codeFrom(fsys, path.Clean(dotgit), elsewhere, c)
+	dotgit = path.Clean(dotgit)
+	c := &collect{worktree: path.Dir(dotgit)}
+	codeFrom(fsys, dotgit, elsewhere, c)
 	return c.items, c.files
 }
 
@@ -142,6 +148,25 @@ func gitFileCode(fsys fs.ReadLinkFS, dotgit string, elsewhere func(string) bool,
 			codeIn(fsys, common, prefix+"commondir "+common+": ", 0, c)
 		}
 	}
+}
+
+// worktreeWithin reports whether core.worktree v, set in the
+// configuration of the repository directory gitdir, names top or a
+// directory below it, resolved as git resolves it (relative to gitdir,
+// symlinks followed; git-config(1) core.worktree). Elsewhere, the user's
+// git checkout, pull or reset writes the repository's files there: into
+// the home directory, say, outside the sandbox. git submodule writes one
+// that names the submodule's directory in the superproject's work tree.
+func worktreeWithin(fsys fs.ReadLinkFS, gitdir, v, top string) bool {
+	if top == "" || v == "" {
+		return false
+	}
+	if !path.IsAbs(v) {
+		v = gitdir + "/" + v
+	}
+	r, ok := realPath(fsys, v)
+	rt, ok2 := realPath(fsys, top)
+	return ok && ok2 && (r == rt || strings.HasPrefix(r, rt+"/") || rt == "/")
 }
 
 // readGitPath reads the file p as git reads a .git file
@@ -340,7 +365,7 @@ func configCode(fsys fs.ReadLinkFS, p, name string, c *collect) {
 		c.items = append(c.items, name+": "+err.Error())
 	}
 	for _, e := range entries {
-		if !benignKey(e) {
+		if !benignKey(e) || e.Section == "core" && e.Key == "worktree" && !worktreeWithin(fsys, path.Dir(p), e.Value, c.worktree) {
 			c.items = append(c.items, name+": "+e.Name()+"="+quoteShort(e.Value))
 		}
 	}
@@ -384,6 +409,7 @@ func localRemote(fsys fs.ReadLinkFS, what, v string, c *collect) {
 	sub := &collect{remote: true}
 	switch fi, err := fs.Stat(fsys, rel(target)); {
 	case err == nil && fi.IsDir() && func() bool { _, err := fsys.Lstat(rel(target + "/.git")); return err == nil }():
+		sub.worktree = target
 		codeFrom(fsys, target+"/.git", nil, sub)
 	case err == nil && fi.IsDir() && IsGitDir(fsys, target):
 		codeIn(fsys, target, "", 0, sub)

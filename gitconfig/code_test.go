@@ -259,6 +259,18 @@ func TestCodeAsGitRuns(t *testing.T) {
 			gitIn(t, p, home, "remote", "add", "origin", p+"-remote")
 			gitIn(t, p, home, "commit", "-q", "--allow-empty", "-m", "x")
 		}, []string{"push", "-q", "origin", "HEAD:refs/heads/x"}},
+		{"core.worktree outside the repository's directory", func(t *testing.T, p, marker string) {
+			// A branch holding a file named as marker, in the directory
+			// core.worktree names (say ~): the user's checkout writes it.
+			gitIn(t, p, home, "init", "-q")
+			os.WriteFile(p+"/"+filepath.Base(marker), []byte("#!/bin/sh\n"), 0o755)
+			gitIn(t, p, home, "add", ".")
+			gitIn(t, p, home, "commit", "-q", "-m", "x")
+			gitIn(t, p, home, "branch", "b")
+			gitIn(t, p, home, "rm", "-q", filepath.Base(marker))
+			gitIn(t, p, home, "commit", "-q", "-m", "y")
+			gitIn(t, p, home, "config", "core.worktree", filepath.Dir(marker))
+		}, []string{"checkout", "-q", "b"}},
 		{"a gitdir line with a trailing space", func(t *testing.T, p, marker string) {
 			bareAt(t, p+"/g")  // what a reading that trims sees
 			bareAt(t, p+"/g ") // what git takes
