@@ -659,3 +659,88 @@ func TestWatchTrustedRewritten(t *testing.T) {
 		t.Fatalf("the configuration of the trusted repository changed past what its item shows: %v", err)
 	}
 }
+
+// TestWatchNewSubmoduleRepo: a submodule repository a confined command
+// makes in the project's own .git (.git/modules/NAME: .git is program
+// writable, only the modules there before are read-only), with a hook,
+// and a gitlink plus .gitmodules naming it, is what the user's git
+// submodule update --init checks out and runs the hook of: it is watched
+// from the next confined command's search. git submodule add by the agent
+// stays ordinary work.
+func TestWatchNewSubmoduleRepo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	git := func(in string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	confined := func(command string) {
+		t.Helper()
+		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
+		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+			t.Fatalf("not confined: %+v", r)
+		}
+	}
+	read := func() runResult {
+		t.Helper()
+		return runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	}
+	up := dir + "/up"
+	os.MkdirAll(up, 0o755)
+	git(up, "init", "-q")
+	git(up, "commit", "-q", "--allow-empty", "-m", "up")
+	git(proj, "init", "-q")
+	git(proj, "commit", "-q", "--allow-empty", "-m", "init")
+	confined("python3 -c 'print(1)'")
+
+	// Ordinary: git submodule add.
+	git(proj, "-c", "protocol.file.allow=always", "submodule", "add", "-q", up, "vendor/up")
+	confined("python3 -c 'print(2)'")
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("git submodule add: %+v", r)
+	}
+
+	// What a confined program does: a submodule repository in .git/modules
+	// with a hook, and the gitlink and .gitmodules that name it.
+	evil := proj + "/.git/modules/evil"
+	git(dir, "clone", "-q", "--bare", up, evil)
+	sha := git(evil, "rev-parse", "HEAD")
+	git(evil, "config", "core.bare", "false")
+	git(evil, "config", "core.worktree", "../../../vendor/evil")
+	os.WriteFile(evil+"/hooks/post-checkout", []byte("#!/bin/sh\ntouch "+dir+"/ran\n"), 0o755)
+	f, _ := os.OpenFile(proj+"/.gitmodules", os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("[submodule \"evil\"]\n\tpath = vendor/evil\n\turl = https://example.invalid/evil.git\n")
+	f.Close()
+	git(proj, "update-index", "--add", "--cacheinfo", "160000,"+sha+",vendor/evil")
+	git(proj, "add", ".gitmodules")
+	git(proj, "commit", "-q", "-m", "vendor")
+
+	confined("python3 -c 'print(3)'")
+	r := read()
+	if r.decision != "deny" || !strings.Contains(r.stdout, evil) || !strings.Contains(r.stdout, "hooks/post-checkout") {
+		t.Fatalf("a submodule repository made with a hook: %+v", r)
+	}
+	git(proj, "submodule", "update", "--init", "-q")
+	if _, err := os.Stat(dir + "/ran"); err != nil {
+		t.Fatalf("git submodule update did not run the planted hook: the case is no attack")
+	}
+	if out := runCmd(sys, "trust", evil); out.code != 0 {
+		t.Fatalf("trust: %+v", out)
+	}
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("trusted: %+v", r)
+	}
+}

@@ -84,6 +84,24 @@ func CodeFiles(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir strin
 	return c.items, c.files
 }
 
+// ModuleCodeFiles is CodeFiles for the submodule repository gitdir
+// (SUPER/.git/modules/NAME) of the superproject whose work tree is
+// worktree: its core.worktree may name a directory there. A missing
+// gitdir has no items.
+func ModuleCodeFiles(fsys fs.ReadLinkFS, gitdir, worktree string) (items, files []string) {
+	gitdir = path.Clean(gitdir)
+	c := &collect{worktree: worktree}
+	fi, err := fsys.Lstat(rel(gitdir))
+	switch {
+	case err != nil && isNotExist(err):
+	case err != nil || !fi.IsDir():
+		c.items = append(c.items, "not a directory")
+	default:
+		codeIn(fsys, gitdir, "", 0, c)
+	}
+	return c.items, c.files
+}
+
 // codeFrom adds the items of the .git at dotgit (clean) to c.
 func codeFrom(fsys fs.ReadLinkFS, dotgit string, elsewhere func(commonDir string) bool, c *collect) {
 	fi, err := fsys.Lstat(rel(dotgit))
@@ -164,9 +182,28 @@ func worktreeWithin(fsys fs.ReadLinkFS, gitdir, v, top string) bool {
 	if !path.IsAbs(v) {
 		v = gitdir + "/" + v
 	}
+	// A work tree not made yet (git submodule update makes it): the
+	// part that exists resolved, the rest without "..".
 	r, ok := realPath(fsys, v)
+	for rest := ""; !ok; {
+		i := strings.LastIndex(v, "/")
+		if i <= 0 {
+			return false
+		}
+		switch base := v[i+1:]; base {
+		case "", ".":
+		case "..":
+			return false
+		default:
+			rest = path.Join(base, rest)
+		}
+		v = v[:i]
+		if r, ok = realPath(fsys, v); ok {
+			r = path.Join(r, rest)
+		}
+	}
 	rt, ok2 := realPath(fsys, top)
-	return ok && ok2 && (r == rt || strings.HasPrefix(r, rt+"/") || rt == "/")
+	return ok2 && (r == rt || strings.HasPrefix(r, rt+"/") || rt == "/")
 }
 
 // readGitPath reads the file p as git reads a .git file

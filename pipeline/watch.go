@@ -58,6 +58,13 @@ type watchList struct {
 	// own .git, from ReposAt on (NoteRepos).
 	Repos   []string  `json:"repos,omitempty"`
 	ReposAt time.Time `json:"repos_at,omitzero"`
+	// Modules are the submodule repositories (.git/modules/NAME) of the
+	// project's repository and of Repos at ModulesAt: git submodule
+	// update uses one that is there, with its hooks, before the
+	// submodule's .git file exists. One found later that was not there is
+	// watched like a nested repository.
+	Modules   []string  `json:"modules,omitempty"`
+	ModulesAt time.Time `json:"modules_at,omitzero"`
 }
 
 // TrustWindow is how long a trusted path stays watched for changes.
@@ -216,7 +223,9 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 
 // IsRepo reports whether the watched path is a repository's ".git": judged
 // by what git would run from it (RepoCode), not by its appearing.
-func IsRepo(path string) bool { return filepath.Base(path) == ".git" }
+func IsRepo(path string) bool {
+	return filepath.Base(path) == ".git" || strings.Contains(path, "/.git/modules/")
+}
 
 // RepoCode lists what the repository whose ".git" is at path (absolute)
 // holds that git would run (gitconfig.Code), read through s's file
@@ -242,6 +251,10 @@ func repoCodeFiles(s *System, w *watchList, path string) (items, files []string)
 	}
 	elsewhere := func(common string) bool {
 		return common == filepath.Join(w.Project, ".git") || slices.ContainsFunc(w.Repos, func(r string) bool { return common == filepath.Join(r, ".git") })
+	}
+	if top, _, ok := strings.Cut(path, "/.git/modules/"); ok {
+		// A submodule's repository: its work tree is in top's.
+		return gitconfig.ModuleCodeFiles(s.FS, path, top)
 	}
 	dir := filepath.Dir(path)
 	if _, err := s.FS.Lstat(strings.TrimPrefix(path, "/")); err == nil || !gitconfig.IsGitDir(s.FS, dir) {
@@ -366,14 +379,86 @@ func (s *System) NoteRepos(project string, repos []string, create bool) ([]strin
 			}
 		}
 	}
+	mods, err := s.gitModules(append([]string{project}, repos...))
+	if err != nil {
+		return nil, err
+	}
+	if !w.ModulesAt.IsZero() {
+		for _, m := range mods {
+			if !slices.Contains(w.Modules, m) {
+				if _, ok := w.Paths[m]; !ok {
+					w.Paths[m] = w.ModulesAt
+				}
+				added = append(added, m)
+			}
+		}
+	}
 	known := slices.Sorted(slices.Values(repos))
-	if slices.Equal(known, w.Repos) && !w.ReposAt.IsZero() {
+	if slices.Equal(known, w.Repos) && !w.ReposAt.IsZero() && slices.Equal(mods, w.Modules) && !w.ModulesAt.IsZero() {
 		return nil, nil
 	}
 	// A repository removed and made again counts as new: it is no longer
 	// listed once a search does not find it.
 	w.Repos, w.ReposAt, w.Project = known, now, project
+	w.Modules, w.ModulesAt = mods, now
 	return added, writeWatch(p, w)
+}
+
+// Bounds of gitModules: git submodule names nest (a/b), and submodules
+// have their own (modules/x/modules/y).
+const (
+	maxModules     = 1024
+	maxModuleDepth = 8
+)
+
+// gitModules returns, sorted, the submodule repositories git keeps in
+// the .git directory of each of dirs (work trees): DIR/.git/modules/NAME,
+// NAME possibly several levels (a directory without a config or HEAD is
+// one level of a name), and their own modules below them. Each is a path
+// IsRepo accepts. Past maxModules, or maxModuleDepth levels, it is an
+// error: one left out would not be judged.
+func (s *System) gitModules(dirs []string) ([]string, error) {
+	var out []string
+	for _, d := range dirs {
+		if fi, err := s.FS.Lstat(strings.TrimPrefix(filepath.Join(d, ".git"), "/")); err == nil && fi.IsDir() {
+			if err := s.moduleDirs(filepath.Join(d, ".git", "modules"), 0, &out); err != nil {
+				return nil, err
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func (s *System) moduleDirs(dir string, depth int, out *[]string) error {
+	if depth > maxModuleDepth {
+		return fmt.Errorf("%s: submodule repositories nested deeper than %d levels", dir, maxModuleDepth)
+	}
+	ents, err := fs.ReadDir(s.FS, strings.TrimPrefix(dir, "/"))
+	if err != nil {
+		return nil // none, or unreadable to git too
+	}
+	for _, e := range ents {
+		if len(*out) >= maxModules {
+			return fmt.Errorf("over %d submodule repositories in %s", maxModules, dir)
+		}
+		p := filepath.Join(dir, e.Name())
+		has := func(n string) bool { _, err := s.FS.Lstat(strings.TrimPrefix(p+"/"+n, "/")); return err == nil }
+		if e.IsDir() && !has("config") && !has("HEAD") {
+			// A level of a name.
+			if err := s.moduleDirs(p, depth+1, out); err != nil {
+				return err
+			}
+			continue
+		}
+		*out = append(*out, p)
+		if e.IsDir() {
+			if err := s.moduleDirs(p+"/modules", depth+1, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // writeWatch replaces the watch list at p atomically.
