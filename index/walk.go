@@ -87,6 +87,13 @@ type Found struct {
 	Incomplete string `json:"incomplete,omitempty"`
 }
 
+// inGitDir reports whether the directory d is a .git or lies in one:
+// its repositories (.git itself, modules/NAME, worktrees/NAME) are the
+// repository's own, judged with it (pipeline's watch of modules).
+func inGitDir(d string) bool {
+	return strings.HasSuffix(d, "/.git") || strings.Contains(d, "/.git/")
+}
+
 // rootFS is the whole file system as gitconfig reads it.
 var rootFS = os.DirFS("/").(fs.ReadLinkFS)
 
@@ -237,7 +244,7 @@ func (t *tree) entry(d string, e entry, roOnly bool) error {
 		// A .git symlink counts too: git follows it. So does a directory
 		// that is a repository itself (HEAD, objects, refs): git run in
 		// it takes it before any .git above.
-		(e.name == "HEAD" || e.name == "objects" || e.name == "refs" || e.name == "commondir") && gitconfig.IsGitDir(rootFS, d):
+		(e.name == "HEAD" || e.name == "objects" || e.name == "refs" || e.name == "commondir") && !inGitDir(d) && gitconfig.IsGitDir(rootFS, d):
 		if len(t.repos) >= maxRepos {
 			t.incomplete = fmt.Sprintf("over %d nested git repositories below the sandbox roots", maxRepos)
 			return errStop

@@ -111,7 +111,9 @@ func TestWalk(t *testing.T) {
 		"wt/.git",                               // a linked worktree's (or submodule's) .git file
 		"linked/.git -> ../vendor/lib/.git",     // a .git symlink: git follows it
 		"src/objects/", "src/refs/", "src/HEAD", // a repository itself: git in src takes it
-		"lib/HEAD",                   // a file named HEAD alone is none
+		"lib/HEAD",                                                                  // a file named HEAD alone is none
+		"vendor/lib/.git/HEAD", "vendor/lib/.git/objects/", "vendor/lib/.git/refs/", // the repository's own .git
+		"vendor/lib/.git/worktrees/w/HEAD", "vendor/lib/.git/worktrees/w/commondir", // and its worktree's
 		"node_modules/dep/.git/HEAD", // skipped: not searched
 	)
 	f := Walk(matcher(t, root), []string{root}, Limits{})
