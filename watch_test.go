@@ -743,4 +743,14 @@ func TestWatchNewSubmoduleRepo(t *testing.T) {
 	if r := read(); r.decision == "deny" {
 		t.Fatalf("trusted: %+v", r)
 	}
+	// A file in a submodule's repository that is watched while missing
+	// (its commondir) is no repository: it counts once it appears.
+	cd := proj + "/.git/modules/vendor/up/commondir"
+	if err := sys.RecordWatch(proj, []string{cd}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cd, []byte("../../../../elsewhere\n"), 0o644)
+	if r := read(); r.decision != "deny" || !strings.Contains(r.stdout, cd+" appeared") {
+		t.Fatalf("a watched commondir made: %+v", r)
+	}
 }

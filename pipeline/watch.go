@@ -157,7 +157,7 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 	var appeared, repos []string
 	code := map[string][]string{}
 	for path, since := range w.Paths {
-		if IsRepo(path) {
+		if w.repo(path) {
 			// A repository counts by what git would run from it: `git
 			// init` or `git clone` by the agent is ordinary work. Not by
 			// its change time: one made where no search looks
@@ -185,7 +185,7 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 		}
 		changed, ok := s.ChangedAt(path)
 		switch {
-		case IsRepo(path):
+		case w.repo(path):
 			// By what it runs, as above: the time of the .git is not
 			// that of what it holds.
 			if items, fp := s.repoCode(w, path); len(items) > 0 && fp != w.TrustedCode[path] {
@@ -223,8 +223,14 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 
 // IsRepo reports whether the watched path is a repository's ".git": judged
 // by what git would run from it (RepoCode), not by its appearing.
-func IsRepo(path string) bool {
-	return filepath.Base(path) == ".git" || strings.Contains(path, "/.git/modules/")
+func IsRepo(path string) bool { return filepath.Base(path) == ".git" }
+
+// IsRepoIn is IsRepo, or a submodule repository w lists (Modules): a
+// path of w judged by what git would run from it.
+func IsRepoIn(w *watchList, path string) bool { return w.repo(path) }
+
+func (w *watchList) repo(path string) bool {
+	return IsRepo(path) || slices.Contains(w.Modules, path)
 }
 
 // RepoCode lists what the repository whose ".git" is at path (absolute)
@@ -246,13 +252,13 @@ func RepoCode(s *System, w *watchList, path string) []string {
 // repoCodeFiles is RepoCode, and the files the items come from
 // (gitconfig.CodeFiles).
 func repoCodeFiles(s *System, w *watchList, path string) (items, files []string) {
-	if !IsRepo(path) {
+	if !w.repo(path) {
 		return nil, nil
 	}
 	elsewhere := func(common string) bool {
 		return common == filepath.Join(w.Project, ".git") || slices.ContainsFunc(w.Repos, func(r string) bool { return common == filepath.Join(r, ".git") })
 	}
-	if top, _, ok := strings.Cut(path, "/.git/modules/"); ok {
+	if top, _, ok := strings.Cut(path, "/.git/modules/"); ok && !IsRepo(path) {
 		// A submodule's repository: its work tree is in top's.
 		return gitconfig.ModuleCodeFiles(s.FS, path, top)
 	}
@@ -415,7 +421,7 @@ const (
 // the .git directory of each of dirs (work trees): DIR/.git/modules/NAME,
 // NAME possibly several levels (a directory without a config or HEAD is
 // one level of a name), and their own modules below them. Each is a path
-// IsRepo accepts. Past maxModules, or maxModuleDepth levels, it is an
+// IsRepoIn accepts once listed. Past maxModules, or maxModuleDepth levels, it is an
 // error: one left out would not be judged.
 func (s *System) gitModules(dirs []string) ([]string, error) {
 	var out []string
@@ -511,7 +517,7 @@ func (s *System) Trust(paths []string) ([]string, error) {
 			if c, ok := s.ChangedAt(p); ok && c.After(now) {
 				w.Trusted[p] = c
 			}
-			if IsRepo(p) {
+			if w.repo(p) {
 				if w.TrustedCode == nil {
 					w.TrustedCode = map[string]string{}
 				}
