@@ -252,11 +252,11 @@ func trustList(stdout, stderr io.Writer, sys *pipeline.System) int {
 		if changed, ok := sys.ChangedAt(p); ok {
 			state = "present"
 			switch items := pipeline.RepoCode(sys, w, p); {
-			case changed.Before(since.Add(-pipeline.WatchMargin)):
-			case pipeline.IsRepo(p) && len(items) == 0:
+			case pipeline.IsRepoIn(w, p) && len(items) == 0:
 				state = "present: a git repository holding nothing git would run (no hook, no configuration that runs a program)"
-			case pipeline.IsRepo(p):
+			case pipeline.IsRepoIn(w, p):
 				state = "APPEARED, a git repository holding what git would run: " + strings.Join(items, "; ") + " (every call is denied until you trust or delete it)"
+			case changed.Before(since.Add(-pipeline.WatchMargin)):
 			default:
 				state = "APPEARED (every call is denied until you trust or delete it)"
 			}

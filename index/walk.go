@@ -13,6 +13,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/safezonehq/safezone/classify"
+	"github.com/safezonehq/safezone/gitconfig"
 )
 
 // Classifier says what the kernel does with a path: a *classify.PathMatcher.
@@ -42,9 +44,12 @@ type Limits struct {
 	Deadline time.Time
 }
 
-// maxRepos bounds the nested repositories a search reports (each costs
-// the hook a reading of its configuration, gitconfig.Derive).
-const maxRepos = 64
+// maxRepos bounds the nested repositories a search reports; past it the
+// search is incomplete: a repository it left out would be one no later
+// call judges (pipeline's NoteRepos), so 64 made with git init would hide
+// a 65th with a hook. Each costs the hook a few stat calls
+// (gitconfig.Derive reads at most 64 repositories' configuration).
+const maxRepos = 1024
 
 // DefaultLimits: two million entries, 2,048 paths.
 var DefaultLimits = Limits{Entries: 2_000_000, Found: 2048}
@@ -66,7 +71,8 @@ type Found struct {
 	// rule matches: Landlock can deny reading them.
 	NoRead []string `json:"noread,omitempty"`
 	// Repos are the directories below the roots (the roots themselves
-	// excluded) that hold an entry named .git, a directory or a file:
+	// excluded) that hold an entry named .git, a directory, a file or a
+	// symlink, or that are a repository themselves (gitconfig.IsGitDir):
 	// nested repositories (a vendored checkout, one an earlier command
 	// made with git init or git clone), whose configuration and hooks a
 	// later unconfined git reads (see pipeline's readOnly). Those inside
@@ -80,6 +86,16 @@ type Found struct {
 	// run without a question.
 	Incomplete string `json:"incomplete,omitempty"`
 }
+
+// inGitDir reports whether the directory d is a .git or lies in one:
+// its repositories (.git itself, modules/NAME, worktrees/NAME) are the
+// repository's own, judged with it (pipeline's watch of modules).
+func inGitDir(d string) bool {
+	return strings.HasSuffix(d, "/.git") || strings.Contains(d, "/.git/")
+}
+
+// rootFS is the whole file system as gitconfig reads it.
+var rootFS = os.DirFS("/").(fs.ReadLinkFS)
 
 // errStop ends a search early; tree.incomplete says why.
 var errStop = errors.New("stop")
@@ -222,7 +238,17 @@ func (t *tree) entry(d string, e entry, roOnly bool) error {
 	if d == "/" {
 		p = "/" + e.name
 	}
-	if e.name == ".git" && (e.typ == typeDir || e.typ == typeFile) && !slices.Contains(t.roots, d) && len(t.repos) < maxRepos {
+	switch {
+	case t.repos[d] || slices.Contains(t.roots, d):
+	case e.name == ".git" && (e.typ == typeDir || e.typ == typeFile || e.typ == typeLink),
+		// A .git symlink counts too: git follows it. So does a directory
+		// that is a repository itself (HEAD, objects, refs): git run in
+		// it takes it before any .git above.
+		(e.name == "HEAD" || e.name == "objects" || e.name == "refs" || e.name == "commondir") && !inGitDir(d) && gitconfig.IsGitDir(rootFS, d):
+		if len(t.repos) >= maxRepos {
+			t.incomplete = fmt.Sprintf("over %d nested git repositories below the sandbox roots", maxRepos)
+			return errStop
+		}
 		t.repos[d] = true
 	}
 	class := t.c.Class(p)

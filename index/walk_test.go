@@ -108,7 +108,12 @@ func TestWalk(t *testing.T) {
 		".env.dangling -> nowhere",
 		"copy -> =.env",                                    // a hard link of .env under another name
 		"vendor/lib/.git/config", "vendor/lib/.git/hooks/", // a nested repository
-		"wt/.git",                    // a linked worktree's (or submodule's) .git file
+		"wt/.git",                               // a linked worktree's (or submodule's) .git file
+		"linked/.git -> ../vendor/lib/.git",     // a .git symlink: git follows it
+		"src/objects/", "src/refs/", "src/HEAD", // a repository itself: git in src takes it
+		"lib/HEAD",                                                                  // a file named HEAD alone is none
+		"vendor/lib/.git/HEAD", "vendor/lib/.git/objects/", "vendor/lib/.git/refs/", // the repository's own .git
+		"vendor/lib/.git/worktrees/w/HEAD", "vendor/lib/.git/worktrees/w/commondir", // and its worktree's
 		"node_modules/dep/.git/HEAD", // skipped: not searched
 	)
 	f := Walk(matcher(t, root), []string{root}, Limits{})
@@ -125,8 +130,26 @@ func TestWalk(t *testing.T) {
 	if got, want := rel(root, f.NoRead), []string{"OUT:prod.env.txt"}; !slices.Equal(got, want) {
 		t.Errorf("NoRead = %q, want %q", got, want)
 	}
-	if got, want := rel(root, f.Repos), []string{"vendor/lib", "wt"}; !slices.Equal(got, want) {
+	if got, want := rel(root, f.Repos), []string{"linked", "src", "vendor/lib", "wt"}; !slices.Equal(got, want) {
 		t.Errorf("Repos = %q, want %q", got, want)
+	}
+}
+
+// TestWalkManyRepos: past maxRepos nested repositories the search is
+// incomplete, not a list with the last ones left out (plain ones made
+// first would hide one with a hook from the watch list).
+func TestWalkManyRepos(t *testing.T) {
+	var entries []string
+	for i := range maxRepos {
+		entries = append(entries, fmt.Sprintf("r%04d/.git/HEAD", i))
+	}
+	root := mkTree(t, entries...)
+	if f := Walk(matcher(t, root), []string{root}, Limits{}); f.Incomplete != "" || len(f.Repos) != maxRepos {
+		t.Fatalf("%d repositories: incomplete %q, %d found", maxRepos, f.Incomplete, len(f.Repos))
+	}
+	os.MkdirAll(root+"/zz/.git/hooks", 0o755)
+	if f := Walk(matcher(t, root), []string{root}, Limits{}); !strings.Contains(f.Incomplete, "nested git repositories") {
+		t.Fatalf("%d repositories: incomplete %q, %d found", maxRepos+1, f.Incomplete, len(f.Repos))
 	}
 }
 

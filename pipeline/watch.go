@@ -58,6 +58,13 @@ type watchList struct {
 	// own .git, from ReposAt on (NoteRepos).
 	Repos   []string  `json:"repos,omitempty"`
 	ReposAt time.Time `json:"repos_at,omitzero"`
+	// Modules are the submodule repositories (.git/modules/NAME) of the
+	// project's repository and of Repos at ModulesAt: git submodule
+	// update uses one that is there, with its hooks, before the
+	// submodule's .git file exists. One found later that was not there is
+	// watched like a nested repository.
+	Modules   []string  `json:"modules,omitempty"`
+	ModulesAt time.Time `json:"modules_at,omitzero"`
 }
 
 // TrustWindow is how long a trusted path stays watched for changes.
@@ -150,16 +157,18 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 	var appeared, repos []string
 	code := map[string][]string{}
 	for path, since := range w.Paths {
-		changed, ok := s.ChangedAt(path)
-		if !ok || changed.Before(since.Add(-WatchMargin)) {
-			continue
-		}
-		if IsRepo(path) {
+		if w.repo(path) {
 			// A repository counts by what git would run from it: `git
-			// init` or `git clone` by the agent is ordinary work.
+			// init` or `git clone` by the agent is ordinary work. Not by
+			// its change time: one made where no search looks
+			// (node_modules) and moved here keeps its .git's.
 			if items := RepoCode(s, w, path); len(items) > 0 {
 				repos, code[path] = append(repos, path), items
 			}
+			continue
+		}
+		changed, ok := s.ChangedAt(path)
+		if !ok || changed.Before(since.Add(-WatchMargin)) {
 			continue
 		}
 		if !(placeholders && s.empty(path)) {
@@ -176,12 +185,14 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 		}
 		changed, ok := s.ChangedAt(path)
 		switch {
-		case !ok || !changed.After(at):
-		case IsRepo(path):
-			if items := RepoCode(s, w, path); len(items) > 0 && s.repoCode(path, items) != w.TrustedCode[path] {
+		case w.repo(path):
+			// By what it runs, as above: the time of the .git is not
+			// that of what it holds.
+			if items, fp := s.repoCode(w, path); len(items) > 0 && fp != w.TrustedCode[path] {
 				repos, code[path] = append(repos, path), items
 				w.Paths[path] = at
 			}
+		case !ok || !changed.After(at):
 		default:
 			appeared = append(appeared, path)
 			w.Paths[path] = at
@@ -214,36 +225,74 @@ func (s *System) checkWatch(project string, placeholders bool) error {
 // by what git would run from it (RepoCode), not by its appearing.
 func IsRepo(path string) bool { return filepath.Base(path) == ".git" }
 
+// IsRepoIn is IsRepo, or a submodule repository w lists (Modules): a
+// path of w judged by what git would run from it.
+func IsRepoIn(w *watchList, path string) bool { return w.repo(path) }
+
+func (w *watchList) repo(path string) bool {
+	return IsRepo(path) || slices.Contains(w.Modules, path)
+}
+
 // RepoCode lists what the repository whose ".git" is at path (absolute)
 // holds that git would run (gitconfig.Code), read through s's file
 // system; nothing for a path that is no repository's. A linked worktree's
 // common directory is judged on its own where it is the .git of the
 // project of w, or of a nested repository w lists (the user's, or
 // watched itself).
+//
+// Where path does not exist and its directory is a repository itself
+// (gitconfig.IsGitDir: HEAD, objects, refs), git run there takes that
+// directory, before any .git above it: its items are listed, prefixed
+// with what it is.
 func RepoCode(s *System, w *watchList, path string) []string {
-	if !IsRepo(path) {
-		return nil
-	}
-	return gitconfig.Code(s.FS, path, func(common string) bool {
-		return common == filepath.Join(w.Project, ".git") || slices.ContainsFunc(w.Repos, func(r string) bool { return common == filepath.Join(r, ".git") })
-	})
+	items, _ := repoCodeFiles(s, w, path)
+	return items
 }
 
-// repoCode is what the repository at path holds that git runs, as
-// gitconfig.Code lists it, each file of it with when it last changed: a
-// program rewritten in place changes it too.
-func (s *System) repoCode(path string, items []string) string {
+// repoCodeFiles is RepoCode, and the files the items come from
+// (gitconfig.CodeFiles).
+func repoCodeFiles(s *System, w *watchList, path string) (items, files []string) {
+	if !w.repo(path) {
+		return nil, nil
+	}
+	elsewhere := func(common string) bool {
+		return common == filepath.Join(w.Project, ".git") || slices.ContainsFunc(w.Repos, func(r string) bool { return common == filepath.Join(r, ".git") })
+	}
+	if top, _, ok := strings.Cut(path, "/.git/modules/"); ok && !IsRepo(path) {
+		// A submodule's repository: its work tree is in top's.
+		return gitconfig.ModuleCodeFiles(s.FS, path, top)
+	}
+	dir := filepath.Dir(path)
+	if _, err := s.FS.Lstat(strings.TrimPrefix(path, "/")); err == nil || !gitconfig.IsGitDir(s.FS, dir) {
+		return gitconfig.CodeFiles(s.FS, path, elsewhere)
+	}
+	items, files = gitconfig.CodeFiles(s.FS, dir, elsewhere)
+	for i, it := range items {
+		items[i] = dir + " is a repository itself (HEAD, objects, refs; git run there takes it before any .git above): " + it
+	}
+	return items, files
+}
+
+// repoCode is the fingerprint of what the repository at path (a watched
+// .git) holds that git runs: the items gitconfig.Code lists, and each
+// file they come from with when it last changed (its inode's ctime,
+// which no program can set back): a program rewritten in place, or a
+// configuration value changed past what an item shows, changes it too.
+func (s *System) repoCode(w *watchList, path string) (items []string, fingerprint string) {
+	items, files := repoCodeFiles(s, w, path)
 	var b strings.Builder
 	for _, it := range items {
 		b.WriteString(it)
-		if !strings.Contains(it, ": ") && !strings.HasPrefix(it, ".git ") {
-			if c, ok := s.ChangedAt(filepath.Join(path, it)); ok {
-				b.WriteString(" " + c.UTC().Format(time.RFC3339Nano))
-			}
+		b.WriteByte('\n')
+	}
+	for _, f := range files {
+		b.WriteString(f)
+		if c, ok := s.ChangedAt(f); ok {
+			b.WriteString(" " + c.UTC().Format(time.RFC3339Nano))
 		}
 		b.WriteByte('\n')
 	}
-	return b.String()
+	return items, b.String()
 }
 
 // empty reports whether path (not followed) is an empty regular file or
@@ -336,14 +385,86 @@ func (s *System) NoteRepos(project string, repos []string, create bool) ([]strin
 			}
 		}
 	}
+	mods, err := s.gitModules(append([]string{project}, repos...))
+	if err != nil {
+		return nil, err
+	}
+	if !w.ModulesAt.IsZero() {
+		for _, m := range mods {
+			if !slices.Contains(w.Modules, m) {
+				if _, ok := w.Paths[m]; !ok {
+					w.Paths[m] = w.ModulesAt
+				}
+				added = append(added, m)
+			}
+		}
+	}
 	known := slices.Sorted(slices.Values(repos))
-	if slices.Equal(known, w.Repos) && !w.ReposAt.IsZero() {
+	if slices.Equal(known, w.Repos) && !w.ReposAt.IsZero() && slices.Equal(mods, w.Modules) && !w.ModulesAt.IsZero() {
 		return nil, nil
 	}
 	// A repository removed and made again counts as new: it is no longer
 	// listed once a search does not find it.
 	w.Repos, w.ReposAt, w.Project = known, now, project
+	w.Modules, w.ModulesAt = mods, now
 	return added, writeWatch(p, w)
+}
+
+// Bounds of gitModules: git submodule names nest (a/b), and submodules
+// have their own (modules/x/modules/y).
+const (
+	maxModules     = 1024
+	maxModuleDepth = 8
+)
+
+// gitModules returns, sorted, the submodule repositories git keeps in
+// the .git directory of each of dirs (work trees): DIR/.git/modules/NAME,
+// NAME possibly several levels (a directory without a config or HEAD is
+// one level of a name), and their own modules below them. Each is a path
+// IsRepoIn accepts once listed. Past maxModules, or maxModuleDepth levels, it is an
+// error: one left out would not be judged.
+func (s *System) gitModules(dirs []string) ([]string, error) {
+	var out []string
+	for _, d := range dirs {
+		if fi, err := s.FS.Lstat(strings.TrimPrefix(filepath.Join(d, ".git"), "/")); err == nil && fi.IsDir() {
+			if err := s.moduleDirs(filepath.Join(d, ".git", "modules"), 0, &out); err != nil {
+				return nil, err
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func (s *System) moduleDirs(dir string, depth int, out *[]string) error {
+	if depth > maxModuleDepth {
+		return fmt.Errorf("%s: submodule repositories nested deeper than %d levels", dir, maxModuleDepth)
+	}
+	ents, err := fs.ReadDir(s.FS, strings.TrimPrefix(dir, "/"))
+	if err != nil {
+		return nil // none, or unreadable to git too
+	}
+	for _, e := range ents {
+		if len(*out) >= maxModules {
+			return fmt.Errorf("over %d submodule repositories in %s", maxModules, dir)
+		}
+		p := filepath.Join(dir, e.Name())
+		has := func(n string) bool { _, err := s.FS.Lstat(strings.TrimPrefix(p+"/"+n, "/")); return err == nil }
+		if e.IsDir() && !has("config") && !has("HEAD") {
+			// A level of a name.
+			if err := s.moduleDirs(p, depth+1, out); err != nil {
+				return err
+			}
+			continue
+		}
+		*out = append(*out, p)
+		if e.IsDir() {
+			if err := s.moduleDirs(p+"/modules", depth+1, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // writeWatch replaces the watch list at p atomically.
@@ -396,11 +517,11 @@ func (s *System) Trust(paths []string) ([]string, error) {
 			if c, ok := s.ChangedAt(p); ok && c.After(now) {
 				w.Trusted[p] = c
 			}
-			if IsRepo(p) {
+			if w.repo(p) {
 				if w.TrustedCode == nil {
 					w.TrustedCode = map[string]string{}
 				}
-				w.TrustedCode[p] = s.repoCode(p, RepoCode(s, w, p))
+				_, w.TrustedCode[p] = s.repoCode(w, p)
 			}
 			changed = true
 			if !slices.Contains(found, p) {
