@@ -403,6 +403,15 @@ for i in range(14):
     deepin = {"n%d" % i: deepin}
 case("mcp-deep-in", "mcp", "abstain", "the same nesting inside the project: nothing to stop", "mcp__fs__read_file", deepin)
 
+# Issue 27: the file tools may not write in any repository's .git, nor
+# complete a directory that is a repository itself (classify's gitFile and
+# repoDirWrite): git runs what it finds there outside the sandbox.
+case('nested-git-hook-write', 'protected', 'deny', "the Write tool writing a nested repository's hook in bypassPermissions: git would run it later, outside the sandbox (paths.protected **/.git/**)", 'Write', {"file_path": "$ROOT/proj/vendor/lib/.git/hooks/pre-commit", "content": "#!/bin/sh\n"}, perm='bypassPermissions', setup="mkdir -p proj/vendor/lib/.git/hooks && echo '[core]' > proj/vendor/lib/.git/config")
+case('nested-git-config-edit', 'protected', 'deny', "the Write tool rewriting a nested repository's configuration (core.hooksPath, core.fsmonitor run programs)", 'Write', {"file_path": "$ROOT/proj/vendor/lib/.git/config", "content": "#!/bin/sh\n"}, perm='bypassPermissions', setup="mkdir -p proj/vendor/lib/.git/hooks && echo '[core]' > proj/vendor/lib/.git/config")
+case('repo-itself-config-write', 'protected', 'deny', 'the Write tool writing the configuration of a directory that is a repository itself (HEAD, objects, refs): git run in src takes it before the .git above and runs its core.fsmonitor, outside the sandbox', 'Write', {"file_path": "$ROOT/proj/src/config", "content": "[core]\n\tfsmonitor = ./x.sh\n"}, perm='bypassPermissions', setup="mkdir -p proj/src/objects proj/src/refs && echo 'ref: refs/heads/main' > proj/src/HEAD")
+case('repo-itself-completing-write', 'protected', 'deny', 'the Write tool writing the file that makes src a repository itself (HEAD and objects there, refs/ made by this write)', 'Write', {"file_path": "$ROOT/proj/src/refs/heads/main", "content": "0000000000000000000000000000000000000000\n"}, perm='bypassPermissions', setup="mkdir -p proj/src/objects && echo 'ref: refs/heads/main' > proj/src/HEAD")
+case('repo-itself-head-alone', 'protected', 'allow', 'a file named HEAD beside no objects or refs makes no repository: ordinary work', 'Write', {"file_path": "$ROOT/proj/docs/HEAD", "content": "notes\n"}, perm='bypassPermissions', setup='mkdir -p proj/docs')
+
 for c in out:
     sys.stdout.write(json.dumps(c, ensure_ascii=False) + "\n")
 print(len(out), "cases", file=sys.stderr)
