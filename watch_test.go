@@ -295,12 +295,7 @@ func TestWatchRepo(t *testing.T) {
 	}
 	git := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = proj
-		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		mustGit(t, dir+"/home", proj, args...)
 	}
 	ok := func(what string) {
 		t.Helper()
@@ -382,12 +377,7 @@ func TestWatchNestedRepo(t *testing.T) {
 	proj := dir + "/proj"
 	git := func(in string, args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = in
-		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		mustGit(t, dir+"/home", in, args...)
 	}
 	plant := func(repo string) {
 		t.Helper()
@@ -473,19 +463,11 @@ func TestWatchNestedRepoMovedIn(t *testing.T) {
 	sys.Now = func() time.Time { return now }
 	git := func(in string, args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = in
-		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		mustGit(t, dir+"/home", in, args...)
 	}
 	confined := func(command string) {
 		t.Helper()
-		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
-		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
-			t.Fatalf("not confined: %+v", r)
-		}
+		confinedIn(t, sys, proj, command)
 	}
 	confined("python3 -c 'print(1)'")
 	// What a confined program does: a repository with a hook in
@@ -525,15 +507,8 @@ func TestWatchRepoItself(t *testing.T) {
 	}
 	proj := dir + "/proj"
 	git := func(in string, args ...string) error {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = in
-		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("git %v: %v\n%s", args, err, out)
-		}
-		return nil
+		_, err := gitAs(dir+"/home", in, args...)
+		return err
 	}
 	// makeRepoAt makes d a repository itself whose work tree is wt, with a
 	// pre-commit hook that makes marker.
@@ -548,10 +523,7 @@ func TestWatchRepoItself(t *testing.T) {
 	}
 	confined := func(command string) {
 		t.Helper()
-		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
-		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
-			t.Fatalf("not confined: %+v", r)
-		}
+		confinedIn(t, sys, proj, command)
 	}
 	read := func() runResult {
 		t.Helper()
@@ -678,21 +650,11 @@ func TestWatchNewSubmoduleRepo(t *testing.T) {
 	proj := dir + "/proj"
 	git := func(in string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = in
-		cmd.Env = append(os.Environ(), "HOME="+dir+"/home", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
+		return mustGit(t, dir+"/home", in, args...)
 	}
 	confined := func(command string) {
 		t.Helper()
-		in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
-		if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
-			t.Fatalf("not confined: %+v", r)
-		}
+		confinedIn(t, sys, proj, command)
 	}
 	read := func() runResult {
 		t.Helper()
@@ -752,5 +714,39 @@ func TestWatchNewSubmoduleRepo(t *testing.T) {
 	os.WriteFile(cd, []byte("../../../../elsewhere\n"), 0o644)
 	if r := read(); r.decision != "deny" || !strings.Contains(r.stdout, cd+" appeared") {
 		t.Fatalf("a watched commondir made: %+v", r)
+	}
+}
+
+// gitAs runs git in dir as the user whose home is home would (no system
+// configuration, a fixed author and committer) and returns its output,
+// trimmed; the error names the command and holds the output.
+func gitAs(home, dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("git %v in %s: %v\n%s", args, dir, err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// mustGit is gitAs, failing the test on an error.
+func mustGit(t *testing.T, home, dir string, args ...string) string {
+	t.Helper()
+	out, err := gitAs(home, dir, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// confinedIn runs the hook on the shell command in proj, in
+// bypassPermissions, and fails the test unless it runs confined.
+func confinedIn(t *testing.T, sys *pipeline.System, proj, command string) {
+	t.Helper()
+	in := strings.Replace(pipelinetest.Input("Bash", proj, map[string]any{"command": command}), `"default"`, `"bypassPermissions"`, 1)
+	if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
+		t.Fatalf("not confined: %+v", r)
 	}
 }

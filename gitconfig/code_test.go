@@ -15,15 +15,7 @@ import (
 // work (init, clone, a remote, an upstream branch, user.email, a
 // submodule, a linked worktree, a commit) carry no code.
 func TestCodeOrdinary(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(root, "home")
-	os.MkdirAll(home, 0o755)
+	root, home := gitTree(t)
 	up := filepath.Join(root, "up")
 	os.MkdirAll(up, 0o755)
 	gitIn(t, up, home, "init", "-q")
@@ -70,15 +62,7 @@ func TestCodeOrdinary(t *testing.T) {
 // TestCodePlanted: each way a command that made a repository can leave a
 // program that git runs later is an item, and names it.
 func TestCodePlanted(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(root, "home")
-	os.MkdirAll(home, 0o755)
+	root, home := gitTree(t)
 	up := filepath.Join(root, "up")
 	os.MkdirAll(up, 0o755)
 	gitIn(t, up, home, "init", "-q")
@@ -213,15 +197,7 @@ func TestCodeLinkedWorktree(t *testing.T) {
 // (the user's ordinary command afterwards) to show the program runs, and
 // Code must list an item for it.
 func TestCodeAsGitRuns(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(root, "home")
-	os.MkdirAll(home, 0o755)
+	root, home := gitTree(t)
 	n := 0
 	hook := func(g, name, marker string) {
 		os.MkdirAll(g+"/hooks", 0o755)
@@ -384,4 +360,22 @@ func TestCodeRemotes(t *testing.T) {
 	if items := Code(rootFS(), filepath.Join(root, "p3", ".git"), nil); !slices.ContainsFunc(items, func(s string) bool { return strings.HasSuffix(s, "hooks/update") }) {
 		t.Errorf("a local remote with a hook: %q", items)
 	}
+}
+
+// gitTree skips the test where git is missing, and returns a temporary
+// directory (symlinks resolved) with an empty home directory in it.
+func gitTree(t *testing.T) (root, home string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home = filepath.Join(root, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return root, home
 }
