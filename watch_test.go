@@ -367,13 +367,7 @@ func TestWatchRepo(t *testing.T) {
 // approve) or the next call after a confined one; those that were there
 // before are the user's.
 func TestWatchNestedRepo(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	sys, dir := testSystem(t)
-	if !sys.ConfineStatus().Confine() {
-		t.Skip("the kernel cannot confine commands here")
-	}
+	sys, dir := gitConfineSystem(t)
 	proj := dir + "/proj"
 	git := func(in string, args ...string) {
 		t.Helper()
@@ -451,13 +445,7 @@ func TestWatchNestedRepo(t *testing.T) {
 // one made there: renaming its directory leaves its .git's change time as
 // it was.
 func TestWatchNestedRepoMovedIn(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	sys, dir := testSystem(t)
-	if !sys.ConfineStatus().Confine() {
-		t.Skip("the kernel cannot confine commands here")
-	}
+	sys, dir := gitConfineSystem(t)
 	proj := dir + "/proj"
 	now := time.Now()
 	sys.Now = func() time.Time { return now }
@@ -498,13 +486,7 @@ func TestWatchNestedRepoMovedIn(t *testing.T) {
 // commit in src runs the hook. It is found and judged like a nested .git;
 // so is the project root made one where it has no .git.
 func TestWatchRepoItself(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	sys, dir := testSystem(t)
-	if !sys.ConfineStatus().Confine() {
-		t.Skip("the kernel cannot confine commands here")
-	}
+	sys, dir := gitConfineSystem(t)
 	proj := dir + "/proj"
 	git := func(in string, args ...string) error {
 		_, err := gitAs(dir+"/home", in, args...)
@@ -640,13 +622,7 @@ func TestWatchTrustedRewritten(t *testing.T) {
 // from the next confined command's search. git submodule add by the agent
 // stays ordinary work.
 func TestWatchNewSubmoduleRepo(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	sys, dir := testSystem(t)
-	if !sys.ConfineStatus().Confine() {
-		t.Skip("the kernel cannot confine commands here")
-	}
+	sys, dir := gitConfineSystem(t)
 	proj := dir + "/proj"
 	git := func(in string, args ...string) string {
 		t.Helper()
@@ -749,4 +725,18 @@ func confinedIn(t *testing.T, sys *pipeline.System, proj, command string) {
 	if r := runHook(t, sys, strings.NewReader(in)); r.decision != "allow" || !strings.Contains(r.stdout, "updatedInput") {
 		t.Fatalf("not confined: %+v", r)
 	}
+}
+
+// gitConfineSystem is testSystem for a test that runs git and confines
+// commands: it skips where either is missing.
+func gitConfineSystem(t *testing.T) (*pipeline.System, string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	sys, dir := testSystem(t)
+	if !sys.ConfineStatus().Confine() {
+		t.Skip("the kernel cannot confine commands here")
+	}
+	return sys, dir
 }

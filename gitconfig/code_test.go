@@ -160,16 +160,8 @@ func rootFS() fs.ReadLinkFS { return os.DirFS("/").(fs.ReadLinkFS) }
 // hook there is an item, unless the caller judges that repository on its
 // own.
 func TestCodeLinkedWorktree(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(root, "home")
+	root, home := gitTree(t)
 	p := filepath.Join(root, "p")
-	os.MkdirAll(home, 0o755)
 	os.MkdirAll(p, 0o755)
 	gitIn(t, p, home, "init", "-q")
 	gitIn(t, p, home, "commit", "-q", "--allow-empty", "-m", "x")
