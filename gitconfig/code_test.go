@@ -16,12 +16,7 @@ import (
 // submodule, a linked worktree, a commit) carry no code.
 func TestCodeOrdinary(t *testing.T) {
 	root, home := gitTree(t)
-	up := filepath.Join(root, "up")
-	os.MkdirAll(up, 0o755)
-	gitIn(t, up, home, "init", "-q")
-	os.WriteFile(filepath.Join(up, "a"), []byte("a\n"), 0o644)
-	gitIn(t, up, home, "add", "a")
-	gitIn(t, up, home, "commit", "-qm", "a")
+	up := upstream(t, root, home)
 
 	proj := filepath.Join(root, "proj")
 	os.MkdirAll(proj, 0o755)
@@ -63,12 +58,7 @@ func TestCodeOrdinary(t *testing.T) {
 // program that git runs later is an item, and names it.
 func TestCodePlanted(t *testing.T) {
 	root, home := gitTree(t)
-	up := filepath.Join(root, "up")
-	os.MkdirAll(up, 0o755)
-	gitIn(t, up, home, "init", "-q")
-	os.WriteFile(filepath.Join(up, "a"), []byte("a\n"), 0o644)
-	gitIn(t, up, home, "add", "a")
-	gitIn(t, up, home, "commit", "-qm", "a")
+	up := upstream(t, root, home)
 
 	n := 0
 	fresh := func() string {
@@ -307,14 +297,7 @@ func TestCodeAsGitRuns(t *testing.T) {
 // counts by its own items; a remote helper, a relative path or a missing
 // repository is an item.
 func TestCodeRemotes(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(root, "home")
+	root, home := gitTree(t)
 	plain := filepath.Join(root, "plain")
 	for _, d := range []string{home, plain} {
 		os.MkdirAll(d, 0o755)
@@ -370,4 +353,20 @@ func gitTree(t *testing.T) (root, home string) {
 		t.Fatal(err)
 	}
 	return root, home
+}
+
+// upstream makes root/up, a repository with one commit, and returns it.
+func upstream(t *testing.T, root, home string) string {
+	t.Helper()
+	up := filepath.Join(root, "up")
+	if err := os.MkdirAll(up, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, up, home, "init", "-q")
+	if err := os.WriteFile(filepath.Join(up, "a"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, up, home, "add", "a")
+	gitIn(t, up, home, "commit", "-qm", "a")
+	return up
 }
